@@ -1,0 +1,12 @@
+/** Builds the HTML reference docs of each published document into dist/docs/. */
+import { execFileSync } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { basename } from "node:path";
+import { BUNDLE_PATHS } from "./lib/generated-files.js";
+
+const outDir = process.argv[2] ?? "dist/docs";
+mkdirSync(outDir, { recursive: true });
+for (const bundle of Object.values(BUNDLE_PATHS)) {
+  const output = `${outDir}/${basename(bundle, ".yml")}.html`;
+  execFileSync("node_modules/.bin/redocly", ["build-docs", bundle, "--output", output], { stdio: "inherit" });
+}

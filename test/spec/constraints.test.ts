@@ -1,0 +1,224 @@
+import { describe, expect, it } from "vitest";
+import { loadDocument, operationsOf, pointer, SchemaValidator } from "../support/openapi-document.js";
+
+const document = loadDocument("full");
+const validator = new SchemaValidator(document);
+const valid = (schema: string, value: unknown) => validator.schemaErrors(schema, value) === null;
+
+const label = (length: number) => "a".repeat(length);
+
+describe("bounds and formats of the service description are in the schemas", () => {
+  it.each([
+    ["a", true],
+    ["user_12345-A", true],
+    [label(255), true],
+    [label(256), false],
+    ["", false],
+    ["user 1", false],
+    ["user.1", false],
+    ["usér", false],
+  ])("user_identifier %j is valid: %s", (value, expected) => {
+    expect(valid("UserIdentifier", value)).toBe(expected);
+  });
+
+  it.each([
+    [{ user_identifier: "u1" }, true],
+    [{ user_identifier: "u1", email: "ada@example.com" }, true],
+    [{ user_identifier: "u1", email: "not-an-email" }, false],
+    [{ email: "ada@example.com" }, false],
+    [{ user_identifier: "u1", admin: true }, false],
+  ])("session creation body %j is valid: %s", (value, expected) => {
+    expect(valid("UserSessionCreate", value)).toBe(expected);
+  });
+
+  it.each([
+    [59, false],
+    [60, true],
+    [86400, true],
+    [86401, false],
+    [300.5, false],
+  ])("ttl %j is valid: %s", (value, expected) => {
+    expect(valid("DnsTtl", value)).toBe(expected);
+  });
+
+  it("defaults ttl to 3600 in Variant R and 300 in Variant D", () => {
+    const schemas = document.components.schemas;
+    expect(schemas.DnsRecordRCreate.properties.ttl.default).toBe(3600);
+    expect(schemas.DnsRecordDCreate.properties.ttl.default).toBe(300);
+  });
+
+  it.each([
+    ["@", true],
+    ["www", true],
+    ["mail.eu", true],
+    ["_dmarc", true],
+    ["_sip._tcp", true],
+    ["*.shop", true],
+    [label(63), true],
+    [label(64), false],
+    [[label(63), label(63), label(63), label(61)].join("."), true], // 253 characters
+    [[label(63), label(63), label(63), label(62)].join("."), false], // 254 characters
+    ["", false],
+    ["-www", false],
+    ["www-", false],
+    ["a..b", false],
+    ["www.", false],
+    ["w_w", false],
+    ["www.*", false],
+    ["wéb", false],
+    ["a b", false],
+  ])("record name %j is valid: %s", (value, expected) => {
+    expect(valid("DnsRecordName", value)).toBe(expected);
+  });
+
+  it.each([
+    [{ years: 0 }, false],
+    [{ years: 1 }, true],
+    [{ years: 10 }, true],
+    [{ years: 11 }, false],
+    [{ years: "2" }, false],
+    [{}, false],
+  ])("renewal %j is valid: %s", (value, expected) => {
+    expect(valid("DomainRenew", value)).toBe(expected);
+  });
+
+  const record = { type: "A", name: "www", content: "203.0.113.10" };
+  it.each([
+    [0, false],
+    [1, true],
+    [100, true],
+    [101, false],
+  ])("a bulk request of %i records is valid: %s", (count, expected) => {
+    expect(valid("DnsRecordBulkCreate", { records: Array.from({ length: count }, () => record) })).toBe(expected);
+  });
+
+  it.each([
+    [{ ttl: 600 }, true],
+    [{ content: "203.0.113.20", priority: 5 }, true],
+    [{}, false],
+    [{ type: "A" }, false],
+    [{ ttl: 600, type: "AAAA" }, false],
+  ])("Variant D update %j is valid: %s (type cannot change)", (value, expected) => {
+    expect(valid("DnsRecordDUpdate", value)).toBe(expected);
+  });
+
+  it("lists the record, domain and transfer states of the description", () => {
+    expect(document.components.schemas.DnsRecordType.enum).toEqual(["A", "AAAA", "CNAME", "MX", "TXT", "SRV", "NS"]);
+    expect(document.components.schemas.DomainStatus.enum).toEqual(["active", "pending", "expired", "suspended"]);
+    expect(document.components.schemas.TransferStatusValue.enum).toEqual(["pending", "in_progress", "completed", "failed", "cancelled"]);
+  });
+
+  it.each([
+    ["12.99", true],
+    ["0.00", true],
+    ["1200.50", true],
+    ["12.9", false],
+    ["012.00", false],
+    ["-1.00", false],
+    ["12", false],
+  ])("money amount %j is valid: %s", (value, expected) => {
+    expect(valid("Money", value)).toBe(expected);
+  });
+
+  it("nulls price and currency only where the description says so", () => {
+    const unavailable = { domain_name: "example.com", available: false, price: null, currency: null, premium: false, suggestions: [] };
+    expect(valid("Availability", unavailable)).toBe(true);
+    expect(valid("Tld", { tld: "com", registration_price: null, renewal_price: "1.00", transfer_price: "1.00", currency: "USD", available: true })).toBe(false);
+  });
+
+  it("bounds the user list query: limit 1..100 default 50, offset from 0, sort and order enums", () => {
+    const parameters = Object.fromEntries(
+      document.paths["/api/v1/users"].get.parameters.map((p: { name: string; schema: object }) => [p.name, p.schema]),
+    );
+    expect(parameters.limit).toMatchObject({ minimum: 1, maximum: 100, default: 50 });
+    expect(parameters.offset).toMatchObject({ minimum: 0, default: 0 });
+    expect(parameters.sort).toMatchObject({ enum: ["created_at", "last_login", "domain_count"], default: "created_at" });
+    expect(parameters.order).toMatchObject({ enum: ["asc", "desc"], default: "desc" });
+  });
+
+  it.each([
+    ["sha256=" + "a".repeat(64), true],
+    ["sha256=" + "a".repeat(64) + ", sha256=" + "b".repeat(64), true],
+    ["a".repeat(64), false],
+    ["sha256=" + "A".repeat(64), false],
+    ["sha1=" + "a".repeat(40), false],
+  ])("webhook signature header %j is valid: %s", (value, expected) => {
+    expect(validator.errorsAt(pointer("components", "parameters", "WebhookSignature", "schema"), value) === null).toBe(expected);
+  });
+});
+
+describe("responses of every operation", () => {
+  const operations = operationsOf(document).filter((entry) => entry.location === "paths");
+  const recordCentric = (path: string) => path.startsWith("/api/v1/dns_records");
+  const resolve = (response: Record<string, any>) =>
+    response.$ref ? document.components.responses[response.$ref.split("/").pop()] : response;
+  const allowedStatuses = ["200", "201", "204", "400", "401", "403", "404", "409", "413", "415", "422", "429", "500"];
+
+  it.each(operations.map((entry) => [`${entry.method.toUpperCase()} ${entry.path}`, entry] as const))(
+    "%s documents its statuses, error shapes and rate-limit headers",
+    (_name, { path, operation }) => {
+      const responses = operation.responses as Record<string, any>;
+      expect(Object.keys(responses).filter((status) => !allowedStatuses.includes(status))).toEqual([]);
+      expect(responses["500"]).toBeDefined();
+      const authenticated = !(Array.isArray(operation.security) && operation.security.length === 0);
+      if (!authenticated) return;
+      expect(responses["401"]).toBeDefined();
+      expect(responses["429"]).toBeDefined();
+      if (operation.requestBody) {
+        for (const status of ["400", "413", "415", "422"]) expect(responses[status], status).toBeDefined();
+      }
+      if (path.includes("{domain_id}") || path.includes("{id}") || path.includes("{transfer_id}")) {
+        expect(responses["403"]).toBeDefined();
+        expect(responses["404"]).toBeDefined();
+      }
+      for (const [status, response] of Object.entries(responses)) {
+        const resolved = resolve(response);
+        const schemaRef = resolved.content?.["application/json"]?.schema?.$ref as string | undefined;
+        if (Number(status) >= 400) {
+          const listShape = recordCentric(path) && ["400", "403", "404", "409", "422"].includes(status);
+          const expected = status === "429" ? "RateLimitError" : listShape ? "ErrorList" : "Error";
+          expect(schemaRef, `${status} shape`).toBe(`#/components/schemas/${expected}`);
+        }
+        if (status !== "401" && status !== "500") {
+          expect(Object.keys(resolved.headers ?? {}), `${status} headers`).toEqual(
+            expect.arrayContaining(["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"]),
+          );
+        }
+      }
+      expect(Object.keys(resolve(responses["429"]).headers)).toContain("Retry-After");
+    },
+  );
+
+  it("requires limit, window and retry_after on every 429", () => {
+    expect(valid("RateLimitError", { error: "rate_limit_exceeded", message: "slow down" })).toBe(false);
+    expect(valid("RateLimitError", { error: "rate_limit_exceeded", message: "slow down", details: { limit: 100, window: 60, retry_after: 3 } })).toBe(true);
+  });
+
+  it("carries the description's rate-limit table", () => {
+    expect(document["x-rate-limits"]).toEqual({
+      overall: [{ limit: 1000, window: 3600 }, { limit: 100, window: 60 }],
+      classes: {
+        user_creation: { limit: 100, window: 60 },
+        user_retrieval: { limit: 1000, window: 60 },
+        user_update: { limit: 60, window: 60 },
+        user_deletion: { limit: 30, window: 60 },
+        dns_retrieval: { limit: 1000, window: 60 },
+        dns_creation: { limit: 300, window: 60 },
+        dns_update: { limit: 300, window: 60 },
+        dns_deletion: { limit: 300, window: 60 },
+        dns_bulk: { limit: 60, window: 60 },
+        domain_retrieval: { limit: 1000, window: 60 },
+        domain_update: { limit: 60, window: 60 },
+        domain_transfer: { limit: 10, window: 60 },
+        availability: { limit: 500, window: 60 },
+      },
+    });
+  });
+
+  it("authenticates everything with a bearer key except GET /health, against a sandbox and a production server", () => {
+    expect(document.security).toEqual([{ bearerAuth: [] }]);
+    expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
+    expect(document.paths["/health"].get.security).toEqual([]);
+    expect(document.servers.map((server: { url: string }) => server.url)).toEqual(["{sandbox_base_url}", "{base_url}"]);
+  });
+});

@@ -1,0 +1,88 @@
+import { existsSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { loadDocument, operationsOf } from "../support/openapi-document.js";
+
+/** Every method and path of the service description, with the variant(s) it belongs to. */
+const DESCRIBED_OPERATIONS = [
+  ["POST", "/api/v1/users", ["R", "D"]],
+  ["GET", "/api/v1/users/{}", ["R", "D"]],
+  ["GET", "/api/v1/users", ["D"]],
+  ["PUT", "/api/v1/users/{}", ["D"]],
+  ["DELETE", "/api/v1/users/{}", ["D"]],
+  ["GET", "/api/v1/users/{}/domains", ["R", "D"]],
+  ["GET", "/api/v1/domains/{}", ["R", "D"]],
+  ["PUT", "/api/v1/domains/{}", ["R", "D"]],
+  ["POST", "/api/v1/domains/{}/renew", ["R", "D"]],
+  ["POST", "/api/v1/domains/transfer", ["R", "D"]],
+  ["GET", "/api/v1/domains/transfers/{}", ["R", "D"]],
+  ["GET", "/api/v1/domains/tlds", ["R", "D"]],
+  ["GET", "/api/v1/domains/availability/{}", ["R", "D"]],
+  ["POST", "/api/v1/dns_records", ["R"]],
+  ["GET", "/api/v1/dns_records/{}", ["R"]],
+  ["PATCH", "/api/v1/dns_records/{}", ["R"]],
+  ["DELETE", "/api/v1/dns_records/{}", ["R"]],
+  ["GET", "/api/v1/domains/{}/dns", ["D"]],
+  ["POST", "/api/v1/domains/{}/dns", ["D"]],
+  ["PUT", "/api/v1/domains/{}/dns/{}", ["D"]],
+  ["DELETE", "/api/v1/domains/{}/dns/{}", ["D"]],
+  ["POST", "/api/v1/domains/{}/dns/bulk", ["D"]],
+  ["POST", "/api/v1/domains/{}/dns/template", ["D"]],
+  ["GET", "/api/v1/health", ["R", "D"]],
+  ["GET", "/health", ["R", "D"]],
+] as const;
+
+const normalise = (path: string) => path.replace(/\{[^}]+\}/g, "{}");
+const key = (method: string, path: string) => `${method.toUpperCase()} ${normalise(path)}`;
+const operationKeys = (kind: "R" | "D" | "full") =>
+  new Set(operationsOf(loadDocument(kind)).filter((e) => e.location === "paths").map((e) => key(e.method, e.path)));
+
+describe("the spec covers the service description", () => {
+  const full = operationKeys("full");
+  const variantR = operationKeys("R");
+  const variantD = operationKeys("D");
+
+  it.each(DESCRIBED_OPERATIONS.map(([method, path, variants]) => [`${method} ${path}`, variants] as const))(
+    "%s is in the documents of its variants %j",
+    (operation, variants) => {
+      expect(full.has(operation)).toBe(true);
+      expect(variantR.has(operation)).toBe(variants.includes("R" as never));
+      expect(variantD.has(operation)).toBe(variants.includes("D" as never));
+    },
+  );
+
+  it("has no operation the description lacks", () => {
+    const described = new Set(DESCRIBED_OPERATIONS.map(([method, path]) => `${method} ${path}`));
+    expect([...full].filter((operation) => !described.has(operation))).toEqual([]);
+  });
+
+  const seed = "../shared/seed/partner-api-service.md";
+  it.skipIf(!existsSync(seed))("lists exactly the endpoint tables of the service description (when it is beside the repo)", () => {
+    const rows = [...readFileSync(seed, "utf8").matchAll(/^\| (GET|POST|PUT|PATCH|DELETE) \| (\/\S+) \|/gm)];
+    const inTables = new Set(rows.map(([, method, path]) => key(method!, path!)));
+    const listed = DESCRIBED_OPERATIONS.map(([method, path]) => `${method} ${path}`);
+    // The two health paths are named in prose, not in a table.
+    expect(new Set(listed.filter((operation) => !operation.includes("health")))).toEqual(inTables);
+  });
+});
+
+describe("every operation is fully described", () => {
+  const document = loadDocument("source");
+  const classes = Object.keys(document["x-rate-limits"].classes);
+
+  it.each(operationsOf(document).map((entry) => [`${entry.method.toUpperCase()} ${entry.path}`, entry] as const))(
+    "%s has an operationId, one defined tag, a summary and its variants",
+    (_name, { operation, location }) => {
+      expect(operation.operationId).toMatch(/^[a-z][A-Za-z]+$/);
+      expect(operation.tags).toHaveLength(1);
+      expect(document.tags.map((tag: { name: string }) => tag.name)).toContain(operation.tags[0]);
+      expect(operation.summary).toBeTruthy();
+      expect(operation["x-variants"].length).toBeGreaterThan(0);
+      if (location === "paths" && operation.tags[0] !== "Health") expect(classes).toContain(operation["x-rate-limit-class"]);
+    },
+  );
+
+  it("uses every rate-limit class of the description", () => {
+    const used = new Set(operationsOf(document).map((entry) => entry.operation["x-rate-limit-class"]));
+    expect(classes.filter((name) => !used.has(name))).toEqual([]);
+  });
+});
