@@ -13,35 +13,37 @@ export interface OperationInfo {
   readonly authenticated: boolean;
   readonly successStatus: number;
   readonly hasRequestBody: boolean;
+  /** Error statuses answered in the list shape (`{ errors: [...] }`); all others use the coded shape. */
+  readonly listErrorStatuses: readonly number[];
 }
 
 /** Every operation of both variants, keyed by operationId. */
 export const operationTable = {
-  getHealth: {"method":"get","path":"/health","tag":"Health","variants":["R","D"],"rateLimitClass":null,"authenticated":false,"successStatus":200,"hasRequestBody":false},
-  getApiHealth: {"method":"get","path":"/api/v1/health","tag":"Health","variants":["R","D"],"rateLimitClass":null,"authenticated":true,"successStatus":200,"hasRequestBody":false},
-  listUsers: {"method":"get","path":"/api/v1/users","tag":"Users","variants":["D"],"rateLimitClass":"user_retrieval","authenticated":true,"successStatus":200,"hasRequestBody":false},
-  createUserSession: {"method":"post","path":"/api/v1/users","tag":"Users","variants":["R","D"],"rateLimitClass":"user_creation","authenticated":true,"successStatus":201,"hasRequestBody":true},
-  getUser: {"method":"get","path":"/api/v1/users/{user_identifier}","tag":"Users","variants":["R","D"],"rateLimitClass":"user_retrieval","authenticated":true,"successStatus":200,"hasRequestBody":false},
-  updateUser: {"method":"put","path":"/api/v1/users/{user_identifier}","tag":"Users","variants":["D"],"rateLimitClass":"user_update","authenticated":true,"successStatus":200,"hasRequestBody":true},
-  deleteUser: {"method":"delete","path":"/api/v1/users/{user_identifier}","tag":"Users","variants":["D"],"rateLimitClass":"user_deletion","authenticated":true,"successStatus":204,"hasRequestBody":false},
-  listUserDomains: {"method":"get","path":"/api/v1/users/{user_identifier}/domains","tag":"Domains","variants":["R","D"],"rateLimitClass":"domain_retrieval","authenticated":true,"successStatus":200,"hasRequestBody":false},
-  getDomain: {"method":"get","path":"/api/v1/domains/{domain_id}","tag":"Domains","variants":["R","D"],"rateLimitClass":"domain_retrieval","authenticated":true,"successStatus":200,"hasRequestBody":false},
-  updateDomain: {"method":"put","path":"/api/v1/domains/{domain_id}","tag":"Domains","variants":["R","D"],"rateLimitClass":"domain_update","authenticated":true,"successStatus":200,"hasRequestBody":true},
-  renewDomain: {"method":"post","path":"/api/v1/domains/{domain_id}/renew","tag":"Domains","variants":["R","D"],"rateLimitClass":"domain_update","authenticated":true,"successStatus":200,"hasRequestBody":true},
-  initiateTransfer: {"method":"post","path":"/api/v1/domains/transfer","tag":"Transfers","variants":["R","D"],"rateLimitClass":"domain_transfer","authenticated":true,"successStatus":201,"hasRequestBody":true},
-  getTransfer: {"method":"get","path":"/api/v1/domains/transfers/{transfer_id}","tag":"Transfers","variants":["R","D"],"rateLimitClass":"domain_retrieval","authenticated":true,"successStatus":200,"hasRequestBody":false},
-  listTlds: {"method":"get","path":"/api/v1/domains/tlds","tag":"Catalog","variants":["R","D"],"rateLimitClass":"domain_retrieval","authenticated":true,"successStatus":200,"hasRequestBody":false},
-  checkAvailability: {"method":"get","path":"/api/v1/domains/availability/{domain_name}","tag":"Catalog","variants":["R","D"],"rateLimitClass":"availability","authenticated":true,"successStatus":200,"hasRequestBody":false},
-  createDnsRecord: {"method":"post","path":"/api/v1/dns_records","tag":"DNS records (Variant R)","variants":["R"],"rateLimitClass":"dns_creation","authenticated":true,"successStatus":201,"hasRequestBody":true},
-  getDnsRecord: {"method":"get","path":"/api/v1/dns_records/{id}","tag":"DNS records (Variant R)","variants":["R"],"rateLimitClass":"dns_retrieval","authenticated":true,"successStatus":200,"hasRequestBody":false},
-  deleteDnsRecord: {"method":"delete","path":"/api/v1/dns_records/{id}","tag":"DNS records (Variant R)","variants":["R"],"rateLimitClass":"dns_deletion","authenticated":true,"successStatus":204,"hasRequestBody":false},
-  updateDnsRecord: {"method":"patch","path":"/api/v1/dns_records/{id}","tag":"DNS records (Variant R)","variants":["R"],"rateLimitClass":"dns_update","authenticated":true,"successStatus":200,"hasRequestBody":true},
-  listDomainDnsRecords: {"method":"get","path":"/api/v1/domains/{domain_id}/dns","tag":"DNS records (Variant D)","variants":["D"],"rateLimitClass":"dns_retrieval","authenticated":true,"successStatus":200,"hasRequestBody":false},
-  createDomainDnsRecord: {"method":"post","path":"/api/v1/domains/{domain_id}/dns","tag":"DNS records (Variant D)","variants":["D"],"rateLimitClass":"dns_creation","authenticated":true,"successStatus":201,"hasRequestBody":true},
-  updateDomainDnsRecord: {"method":"put","path":"/api/v1/domains/{domain_id}/dns/{record_id}","tag":"DNS records (Variant D)","variants":["D"],"rateLimitClass":"dns_update","authenticated":true,"successStatus":200,"hasRequestBody":true},
-  deleteDomainDnsRecord: {"method":"delete","path":"/api/v1/domains/{domain_id}/dns/{record_id}","tag":"DNS records (Variant D)","variants":["D"],"rateLimitClass":"dns_deletion","authenticated":true,"successStatus":204,"hasRequestBody":false},
-  bulkCreateDomainDnsRecords: {"method":"post","path":"/api/v1/domains/{domain_id}/dns/bulk","tag":"DNS records (Variant D)","variants":["D"],"rateLimitClass":"dns_bulk","authenticated":true,"successStatus":200,"hasRequestBody":true},
-  applyDnsTemplate: {"method":"post","path":"/api/v1/domains/{domain_id}/dns/template","tag":"DNS records (Variant D)","variants":["D"],"rateLimitClass":"dns_bulk","authenticated":true,"successStatus":201,"hasRequestBody":true},
+  getHealth: {"method":"get","path":"/health","tag":"Health","variants":["R","D"],"rateLimitClass":null,"authenticated":false,"successStatus":200,"hasRequestBody":false,"listErrorStatuses":[]},
+  getApiHealth: {"method":"get","path":"/api/v1/health","tag":"Health","variants":["R","D"],"rateLimitClass":null,"authenticated":true,"successStatus":200,"hasRequestBody":false,"listErrorStatuses":[]},
+  listUsers: {"method":"get","path":"/api/v1/users","tag":"Users","variants":["D"],"rateLimitClass":"user_retrieval","authenticated":true,"successStatus":200,"hasRequestBody":false,"listErrorStatuses":[]},
+  createUserSession: {"method":"post","path":"/api/v1/users","tag":"Users","variants":["R","D"],"rateLimitClass":"user_creation","authenticated":true,"successStatus":201,"hasRequestBody":true,"listErrorStatuses":[]},
+  getUser: {"method":"get","path":"/api/v1/users/{user_identifier}","tag":"Users","variants":["R","D"],"rateLimitClass":"user_retrieval","authenticated":true,"successStatus":200,"hasRequestBody":false,"listErrorStatuses":[]},
+  updateUser: {"method":"put","path":"/api/v1/users/{user_identifier}","tag":"Users","variants":["D"],"rateLimitClass":"user_update","authenticated":true,"successStatus":200,"hasRequestBody":true,"listErrorStatuses":[]},
+  deleteUser: {"method":"delete","path":"/api/v1/users/{user_identifier}","tag":"Users","variants":["D"],"rateLimitClass":"user_deletion","authenticated":true,"successStatus":204,"hasRequestBody":false,"listErrorStatuses":[]},
+  listUserDomains: {"method":"get","path":"/api/v1/users/{user_identifier}/domains","tag":"Domains","variants":["R","D"],"rateLimitClass":"domain_retrieval","authenticated":true,"successStatus":200,"hasRequestBody":false,"listErrorStatuses":[]},
+  getDomain: {"method":"get","path":"/api/v1/domains/{domain_id}","tag":"Domains","variants":["R","D"],"rateLimitClass":"domain_retrieval","authenticated":true,"successStatus":200,"hasRequestBody":false,"listErrorStatuses":[]},
+  updateDomain: {"method":"put","path":"/api/v1/domains/{domain_id}","tag":"Domains","variants":["R","D"],"rateLimitClass":"domain_update","authenticated":true,"successStatus":200,"hasRequestBody":true,"listErrorStatuses":[]},
+  renewDomain: {"method":"post","path":"/api/v1/domains/{domain_id}/renew","tag":"Domains","variants":["R","D"],"rateLimitClass":"domain_update","authenticated":true,"successStatus":200,"hasRequestBody":true,"listErrorStatuses":[]},
+  initiateTransfer: {"method":"post","path":"/api/v1/domains/transfer","tag":"Transfers","variants":["R","D"],"rateLimitClass":"domain_transfer","authenticated":true,"successStatus":201,"hasRequestBody":true,"listErrorStatuses":[]},
+  getTransfer: {"method":"get","path":"/api/v1/domains/transfers/{transfer_id}","tag":"Transfers","variants":["R","D"],"rateLimitClass":"domain_retrieval","authenticated":true,"successStatus":200,"hasRequestBody":false,"listErrorStatuses":[]},
+  listTlds: {"method":"get","path":"/api/v1/domains/tlds","tag":"Catalog","variants":["R","D"],"rateLimitClass":"domain_retrieval","authenticated":true,"successStatus":200,"hasRequestBody":false,"listErrorStatuses":[]},
+  checkAvailability: {"method":"get","path":"/api/v1/domains/availability/{domain_name}","tag":"Catalog","variants":["R","D"],"rateLimitClass":"availability","authenticated":true,"successStatus":200,"hasRequestBody":false,"listErrorStatuses":[]},
+  createDnsRecord: {"method":"post","path":"/api/v1/dns_records","tag":"DNS records (Variant R)","variants":["R"],"rateLimitClass":"dns_creation","authenticated":true,"successStatus":201,"hasRequestBody":true,"listErrorStatuses":[400,403,404,409,422]},
+  getDnsRecord: {"method":"get","path":"/api/v1/dns_records/{id}","tag":"DNS records (Variant R)","variants":["R"],"rateLimitClass":"dns_retrieval","authenticated":true,"successStatus":200,"hasRequestBody":false,"listErrorStatuses":[400,403,404]},
+  deleteDnsRecord: {"method":"delete","path":"/api/v1/dns_records/{id}","tag":"DNS records (Variant R)","variants":["R"],"rateLimitClass":"dns_deletion","authenticated":true,"successStatus":204,"hasRequestBody":false,"listErrorStatuses":[400,403,404]},
+  updateDnsRecord: {"method":"patch","path":"/api/v1/dns_records/{id}","tag":"DNS records (Variant R)","variants":["R"],"rateLimitClass":"dns_update","authenticated":true,"successStatus":200,"hasRequestBody":true,"listErrorStatuses":[400,403,404,409,422]},
+  listDomainDnsRecords: {"method":"get","path":"/api/v1/domains/{domain_id}/dns","tag":"DNS records (Variant D)","variants":["D"],"rateLimitClass":"dns_retrieval","authenticated":true,"successStatus":200,"hasRequestBody":false,"listErrorStatuses":[]},
+  createDomainDnsRecord: {"method":"post","path":"/api/v1/domains/{domain_id}/dns","tag":"DNS records (Variant D)","variants":["D"],"rateLimitClass":"dns_creation","authenticated":true,"successStatus":201,"hasRequestBody":true,"listErrorStatuses":[]},
+  updateDomainDnsRecord: {"method":"put","path":"/api/v1/domains/{domain_id}/dns/{record_id}","tag":"DNS records (Variant D)","variants":["D"],"rateLimitClass":"dns_update","authenticated":true,"successStatus":200,"hasRequestBody":true,"listErrorStatuses":[]},
+  deleteDomainDnsRecord: {"method":"delete","path":"/api/v1/domains/{domain_id}/dns/{record_id}","tag":"DNS records (Variant D)","variants":["D"],"rateLimitClass":"dns_deletion","authenticated":true,"successStatus":204,"hasRequestBody":false,"listErrorStatuses":[]},
+  bulkCreateDomainDnsRecords: {"method":"post","path":"/api/v1/domains/{domain_id}/dns/bulk","tag":"DNS records (Variant D)","variants":["D"],"rateLimitClass":"dns_bulk","authenticated":true,"successStatus":200,"hasRequestBody":true,"listErrorStatuses":[]},
+  applyDnsTemplate: {"method":"post","path":"/api/v1/domains/{domain_id}/dns/template","tag":"DNS records (Variant D)","variants":["D"],"rateLimitClass":"dns_bulk","authenticated":true,"successStatus":201,"hasRequestBody":true,"listErrorStatuses":[]},
 } as const satisfies Record<string, OperationInfo>;
 
 export type OperationId = keyof typeof operationTable;

@@ -337,7 +337,7 @@ export interface paths {
         put?: never;
         /**
          * Create a DNS record (Variant D)
-         * @description Creates a record; `ttl` defaults to 300. MX and SRV need `priority`.
+         * @description Creates a record; `ttl` defaults to 300. MX needs `priority`; SRV takes it from `content`.
          */
         post: operations["createDomainDnsRecord"];
         delete?: never;
@@ -743,7 +743,7 @@ export interface components {
             content: components["schemas"]["DnsContent"];
             /** @default 300 */
             ttl: number;
-            /** @description Required for MX and SRV; not allowed for other types. */
+            /** @description Required for MX; for SRV optional and equal to the first part of `content`; not allowed for other types. */
             priority?: components["schemas"]["DnsPriority"];
         };
         /** @description Only the fields given change. `type` is not accepted. */
@@ -776,7 +776,9 @@ export interface components {
             /** @description Position of the record in the request (an addition to the described shape). */
             index: number;
             /** @description The refused input, as given. */
-            record: Record<string, never>;
+            record: {
+                [key: string]: unknown;
+            };
             /** @description Why it was refused, naming the rule. */
             error: string;
         };

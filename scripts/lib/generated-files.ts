@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import openapiTS, { astToString } from "openapi-typescript";
 import { parse, stringify } from "yaml";
 import { type DocumentKind, variantDocument } from "./variant-document.js";
-import { renderOperationTable } from "./operation-table.js";
+import { renderHandlerContract, renderOperationTable } from "./operation-table.js";
 
 export const SOURCE_PATH = "spec/partner-api.yml";
 
@@ -40,7 +40,9 @@ export async function renderGeneratedFiles(): Promise<Map<string, string>> {
     const ast = await openapiTS(document as never, { alphabetize: false, exportType: false });
     files.set(TYPE_PATHS[kind], banner("//", "scripts/generate.ts") + "\n" + astToString(ast));
   }
-  files.set("generated/operations.ts", renderOperationTable(variantDocument(source, "full")));
+  const full = variantDocument(source, "full");
+  files.set("generated/operations.ts", renderOperationTable(full));
+  files.set("generated/handlers.ts", renderHandlerContract(full));
   files.set("generated/README.md", banner("<!--", "scripts/generate.ts").trimEnd() + " -->\n" + GENERATED_README);
   return files;
 }
@@ -57,5 +59,6 @@ which regenerates in memory and fails on any difference.
 | \`openapi/partner-api.d.yml\` | The published Variant D document. |
 | \`openapi/partner-api.full.yml\` | Both variants, as a deployment serving both answers. |
 | \`types/variant-r.ts\`, \`types/variant-d.ts\`, \`types/full.ts\` | openapi-typescript types (\`paths\`, \`components\`, \`operations\`) of each document. |
+| \`handlers.ts\` | The typed handler contract: \`OperationHandlers\` has one member per operation, typed from \`operations\`, so a handler that returns an undocumented status or body does not compile. |
 | \`operations.ts\` | The operation table (operationId to method, path, variants, rate-limit class, success status), the rate-limit table and the DNS template catalogue. |
 `;

@@ -1,0 +1,84 @@
+/** createApp: the reference server as an Express app, validated against the spec both ways. */
+import { readFileSync } from "node:fs";
+import express, { type Express } from "express";
+import * as OpenApiValidator from "express-openapi-validator";
+import { parse } from "yaml";
+import type { Variant } from "../generated/operations.js";
+import { BUNDLE_PATHS } from "../scripts/lib/generated-files.js";
+import { KeyRing, type Environment, type Partner } from "./auth/api-keys.js";
+import { systemClock, type Clock } from "./clock.js";
+import type { Services } from "./context.js";
+import { MemoryOutbox } from "./events.js";
+import { handlers } from "./handlers/index.js";
+import { authenticate } from "./http/authenticate.js";
+import { errorHandler, unknownRoute } from "./http/error-handler.js";
+import { assignRequestId } from "./http/request-id.js";
+import { registerRoutes } from "./http/routes.js";
+import { MemoryStore } from "./store/memory-store.js";
+import type { Store } from "./store/types.js";
+
+export interface AppConfig {
+  environment: Environment;
+  /** Variants served; default both. */
+  variants?: readonly Variant[];
+  embedBaseUrl: string;
+  partners: ReadonlyArray<{ partner: Partner; keys?: readonly string[]; keyHashes?: readonly string[] }>;
+  clock?: Clock;
+  store?: Store;
+  /** Response validation is on unless a benchmark turns it off to measure its cost. */
+  validateResponses?: boolean;
+  log?: (message: string, error?: unknown) => void;
+}
+
+export interface PartnerApi {
+  app: Express;
+  services: Services;
+  keys: KeyRing;
+  outbox: MemoryOutbox;
+}
+
+/** The published document of the variants served: R, D, or both (the full document). */
+function documentFor(variants: readonly Variant[]): Record<string, unknown> {
+  const kind = variants.length === 2 ? "full" : variants[0]!;
+  const document = parse(readFileSync(BUNDLE_PATHS[kind], "utf8")) as Record<string, unknown>;
+  // The server variables name whole base addresses; this server serves the API at its root.
+  return { ...document, servers: [{ url: "/" }] };
+}
+
+export function createApp(config: AppConfig): PartnerApi {
+  const variants = config.variants ?? (["R", "D"] as const);
+  const clock = config.clock ?? systemClock;
+  const outbox = new MemoryOutbox(clock);
+  const services: Services = {
+    store: config.store ?? new MemoryStore(),
+    clock,
+    outbox,
+    deployment: { environment: config.environment, variants, embedBaseUrl: config.embedBaseUrl.replace(/\/$/, "") },
+  };
+  const keys = new KeyRing(config.environment);
+  for (const { partner, keys: plain = [], keyHashes = [] } of config.partners) {
+    plain.forEach((key) => keys.addKey(partner, key));
+    keyHashes.forEach((hash) => keys.addHash(partner, Buffer.from(hash, "hex")));
+  }
+  const log = config.log ?? ((message: string, error?: unknown) => console.error(message, error));
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.use(assignRequestId);
+  app.use("/api", authenticate(keys));
+  app.use(express.json({ limit: "1mb" }));
+  app.use(
+    OpenApiValidator.middleware({
+      apiSpec: documentFor(variants) as never,
+      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true },
+      validateResponses: config.validateResponses ?? true,
+      validateSecurity: false,
+      validateFormats: true,
+      ignoreUndocumented: false,
+    }),
+  );
+  registerRoutes(app, handlers, services);
+  app.use(unknownRoute);
+  app.use(errorHandler(log));
+  return { app, services, keys, outbox };
+}

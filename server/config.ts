@@ -1,0 +1,66 @@
+/**
+ * Deployment configuration from the environment and an optional partners file.
+ *
+ * PORT (3000), HOST (127.0.0.1), PARTNER_API_ENVIRONMENT (sandbox | production),
+ * PARTNER_API_VARIANTS (R,D | R | D), PARTNER_API_EMBED_URL, PARTNER_API_CONFIG (partners file written
+ * by `npm run keys`), PARTNER_API_KEYS (partnerId:key,... for CI secrets).
+ */
+import { existsSync, readFileSync } from "node:fs";
+import type { Variant } from "../generated/operations.js";
+import type { AppConfig } from "./app.js";
+import type { Environment } from "./auth/api-keys.js";
+
+export const DEFAULT_PARTNERS_FILE = "partner-api.config.json";
+
+export interface PartnersFile {
+  partners: Array<{ id: string; name: string; environment: Environment; key_hashes: string[] }>;
+}
+
+export interface DeploymentConfig {
+  port: number;
+  host: string;
+  app: AppConfig;
+}
+
+function fail(message: string): never {
+  throw new Error(`configuration: ${message}`);
+}
+
+function parseVariants(value: string | undefined): Variant[] {
+  const variants = (value ?? "R,D").split(",").map((v) => v.trim().toUpperCase());
+  if (variants.length === 0 || !variants.every((v) => v === "R" || v === "D")) fail(`PARTNER_API_VARIANTS must be R, D or R,D (got ${value})`);
+  return [...new Set(variants)] as Variant[];
+}
+
+export function readPartnersFile(path: string): PartnersFile {
+  if (!existsSync(path)) return { partners: [] };
+  const parsed = JSON.parse(readFileSync(path, "utf8")) as PartnersFile;
+  if (!Array.isArray(parsed.partners)) fail(`${path} must hold { "partners": [...] }`);
+  return parsed;
+}
+
+export function loadDeploymentConfig(env: NodeJS.ProcessEnv): DeploymentConfig {
+  const port = Number(env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`PORT must be a port number (got ${env.PORT})`);
+  const environment = (env.PARTNER_API_ENVIRONMENT ?? "sandbox") as Environment;
+  if (environment !== "sandbox" && environment !== "production") fail(`PARTNER_API_ENVIRONMENT must be sandbox or production (got ${environment})`);
+  const partnersFile = readPartnersFile(env.PARTNER_API_CONFIG ?? DEFAULT_PARTNERS_FILE);
+  const partners: AppConfig["partners"][number][] = partnersFile.partners
+    .filter((entry) => entry.environment === environment)
+    .map((entry) => ({ partner: { id: entry.id, name: entry.name }, keyHashes: entry.key_hashes }));
+  for (const pair of (env.PARTNER_API_KEYS ?? "").split(",").filter(Boolean)) {
+    const [id, key] = pair.split(":");
+    if (!id || !key) fail("PARTNER_API_KEYS must be partnerId:key pairs separated by commas");
+    partners.push({ partner: { id, name: id }, keys: [key] });
+  }
+  return {
+    port,
+    host: env.HOST ?? "127.0.0.1",
+    app: {
+      environment,
+      variants: parseVariants(env.PARTNER_API_VARIANTS),
+      embedBaseUrl: env.PARTNER_API_EMBED_URL ?? "http://localhost:3001",
+      partners,
+    },
+  };
+}

@@ -1,0 +1,44 @@
+/** Writing DNS records: rules, zone conflicts, storage and events, shared by both variants. */
+import type { Services } from "../context.js";
+import { ApiError, apiErrors } from "../errors.js";
+import { newId } from "../ids.js";
+import type { DnsRecordRow, DomainRow } from "../store/types.js";
+import { recordConflict, recordViolations, storedPriority, type RecordDraft } from "./record-rules.js";
+import { toRecordD } from "./record-shapes.js";
+
+/** 422 naming every violated rule (the list shape shows all, the coded shape the first). */
+export function assertRecordValid(draft: RecordDraft, fieldNames: Partial<Record<string, string>> = {}): void {
+  const violations = recordViolations(draft);
+  if (violations.length === 0) return;
+  const first = violations[0]!;
+  throw new ApiError("validation_error", first.message, { field: fieldNames[first.field] ?? first.field, code: first.code }, 422, violations.map((v) => v.message));
+}
+
+function assertNoConflict(draft: RecordDraft, others: DnsRecordRow[]): void {
+  const conflict = recordConflict(draft, others);
+  if (conflict) throw apiErrors.conflict(conflict.message, { field: "name", code: conflict.code });
+}
+
+export function createRecord(services: Services, domain: DomainRow, draft: RecordDraft): DnsRecordRow {
+  assertRecordValid(draft);
+  assertNoConflict(draft, services.store.recordsOfDomain(domain.id));
+  const now = services.clock.now();
+  const record: DnsRecordRow = { id: newId("rec"), domainId: domain.id, ...draft, priority: storedPriority(draft), createdAt: now, updatedAt: now };
+  services.store.saveRecord(record);
+  services.outbox.emit(domain.partnerId, "dns_record.created", { domain_id: domain.id, data: toRecordD(record) });
+  return record;
+}
+
+export function updateRecord(services: Services, domain: DomainRow, existing: DnsRecordRow, draft: RecordDraft, fieldNames?: Partial<Record<string, string>>): DnsRecordRow {
+  assertRecordValid(draft, fieldNames);
+  assertNoConflict(draft, services.store.recordsOfDomain(domain.id).filter((other) => other.id !== existing.id));
+  const record: DnsRecordRow = { ...existing, ...draft, priority: storedPriority(draft), updatedAt: services.clock.now() };
+  services.store.saveRecord(record);
+  services.outbox.emit(domain.partnerId, "dns_record.updated", { domain_id: domain.id, data: toRecordD(record) });
+  return record;
+}
+
+export function deleteRecord(services: Services, domain: DomainRow, record: DnsRecordRow): void {
+  services.store.deleteRecord(record.id);
+  services.outbox.emit(domain.partnerId, "dns_record.deleted", { domain_id: domain.id, data: toRecordD(record) });
+}

@@ -1,0 +1,39 @@
+/** Expanding a template of the catalogue (x-dns-templates in the spec) into record drafts. */
+import { dnsTemplates, type DnsTemplateId } from "../../generated/operations.js";
+import { apiErrors } from "../errors.js";
+import type { RecordDraft } from "./record-rules.js";
+
+interface VariableSpec {
+  required: boolean;
+  default?: string;
+  enum?: readonly string[];
+}
+
+/** Templates use the TTL a partner's users most often want for service records: one hour. */
+const TEMPLATE_TTL = 3600;
+
+export function expandTemplate(templateId: DnsTemplateId, domainName: string, given: Record<string, string>): RecordDraft[] {
+  const template = dnsTemplates[templateId];
+  const specs = template.variables as Record<string, VariableSpec>;
+  const unknown = Object.keys(given).filter((name) => !(name in specs));
+  if (unknown.length > 0) {
+    throw apiErrors.invalidValue(`variables.${unknown[0]}`, "invalid_value", `Template ${templateId} has no variable ${unknown[0]}; its variables are: ${Object.keys(specs).join(", ") || "none"}`);
+  }
+  const values: Record<string, string> = { domain: domainName };
+  for (const [name, spec] of Object.entries(specs)) {
+    const value = given[name] ?? spec.default;
+    if (value === undefined) throw apiErrors.invalidValue(`variables.${name}`, "missing_required_field", `Template ${templateId} requires the variable ${name}`);
+    if (spec.enum && !spec.enum.includes(value)) {
+      throw apiErrors.invalidValue(`variables.${name}`, "invalid_value", `${name} must be one of ${spec.enum.join(", ")}`);
+    }
+    values[name] = value;
+  }
+  const substitute = (text: string) => text.replace(/%([a-z_]+)%/g, (_match, name: string) => values[name] ?? `%${name}%`);
+  return template.records.map((record) => ({
+    type: record.type,
+    name: substitute(record.name),
+    content: substitute(record.content),
+    ttl: TEMPLATE_TTL,
+    priority: "priority" in record ? record.priority : null,
+  }));
+}

@@ -1,0 +1,10 @@
+/** Tenancy: a partner reaches only its own domains (404 when unknown, 403 when another partner's). */
+import { apiErrors } from "../errors.js";
+import type { DomainRow, Store } from "../store/types.js";
+
+export function domainOfPartner(store: Store, partnerId: string, domainId: string): DomainRow {
+  const domain = store.findDomain(domainId);
+  if (!domain) throw apiErrors.notFound("Domain", domainId);
+  if (domain.partnerId !== partnerId) throw apiErrors.forbidden("domain");
+  return domain;
+}

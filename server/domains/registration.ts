@@ -1,0 +1,51 @@
+/**
+ * Registering a domain for a user: what a purchase in the embedded interface and a completed
+ * transfer both do. Charges the user and creates the domain.
+ */
+import { addYears, type Clock } from "../clock.js";
+import { apiErrors } from "../errors.js";
+import { newId } from "../ids.js";
+import type { Cents } from "../money.js";
+import type { DomainRow, Store } from "../store/types.js";
+import type { TldPrice } from "../catalog/tlds.js";
+
+export const REGISTRAR_NAME = "Partner Domains Registrar";
+export const DEFAULT_NAMESERVERS = ["ns1.partner-dns.invalid", "ns2.partner-dns.invalid"];
+
+export interface Registration {
+  partnerId: string;
+  userIdentifier: string;
+  name: string;
+  tld: TldPrice;
+  years: number;
+  /** What the user is charged; added to total spent. */
+  charge: Cents;
+}
+
+export function registerDomain(store: Store, clock: Clock, registration: Registration): DomainRow {
+  const user = store.findUser(registration.partnerId, registration.userIdentifier);
+  if (!user) throw apiErrors.notFound("User", registration.userIdentifier);
+  if (store.findDomainByName(registration.name)) {
+    throw apiErrors.conflict(`${registration.name} is already registered`, { field: "domain_name", code: "already_registered" });
+  }
+  const now = clock.now();
+  const domain: DomainRow = {
+    id: newId("dom"),
+    partnerId: registration.partnerId,
+    userIdentifier: registration.userIdentifier,
+    name: registration.name,
+    status: "active",
+    purchasedAt: now,
+    expiresAt: addYears(now, registration.years),
+    autoRenew: true,
+    whoisPrivacy: true,
+    nameservers: [...DEFAULT_NAMESERVERS],
+    registrationPrice: registration.tld.registration,
+    renewalPrice: registration.tld.renewal,
+    currency: "USD",
+    updatedAt: now,
+  };
+  store.saveDomain(domain);
+  store.saveUser({ ...user, totalSpent: user.totalSpent + registration.charge });
+  return domain;
+}

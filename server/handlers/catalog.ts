@@ -1,0 +1,26 @@
+/** TLD prices and availability. */
+import type { OperationHandlers } from "../../generated/handlers.js";
+import { checkAvailability } from "../catalog/availability.js";
+import { TLD_CATALOGUE } from "../catalog/tlds.js";
+import type { RequestContext } from "../context.js";
+import { formatCents } from "../money.js";
+
+type Handlers = OperationHandlers<RequestContext>;
+
+export const catalogHandlers: Pick<Handlers, "listTlds" | "checkAvailability"> = {
+  listTlds: () => ({
+    status: 200,
+    body: {
+      tlds: TLD_CATALOGUE.map((entry) => ({
+        tld: entry.tld,
+        registration_price: formatCents(entry.registration),
+        renewal_price: formatCents(entry.renewal),
+        transfer_price: formatCents(entry.transfer),
+        currency: "USD",
+        available: entry.available,
+      })),
+    },
+  }),
+
+  checkAvailability: ({ path }, { services }) => ({ status: 200, body: checkAvailability(services.store, path.domain_name) }),
+};

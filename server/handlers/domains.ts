@@ -1,0 +1,109 @@
+/** A user's domains: list, read, settings, renewal. */
+import type { components } from "../../generated/types/full.js";
+import type { OperationHandlers } from "../../generated/handlers.js";
+import { addYears, timestamp } from "../clock.js";
+import { partnerOf, type RequestContext, type Services } from "../context.js";
+import { toRecordD } from "../dns/record-shapes.js";
+import { domainOfPartner } from "../domains/domain-access.js";
+import { REGISTRAR_NAME } from "../domains/registration.js";
+import { apiErrors } from "../errors.js";
+import { formatCents } from "../money.js";
+import type { DomainRow } from "../store/types.js";
+
+type Handlers = OperationHandlers<RequestContext>;
+type Schemas = components["schemas"];
+
+/** A registration may not end more than this many years ahead (registry rule for gTLDs). */
+const MAX_YEARS_AHEAD = 10;
+
+export function domainDetail(services: Services, domain: DomainRow): Schemas["DomainDetail"] {
+  return {
+    id: domain.id,
+    name: domain.name,
+    status: domain.status,
+    purchased_at: timestamp(domain.purchasedAt),
+    expires_at: timestamp(domain.expiresAt),
+    auto_renew: domain.autoRenew,
+    registrar: REGISTRAR_NAME,
+    user_identifier: domain.userIdentifier,
+    nameservers: [...domain.nameservers],
+    whois_privacy: domain.whoisPrivacy,
+    dns_records: services.store.recordsOfDomain(domain.id).map((record) => {
+      const { updated_at: _updatedAt, ...summary } = toRecordD(record);
+      return summary;
+    }),
+    pricing: { registration_price: formatCents(domain.registrationPrice), renewal_price: formatCents(domain.renewalPrice), currency: domain.currency },
+  };
+}
+
+export const domainHandlers: Pick<Handlers, "listUserDomains" | "getDomain" | "updateDomain" | "renewDomain"> = {
+  listUserDomains: ({ path }, context) => {
+    const { store } = context.services;
+    const partner = partnerOf(context);
+    if (!store.findUser(partner.id, path.user_identifier)) throw apiErrors.notFound("User", path.user_identifier);
+    const domains = store.domainsOfUser(partner.id, path.user_identifier).map((domain) => ({
+      id: domain.id,
+      name: domain.name,
+      status: domain.status,
+      purchased_at: timestamp(domain.purchasedAt),
+      expires_at: timestamp(domain.expiresAt),
+      auto_renew: domain.autoRenew,
+      dns_records_count: store.countRecords(domain.id),
+      registrar: REGISTRAR_NAME,
+    }));
+    return { status: 200, body: { domains, total: domains.length } };
+  },
+
+  getDomain: ({ path }, context) => {
+    const domain = domainOfPartner(context.services.store, partnerOf(context).id, path.domain_id);
+    return { status: 200, body: domainDetail(context.services, domain) };
+  },
+
+  updateDomain: ({ path, body }, context) => {
+    const { services } = context;
+    const domain = domainOfPartner(services.store, partnerOf(context).id, path.domain_id);
+    const updated: DomainRow = {
+      ...domain,
+      autoRenew: body.auto_renew ?? domain.autoRenew,
+      whoisPrivacy: body.whois_privacy ?? domain.whoisPrivacy,
+      updatedAt: services.clock.now(),
+    };
+    services.store.saveDomain(updated);
+    services.outbox.emit(domain.partnerId, "domain.updated", { data: domainDetail(services, updated) });
+    return {
+      status: 200,
+      body: { id: updated.id, name: updated.name, auto_renew: updated.autoRenew, whois_privacy: updated.whoisPrivacy, updated_at: timestamp(updated.updatedAt) },
+    };
+  },
+
+  renewDomain: ({ path, body }, context) => {
+    const { services } = context;
+    const domain = domainOfPartner(services.store, partnerOf(context).id, path.domain_id);
+    if (domain.status === "pending" || domain.status === "suspended") {
+      throw apiErrors.conflict(`A ${domain.status} domain cannot be renewed`, { field: "status", code: "invalid_status" });
+    }
+    const now = services.clock.now();
+    // An expired domain is renewed from today; an active one from its current expiry.
+    const base = domain.expiresAt > now ? domain.expiresAt : now;
+    const expiresAt = addYears(base, body.years);
+    if (expiresAt > addYears(now, MAX_YEARS_AHEAD)) {
+      throw apiErrors.unprocessable(`A registration may not end more than ${MAX_YEARS_AHEAD} years from now; at most ${maxRenewableYears(base, now)} more years are possible`, { field: "years", code: "out_of_range" });
+    }
+    const cost = body.years * domain.renewalPrice;
+    const renewed: DomainRow = { ...domain, expiresAt, status: "active", updatedAt: now };
+    services.store.saveDomain(renewed);
+    const user = services.store.findUser(domain.partnerId, domain.userIdentifier)!;
+    services.store.saveUser({ ...user, totalSpent: user.totalSpent + cost });
+    services.outbox.emit(domain.partnerId, "domain.renewed", { data: domainDetail(services, renewed) });
+    return {
+      status: 200,
+      body: { id: renewed.id, name: renewed.name, expires_at: timestamp(expiresAt), renewal_cost: formatCents(cost), currency: renewed.currency, renewed_at: timestamp(now) },
+    };
+  },
+};
+
+function maxRenewableYears(base: Date, now: Date): number {
+  let years = 0;
+  while (years < MAX_YEARS_AHEAD && addYears(base, years + 1) <= addYears(now, MAX_YEARS_AHEAD)) years++;
+  return years;
+}

@@ -1,0 +1,20 @@
+/** Every operation's handler; `satisfies` makes a missing or mistyped handler a compile error. */
+import type { OperationHandlers } from "../../generated/handlers.js";
+import type { RequestContext } from "../context.js";
+import { catalogHandlers } from "./catalog.js";
+import { dnsRecordDHandlers } from "./dns-records-d.js";
+import { dnsRecordRHandlers } from "./dns-records-r.js";
+import { domainHandlers } from "./domains.js";
+import { healthHandlers } from "./health.js";
+import { transferHandlers } from "./transfers.js";
+import { userHandlers } from "./users.js";
+
+export const handlers = {
+  ...healthHandlers,
+  ...userHandlers,
+  ...domainHandlers,
+  ...transferHandlers,
+  ...catalogHandlers,
+  ...dnsRecordRHandlers,
+  ...dnsRecordDHandlers,
+} satisfies OperationHandlers<RequestContext>;

@@ -1,0 +1,39 @@
+/** Domain transfers: start one, read its status. */
+import type { OperationHandlers } from "../../generated/handlers.js";
+import { timestamp } from "../clock.js";
+import { partnerOf, type RequestContext } from "../context.js";
+import { apiErrors } from "../errors.js";
+import { formatCents } from "../money.js";
+import { startTransfer, transferStatusView } from "../transfers/transfer-service.js";
+
+type Handlers = OperationHandlers<RequestContext>;
+
+export const transferHandlers: Pick<Handlers, "initiateTransfer" | "getTransfer"> = {
+  initiateTransfer: ({ body }, context) => {
+    const transfer = startTransfer(context.services, {
+      partnerId: partnerOf(context).id,
+      userIdentifier: body.user_identifier,
+      domainName: body.domain_name,
+      authCode: body.auth_code,
+      extendRegistration: body.extend_registration ?? false,
+    });
+    return {
+      status: 201,
+      body: {
+        transfer_id: transfer.id,
+        domain_name: transfer.domainName,
+        status: transfer.status,
+        estimated_completion: timestamp(transfer.estimatedCompletion),
+        cost: formatCents(transfer.cost),
+        currency: transfer.currency,
+      },
+    };
+  },
+
+  getTransfer: ({ path }, context) => {
+    const transfer = context.services.store.findTransfer(path.transfer_id);
+    if (!transfer) throw apiErrors.notFound("Transfer", path.transfer_id);
+    if (transfer.partnerId !== partnerOf(context).id) throw apiErrors.forbidden("transfer");
+    return { status: 200, body: transferStatusView(transfer) };
+  },
+};

@@ -1,0 +1,85 @@
+/** The partner's users and their embedded-interface sessions. */
+import { createHash } from "node:crypto";
+import type { OperationHandlers } from "../../generated/handlers.js";
+import { DAY, timestamp } from "../clock.js";
+import { partnerOf, type RequestContext, type Services } from "../context.js";
+import { apiErrors } from "../errors.js";
+import { randomBase62 } from "../ids.js";
+import { formatCents } from "../money.js";
+import type { UserRow } from "../store/types.js";
+
+type Handlers = OperationHandlers<RequestContext>;
+
+/** 43 base62 characters: about 256 bits, far beyond guessing. */
+const SESSION_TOKEN_LENGTH = 43;
+export const SESSION_LIFETIME = DAY;
+
+export const hashSessionToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+function requireUser(services: Services, partnerId: string, userIdentifier: string): UserRow {
+  const user = services.store.findUser(partnerId, userIdentifier);
+  if (!user) throw apiErrors.notFound("User", userIdentifier);
+  return user;
+}
+
+function listItem(services: Services, user: UserRow) {
+  return {
+    user_identifier: user.userIdentifier,
+    email: user.email,
+    created_at: timestamp(user.createdAt),
+    last_login: timestamp(user.lastLogin),
+    domain_count: services.store.domainsOfUser(user.partnerId, user.userIdentifier).length,
+  };
+}
+
+export const userHandlers: Pick<Handlers, "createUserSession" | "listUsers" | "getUser" | "updateUser" | "deleteUser"> = {
+  createUserSession: ({ body }, context) => {
+    const { services } = context;
+    const partner = partnerOf(context);
+    const now = services.clock.now();
+    const existing = services.store.findUser(partner.id, body.user_identifier);
+    const user: UserRow = existing
+      ? { ...existing, email: body.email ?? existing.email, lastLogin: now, updatedAt: body.email !== undefined ? now : existing.updatedAt }
+      : { partnerId: partner.id, userIdentifier: body.user_identifier, email: body.email ?? null, createdAt: now, lastLogin: now, updatedAt: now, totalSpent: 0 };
+    services.store.saveUser(user);
+    const token = randomBase62(SESSION_TOKEN_LENGTH);
+    const expiresAt = new Date(now.getTime() + SESSION_LIFETIME);
+    services.store.saveSession({ tokenHash: hashSessionToken(token), partnerId: partner.id, userIdentifier: user.userIdentifier, expiresAt });
+    return {
+      status: 201,
+      body: {
+        user_identifier: user.userIdentifier,
+        login_url: `${services.deployment.embedBaseUrl}/session/${token}`,
+        expires_at: timestamp(expiresAt),
+      },
+    };
+  },
+
+  listUsers: ({ query }, context) => {
+    const { limit = 50, offset = 0, sort = "created_at", order = "desc" } = query;
+    const { users, total } = context.services.store.listUsers(partnerOf(context).id, { limit, offset, sort, order });
+    return { status: 200, body: { users: users.map((user) => listItem(context.services, user)), total, limit, offset } };
+  },
+
+  getUser: ({ path }, context) => {
+    const user = requireUser(context.services, partnerOf(context).id, path.user_identifier);
+    return { status: 200, body: { ...listItem(context.services, user), total_spent: formatCents(user.totalSpent) } };
+  },
+
+  updateUser: ({ path, body }, context) => {
+    const { services } = context;
+    const user = requireUser(services, partnerOf(context).id, path.user_identifier);
+    const updated: UserRow = { ...user, email: body.email === undefined ? user.email : body.email, updatedAt: services.clock.now() };
+    services.store.saveUser(updated);
+    return { status: 200, body: { user_identifier: updated.userIdentifier, email: updated.email, updated_at: timestamp(updated.updatedAt) } };
+  },
+
+  deleteUser: ({ path }, context) => {
+    const { services } = context;
+    const partner = partnerOf(context);
+    requireUser(services, partner.id, path.user_identifier);
+    services.store.deleteUser(partner.id, path.user_identifier);
+    services.outbox.emit(partner.id, "user.deleted", { data: { user_identifier: path.user_identifier } });
+    return { status: 204 };
+  },
+};

@@ -1,0 +1,81 @@
+/**
+ * Turns what the body parser and express-openapi-validator refuse into our documented errors:
+ * 400 for a request's structure, 422 for a well-formed body value that breaks a rule.
+ */
+import { ApiError } from "../errors.js";
+
+interface ValidatorItem {
+  path?: string;
+  message?: string;
+  errorCode?: string;
+}
+
+interface ParserOrValidatorError {
+  status?: number;
+  type?: string;
+  errors?: ValidatorItem[];
+  headers?: Record<string, string>;
+  message?: string;
+}
+
+/** Ajv keyword -> our details.code, and whether a body value breaking it is a 422. */
+const KEYWORDS: Record<string, { code: string; valueRule: boolean }> = {
+  required: { code: "missing_required_field", valueRule: false },
+  minProperties: { code: "missing_required_field", valueRule: false },
+  type: { code: "invalid_type", valueRule: false },
+  additionalProperties: { code: "unknown_field", valueRule: false },
+  format: { code: "invalid_format", valueRule: true },
+  pattern: { code: "invalid_format", valueRule: true },
+  maxLength: { code: "too_long", valueRule: true },
+  minLength: { code: "too_short", valueRule: true },
+  maxItems: { code: "too_long", valueRule: true },
+  minItems: { code: "too_short", valueRule: true },
+  minimum: { code: "out_of_range", valueRule: true },
+  maximum: { code: "out_of_range", valueRule: true },
+  enum: { code: "invalid_value", valueRule: true },
+};
+
+function fromValidationItem(item: ValidatorItem): ApiError {
+  const [, location = "body", ...rest] = (item.path ?? "").split("/");
+  const field = rest.join(".") || location;
+  // The validator reports an unknown query parameter without a keyword, by message only.
+  const keyword = /^Unknown query parameter/.test(item.message ?? "") ? "additionalProperties" : (item.errorCode ?? "").replace(/\.openapi\.validation$/, "");
+  const rule = KEYWORDS[keyword] ?? { code: "invalid_value", valueRule: false };
+  const inBody = location === "body";
+  const message = rule.code === "missing_required_field"
+    ? `${field} is required`
+    : rule.code === "unknown_field"
+      ? `${field} is not an accepted field`
+      : `${field} ${item.message ?? "is invalid"}`;
+  return new ApiError("validation_error", message, { field, code: rule.code }, inBody && rule.valueRule ? 422 : 400);
+}
+
+/** Null when the error is not one of the parser's or validator's (it is then a 500). */
+export function requestErrorToApiError(error: unknown): ApiError | null {
+  if (error instanceof ApiError) return error;
+  const e = error as ParserOrValidatorError;
+  if (typeof e !== "object" || e === null || typeof e.status !== "number") return null;
+  switch (e.type) {
+    case "entity.too.large":
+      return new ApiError("payload_too_large", "Request bodies are limited to 1 MiB");
+    case "entity.parse.failed":
+      return new ApiError("validation_error", "The body is not valid JSON", { field: "body", code: "malformed_json" });
+    case "encoding.unsupported":
+    case "charset.unsupported":
+      return new ApiError("unsupported_media_type", "Request bodies must be UTF-8 application/json");
+  }
+  switch (e.status) {
+    case 400:
+      return e.errors?.[0] ? fromValidationItem(e.errors[0]) : new ApiError("validation_error", e.message ?? "Invalid request");
+    case 404:
+      return new ApiError("not_found", "No such operation; see the API reference");
+    case 405:
+      return new ApiError("method_not_allowed", "This method is not allowed on this path");
+    case 413:
+      return new ApiError("payload_too_large", "Request bodies are limited to 1 MiB");
+    case 415:
+      return new ApiError("unsupported_media_type", "Request bodies must be application/json");
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,43 @@
+/** Registers one Express route per operation the deployment serves, from the generated table. */
+import type { Express, Request, Response } from "express";
+import type { OperationHandlers } from "../../generated/handlers.js";
+import { operationTable, type OperationId, type Variant } from "../../generated/operations.js";
+import type { RequestContext, Services } from "../context.js";
+
+/** `/api/v1/domains/{domain_id}` -> `/api/v1/domains/:domain_id` */
+const expressPath = (template: string) => template.replace(/\{([^}]+)\}/g, ":$1");
+
+/** Static segments before parameters, position by position (OpenAPI's path matching rule). */
+function byStaticSegmentsFirst(a: string, b: string): number {
+  const left = a.split("/");
+  const right = b.split("/");
+  for (let i = 0; i < Math.min(left.length, right.length); i++) {
+    const leftParam = left[i]!.startsWith("{");
+    const rightParam = right[i]!.startsWith("{");
+    if (leftParam !== rightParam) return leftParam ? 1 : -1;
+  }
+  return right.length - left.length;
+}
+
+export function servedOperations(variants: readonly Variant[]): OperationId[] {
+  return (Object.keys(operationTable) as OperationId[])
+    .filter((id) => operationTable[id].variants.some((variant) => variants.includes(variant)))
+    .sort((a, b) => byStaticSegmentsFirst(operationTable[a].path, operationTable[b].path));
+}
+
+type AnyHandler = (input: { path: unknown; query: unknown; body: unknown }, context: RequestContext) => unknown;
+
+export function registerRoutes(app: Express, handlers: OperationHandlers<RequestContext>, services: Services): void {
+  for (const operationId of servedOperations(services.deployment.variants)) {
+    const { method, path } = operationTable[operationId];
+    const handler = handlers[operationId] as AnyHandler;
+    app[method](expressPath(path), async (req: Request, res: Response) => {
+      const result = (await handler(
+        { path: req.params, query: req.query, body: req.body },
+        { partner: res.locals.partner ?? null, services },
+      )) as { status: number; body?: unknown };
+      if (result.body === undefined) res.status(result.status).end();
+      else res.status(result.status).json(result.body);
+    });
+  }
+}

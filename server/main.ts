@@ -1,0 +1,27 @@
+/** `npm start`: a sandbox deployment of the reference server. Prints a ready key when none is configured. */
+import { createApp } from "./app.js";
+import { generateApiKey } from "./auth/api-keys.js";
+import { loadDeploymentConfig } from "./config.js";
+
+const config = loadDeploymentConfig(process.env);
+let demoKey: string | null = null;
+if (config.app.partners.length === 0) {
+  demoKey = generateApiKey(config.app.environment);
+  config.app.partners = [{ partner: { id: "demo", name: "Demo partner" }, keys: [demoKey] }];
+}
+const { app } = createApp(config.app);
+const server = app.listen(config.port, config.host, () => {
+  const baseUrl = `http://${config.host}:${config.port}`;
+  console.log(`partner-api ${config.app.environment} server on ${baseUrl} (variants ${config.app.variants?.join(", ")})`);
+  if (demoKey) {
+    console.log(`\nAPI key of the demo partner (shown once, valid until this process ends):\n  ${demoKey}\n`);
+    console.log(`Try it:\n  curl -s -X POST ${baseUrl}/api/v1/users -H 'Authorization: Bearer ${demoKey}' -H 'Content-Type: application/json' -d '{"user_identifier":"user_1"}'\n`);
+  }
+});
+server.on("error", (error) => {
+  console.error(`cannot listen on ${config.host}:${config.port}: ${error.message}`);
+  process.exit(1);
+});
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.once(signal, () => server.close(() => process.exit(0)));
+}

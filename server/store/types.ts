@@ -1,0 +1,104 @@
+/** What the service stores, and the interface every store implements; handlers use only this. */
+import type { components } from "../../generated/types/full.js";
+import type { Cents } from "../money.js";
+
+type Schemas = components["schemas"];
+
+export interface UserRow {
+  partnerId: string;
+  userIdentifier: string;
+  email: string | null;
+  createdAt: Date;
+  lastLogin: Date;
+  updatedAt: Date;
+  totalSpent: Cents;
+}
+
+export interface DomainRow {
+  id: string;
+  partnerId: string;
+  userIdentifier: string;
+  name: string;
+  status: Schemas["DomainStatus"];
+  purchasedAt: Date;
+  expiresAt: Date;
+  autoRenew: boolean;
+  whoisPrivacy: boolean;
+  nameservers: string[];
+  registrationPrice: Cents;
+  renewalPrice: Cents;
+  currency: string;
+  updatedAt: Date;
+}
+
+/** One record store serves both variants: content is kept in Variant D's form. */
+export interface DnsRecordRow {
+  id: string;
+  domainId: string;
+  type: Schemas["DnsRecordType"];
+  name: string;
+  content: string;
+  ttl: number;
+  priority: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface TransferRow {
+  id: string;
+  partnerId: string;
+  userIdentifier: string;
+  domainName: string;
+  status: Schemas["TransferStatusValue"];
+  authCode: string;
+  extendRegistration: boolean;
+  cost: Cents;
+  currency: string;
+  startedAt: Date;
+  estimatedCompletion: Date;
+  completedAt: Date | null;
+  domainId: string | null;
+}
+
+export interface SessionRow {
+  tokenHash: string;
+  partnerId: string;
+  userIdentifier: string;
+  expiresAt: Date;
+}
+
+export type UserSort = "created_at" | "last_login" | "domain_count";
+
+export interface UserPageQuery {
+  limit: number;
+  offset: number;
+  sort: UserSort;
+  order: "asc" | "desc";
+}
+
+export interface Store {
+  findUser(partnerId: string, userIdentifier: string): UserRow | undefined;
+  saveUser(user: UserRow): void;
+  listUsers(partnerId: string, query: UserPageQuery): { users: UserRow[]; total: number };
+  /** Deletes the user with its domains, records, transfers and sessions. */
+  deleteUser(partnerId: string, userIdentifier: string): void;
+
+  findDomain(id: string): DomainRow | undefined;
+  findDomainByName(name: string): DomainRow | undefined;
+  domainsOfUser(partnerId: string, userIdentifier: string): DomainRow[];
+  saveDomain(domain: DomainRow): void;
+
+  findRecord(id: string): DnsRecordRow | undefined;
+  recordsOfDomain(domainId: string): DnsRecordRow[];
+  countRecords(domainId: string): number;
+  saveRecord(record: DnsRecordRow): void;
+  deleteRecord(id: string): void;
+
+  findTransfer(id: string): TransferRow | undefined;
+  /** The pending or in-progress transfer of a name, if any. */
+  activeTransferOf(domainName: string): TransferRow | undefined;
+  saveTransfer(transfer: TransferRow): void;
+
+  saveSession(session: SessionRow): void;
+  findSession(tokenHash: string): SessionRow | undefined;
+}

@@ -1,0 +1,97 @@
+/** Starting transfers and moving them through their states (transfer-states.ts). */
+import { addYears, DAY, timestamp } from "../clock.js";
+import type { components } from "../../generated/types/full.js";
+import type { Services } from "../context.js";
+import { parseDomainName } from "../catalog/domain-names.js";
+import { registerDomain } from "../domains/registration.js";
+import { apiErrors } from "../errors.js";
+import { newId } from "../ids.js";
+import type { TransferRow } from "../store/types.js";
+import { canMove, isFinal, type TransferStatus } from "./transfer-states.js";
+import { findTld } from "../catalog/tlds.js";
+
+/** The description: "Transfers typically take 5 to 7 days"; we promise the later end. */
+const ESTIMATED_DURATION = 7 * DAY;
+
+export interface TransferRequest {
+  partnerId: string;
+  userIdentifier: string;
+  domainName: string;
+  authCode: string;
+  extendRegistration: boolean;
+}
+
+export function startTransfer(services: Services, request: TransferRequest): TransferRow {
+  const { store, clock } = services;
+  const { name, tld } = parseDomainName(request.domainName, "domain_name");
+  if (!store.findUser(request.partnerId, request.userIdentifier)) throw apiErrors.notFound("User", request.userIdentifier);
+  if (store.findDomainByName(name)) {
+    throw apiErrors.conflict(`${name} is already registered through this service`, { field: "domain_name", code: "already_registered" });
+  }
+  if (store.activeTransferOf(name)) {
+    throw apiErrors.conflict(`A transfer of ${name} is already in progress`, { field: "domain_name", code: "transfer_in_progress" });
+  }
+  if (tld.transfer === 0) {
+    throw apiErrors.invalidValue("domain_name", "invalid_value", `.${tld.tld} domains are moved by a registrar tag change, not by a transfer`);
+  }
+  const now = clock.now();
+  const transfer: TransferRow = {
+    id: newId("trf"),
+    partnerId: request.partnerId,
+    userIdentifier: request.userIdentifier,
+    domainName: name,
+    status: "pending",
+    authCode: request.authCode,
+    extendRegistration: request.extendRegistration,
+    cost: tld.transfer + (request.extendRegistration ? tld.renewal : 0),
+    currency: "USD",
+    startedAt: now,
+    estimatedCompletion: new Date(now.getTime() + ESTIMATED_DURATION),
+    completedAt: null,
+    domainId: null,
+  };
+  store.saveTransfer(transfer);
+  return transfer;
+}
+
+export function transferStatusView(transfer: TransferRow): components["schemas"]["TransferStatus"] {
+  return {
+    transfer_id: transfer.id,
+    domain_name: transfer.domainName,
+    status: transfer.status,
+    started_at: timestamp(transfer.startedAt),
+    completed_at: transfer.completedAt && timestamp(transfer.completedAt),
+    domain_id: transfer.domainId,
+  };
+}
+
+/**
+ * Moves a transfer to its next state. Completion registers the domain under the user (charging
+ * the transfer cost); failure and cancellation leave nothing behind. Emits one event per move.
+ */
+export function moveTransfer(services: Services, transferId: string, to: TransferStatus): TransferRow {
+  const { store, clock, outbox } = services;
+  const transfer = store.findTransfer(transferId);
+  if (!transfer) throw apiErrors.notFound("Transfer", transferId);
+  if (!canMove(transfer.status, to)) {
+    throw apiErrors.conflict(`A ${transfer.status} transfer cannot become ${to}`, { field: "status", code: "invalid_status" });
+  }
+  const now = clock.now();
+  const moved: TransferRow = { ...transfer, status: to, completedAt: isFinal(to) ? now : null };
+  if (to === "completed") {
+    const tld = findTld(transfer.domainName.split(".").pop()!)!;
+    const domain = registerDomain(store, clock, {
+      partnerId: transfer.partnerId,
+      userIdentifier: transfer.userIdentifier,
+      name: transfer.domainName,
+      tld,
+      years: 1,
+      charge: transfer.cost,
+    });
+    if (transfer.extendRegistration) store.saveDomain({ ...domain, expiresAt: addYears(domain.expiresAt, 1) });
+    moved.domainId = domain.id;
+  }
+  store.saveTransfer(moved);
+  outbox.emit(transfer.partnerId, "transfer.status_changed", { previous_status: transfer.status, data: transferStatusView(moved) });
+  return moved;
+}

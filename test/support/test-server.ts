@@ -1,0 +1,63 @@
+/** Starts the reference server in-process on an ephemeral port, with two partners and a manual clock. */
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import createClient from "openapi-fetch";
+import type { paths } from "../../generated/types/full.js";
+import type { Variant } from "../../generated/operations.js";
+import { createApp, type PartnerApi } from "../../server/app.js";
+import { ManualClock } from "../../server/clock.js";
+import { findTld } from "../../server/catalog/tlds.js";
+import { registerDomain } from "../../server/domains/registration.js";
+
+export const PARTNER_A_KEY = "sk_sandbox_partnerAkey000000000000000000";
+export const PARTNER_B_KEY = "sk_sandbox_partnerBkey000000000000000000";
+
+export interface TestServer extends PartnerApi {
+  baseUrl: string;
+  clock: ManualClock;
+  /** Typed client authenticated as partner A. */
+  api: ReturnType<typeof createClient<paths>>;
+  /** Typed client authenticated as partner B. */
+  otherPartner: ReturnType<typeof createClient<paths>>;
+  /** Registers a domain for a user of partner A (what a purchase in the embedded interface does). */
+  registerDomainFor(userIdentifier: string, name: string, partnerId?: string): string;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(options: { variants?: Variant[] } = {}): Promise<TestServer> {
+  const clock = new ManualClock();
+  const errors: unknown[] = [];
+  const api = createApp({
+    environment: "sandbox",
+    variants: options.variants,
+    embedBaseUrl: "http://embed.test",
+    clock,
+    partners: [
+      { partner: { id: "partner_a", name: "Partner A" }, keys: [PARTNER_A_KEY] },
+      { partner: { id: "partner_b", name: "Partner B" }, keys: [PARTNER_B_KEY] },
+    ],
+    log: (message, error) => errors.push({ message, error }),
+  });
+  const server: Server = await new Promise((resolve) => {
+    const listening = api.app.listen(0, "127.0.0.1", () => resolve(listening));
+  });
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const client = (key: string) => createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${key}` } });
+  return {
+    ...api,
+    baseUrl,
+    clock,
+    api: client(PARTNER_A_KEY),
+    otherPartner: client(PARTNER_B_KEY),
+    registerDomainFor(userIdentifier, name, partnerId = "partner_a") {
+      const tld = findTld(name.split(".").pop()!)!;
+      return registerDomain(api.services.store, clock, { partnerId, userIdentifier, name, tld, years: 1, charge: tld.registration }).id;
+    },
+    close: () =>
+      new Promise((resolve, reject) => {
+        if (errors.length > 0) reject(new Error(`the server logged unexpected errors: ${JSON.stringify(errors, (_k, v) => (v instanceof Error ? v.stack : v))}`));
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
