@@ -70,7 +70,7 @@ export function createApp(config: AppConfig): PartnerApi {
   app.use(
     OpenApiValidator.middleware({
       apiSpec: documentFor(variants) as never,
-      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true },
+      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
       validateResponses: config.validateResponses ?? true,
       validateSecurity: false,
       validateFormats: true,

@@ -1,0 +1,89 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { hashApiKey } from "../../server/auth/api-keys.js";
+import { createApp } from "../../server/app.js";
+import { loadDeploymentConfig } from "../../server/config.js";
+import { PARTNER_A_KEY, startTestServer, type TestServer } from "../support/test-server.js";
+
+let s: TestServer | undefined;
+afterEach(async () => {
+  await s?.close();
+  s = undefined;
+});
+
+const get = (path: string) => fetch(s!.baseUrl + path, { headers: { Authorization: `Bearer ${PARTNER_A_KEY}` } });
+
+describe("a deployment serving Variant R only", () => {
+  it("serves the record-centric operations and answers Variant D paths with 404", async () => {
+    s = await startTestServer({ variants: ["R"] });
+    await s.api.POST("/api/v1/users", { body: { user_identifier: "u1" } });
+    const domainId = s.registerDomainFor("u1", "adalovelace.com");
+    expect((await get(`/api/v1/domains/${domainId}/dns`)).status).toBe(404);
+    // The path exists in Variant R (POST), so listing is a method this deployment does not allow.
+    expect((await get("/api/v1/users")).status).toBe(405);
+    expect((await get(`/api/v1/domains/${domainId}`)).status).toBe(200);
+    const created = await s.api.POST("/api/v1/dns_records", { body: { domain_id: domainId, type: "A", name: "@", value: "203.0.113.10" } });
+    expect(created.response.status).toBe(201);
+    expect((await s.api.GET("/api/v1/health")).data!.variants).toEqual(["R"]);
+  });
+});
+
+describe("a deployment serving Variant D only", () => {
+  it("serves the domain-scoped operations and answers /api/v1/dns_records with 404", async () => {
+    s = await startTestServer({ variants: ["D"] });
+    expect((await get("/api/v1/dns_records/rec_x")).status).toBe(404);
+    expect((await get("/api/v1/users")).status).toBe(200);
+    expect((await s.api.GET("/api/v1/health")).data!.variants).toEqual(["D"]);
+  });
+});
+
+describe("a production deployment", () => {
+  it("refuses sandbox keys in its configuration", () => {
+    expect(() =>
+      createApp({ environment: "production", embedBaseUrl: "https://embed.invalid", partners: [{ partner: { id: "p", name: "P" }, keys: [PARTNER_A_KEY] }] }),
+    ).toThrow(/production deployment only takes sk_live_ keys/);
+  });
+});
+
+describe("configuration from the environment", () => {
+  it("defaults to a sandbox serving both variants on port 3000", () => {
+    const config = loadDeploymentConfig({ PARTNER_API_CONFIG: "/nonexistent.json" });
+    expect(config).toMatchObject({ port: 3000, host: "127.0.0.1", app: { environment: "sandbox", variants: ["R", "D"], partners: [] } });
+  });
+
+  it("takes partners and keys from PARTNER_API_KEYS for CI", () => {
+    const config = loadDeploymentConfig({ PARTNER_API_CONFIG: "/nonexistent.json", PARTNER_API_KEYS: `ci:${PARTNER_A_KEY}`, PARTNER_API_VARIANTS: "d" });
+    expect(config.app.partners).toEqual([{ partner: { id: "ci", name: "ci" }, keys: [PARTNER_A_KEY] }]);
+    expect(config.app.variants).toEqual(["D"]);
+  });
+
+  it.each([
+    [{ PORT: "http" }, /PORT/],
+    [{ PARTNER_API_ENVIRONMENT: "staging" }, /PARTNER_API_ENVIRONMENT/],
+    [{ PARTNER_API_VARIANTS: "R,X" }, /PARTNER_API_VARIANTS/],
+    [{ PARTNER_API_KEYS: "no-colon" }, /PARTNER_API_KEYS/],
+  ])("refuses %j with a message naming the setting", (env, message) => {
+    expect(() => loadDeploymentConfig({ PARTNER_API_CONFIG: "/nonexistent.json", ...env })).toThrow(message);
+  });
+});
+
+describe("npm run keys", () => {
+  it("creates a key, prints it once, stores only its hash, and the server accepts it", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "keys-")), "partners.json");
+    const output = execFileSync("node_modules/.bin/tsx", ["scripts/keys.ts", "create", "--partner", "Acme Hosting", "--env", "sandbox", "--config", file], { encoding: "utf8" });
+    const key = /sk_sandbox_[A-Za-z0-9]{32}/.exec(output)![0];
+    const stored = readFileSync(file, "utf8");
+    expect(stored).not.toContain(key);
+    expect(stored).toContain(hashApiKey(key).toString("hex"));
+    const config = loadDeploymentConfig({ PARTNER_API_CONFIG: file });
+    expect(config.app.partners).toEqual([{ partner: { id: "acme_hosting", name: "Acme Hosting" }, keyHashes: [hashApiKey(key).toString("hex")] }]);
+    const { keys } = createApp(config.app);
+    expect(keys.partnerFor(key)).toEqual({ id: "acme_hosting", name: "Acme Hosting" });
+
+    execFileSync("node_modules/.bin/tsx", ["scripts/keys.ts", "revoke", "--key", key, "--config", file]);
+    expect(createApp(loadDeploymentConfig({ PARTNER_API_CONFIG: file }).app).keys.partnerFor(key)).toBeNull();
+  });
+});
