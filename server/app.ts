@@ -37,12 +37,16 @@ export interface PartnerApi {
   outbox: MemoryOutbox;
 }
 
+const parsedDocuments = new Map<string, Record<string, unknown>>();
+
 /** The published document of the variants served: R, D, or both (the full document). */
 function documentFor(variants: readonly Variant[]): Record<string, unknown> {
   const kind = variants.length === 2 ? "full" : variants[0]!;
-  const document = parse(readFileSync(BUNDLE_PATHS[kind], "utf8")) as Record<string, unknown>;
-  // The server variables name whole base addresses; this server serves the API at its root.
-  return { ...document, servers: [{ url: "/" }] };
+  let document = parsedDocuments.get(kind);
+  if (!document) parsedDocuments.set(kind, (document = parse(readFileSync(BUNDLE_PATHS[kind], "utf8")) as Record<string, unknown>));
+  // A copy per app, because the validator resolves references in place. The server variables name
+  // whole base addresses; this server serves the API at its root.
+  return { ...structuredClone(document), servers: [{ url: "/" }] };
 }
 
 export function createApp(config: AppConfig): PartnerApi {

@@ -17,6 +17,9 @@ export class ManualClock implements Clock {
   advance(milliseconds: number): void {
     this.current += milliseconds;
   }
+  set(date: Date | string): void {
+    this.current = new Date(date).getTime();
+  }
 }
 
 export const HOUR = 3_600_000;

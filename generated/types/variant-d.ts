@@ -594,7 +594,7 @@ export interface components {
              * @description Extend the registration by one year on completion (adds one year's renewal price to the cost).
              * @default false
              */
-            extend_registration: boolean;
+            extend_registration?: boolean;
         };
         TransferInitiation: {
             /** @description Transfer id (`trf_...`). */
@@ -649,7 +649,7 @@ export interface components {
             name: components["schemas"]["DnsRecordName"];
             content: components["schemas"]["DnsContent"];
             /** @default 300 */
-            ttl: number;
+            ttl?: number;
             /** @description Required for MX; for SRV optional and equal to the first part of `content`; not allowed for other types. */
             priority?: components["schemas"]["DnsPriority"];
         };

@@ -480,7 +480,7 @@ export interface components {
              * @description Extend the registration by one year on completion (adds one year's renewal price to the cost).
              * @default false
              */
-            extend_registration: boolean;
+            extend_registration?: boolean;
         };
         TransferInitiation: {
             /** @description Transfer id (`trf_...`). */
@@ -537,7 +537,7 @@ export interface components {
             /** @description The record's value; for SRV, the target host. */
             value: components["schemas"]["DnsContent"];
             /** @default 3600 */
-            ttl: number;
+            ttl?: number;
             /** @description Required for MX and SRV. */
             priority?: components["schemas"]["DnsPriority"];
             /** @description SRV only, required there. */

@@ -37,7 +37,8 @@ export async function renderGeneratedFiles(): Promise<Map<string, string>> {
       BUNDLE_PATHS[kind],
       banner("#", "scripts/build-spec.ts") + stringify(document, { lineWidth: 0, aliasDuplicateObjects: false }),
     );
-    const ast = await openapiTS(document as never, { alphabetize: false, exportType: false });
+    // defaultNonNullable: false keeps fields with a default optional in request bodies, where callers may omit them.
+    const ast = await openapiTS(document as never, { alphabetize: false, exportType: false, defaultNonNullable: false });
     files.set(TYPE_PATHS[kind], banner("//", "scripts/generate.ts") + "\n" + astToString(ast));
   }
   const full = variantDocument(source, "full");

@@ -1,12 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { operationTable } from "../../generated/operations.js";
 import { PARTNER_A_KEY, startTestServer, type TestServer } from "../support/test-server.js";
 
 let s: TestServer;
-beforeEach(async () => {
+beforeAll(async () => {
   s = await startTestServer();
 });
-afterEach(async () => {
+beforeEach(() => {
+  s.reset();
+});
+afterAll(async () => {
   await s.close();
 });
 

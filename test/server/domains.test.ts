@@ -1,14 +1,17 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
 let s: TestServer;
 let domainId: string;
-beforeEach(async () => {
+beforeAll(async () => {
   s = await startTestServer();
+});
+beforeEach(async () => {
+  s.reset();
   await s.api.POST("/api/v1/users", { body: { user_identifier: "u1" } });
   domainId = s.registerDomainFor("u1", "adalovelace.com");
 });
-afterEach(async () => {
+afterAll(async () => {
   await s.close();
 });
 

@@ -1,12 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DAY } from "../../server/clock.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
 let s: TestServer;
-beforeEach(async () => {
+beforeAll(async () => {
   s = await startTestServer();
 });
-afterEach(async () => {
+beforeEach(() => {
+  s.reset();
+});
+afterAll(async () => {
   await s.close();
 });
 
