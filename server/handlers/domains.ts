@@ -16,7 +16,8 @@ type Schemas = components["schemas"];
 /** A registration may not end more than this many years ahead (registry rule for gTLDs). */
 const MAX_YEARS_AHEAD = 10;
 
-export function domainDetail(services: Services, domain: DomainRow): Schemas["DomainDetail"] {
+/** The fields the list item and the detail share (the description: detail = list item minus dns_records_count, plus more). */
+function domainSummary(domain: DomainRow) {
   return {
     id: domain.id,
     name: domain.name,
@@ -25,6 +26,12 @@ export function domainDetail(services: Services, domain: DomainRow): Schemas["Do
     expires_at: timestamp(domain.expiresAt),
     auto_renew: domain.autoRenew,
     registrar: REGISTRAR_NAME,
+  };
+}
+
+export function domainDetail(services: Services, domain: DomainRow): Schemas["DomainDetail"] {
+  return {
+    ...domainSummary(domain),
     user_identifier: domain.userIdentifier,
     nameservers: [...domain.nameservers],
     whois_privacy: domain.whoisPrivacy,
@@ -42,14 +49,8 @@ export const domainHandlers: Pick<Handlers, "listUserDomains" | "getDomain" | "u
     const partner = partnerOf(context);
     if (!store.findUser(partner.id, path.user_identifier)) throw apiErrors.notFound("User", path.user_identifier);
     const domains = store.domainsOfUser(partner.id, path.user_identifier).map((domain) => ({
-      id: domain.id,
-      name: domain.name,
-      status: domain.status,
-      purchased_at: timestamp(domain.purchasedAt),
-      expires_at: timestamp(domain.expiresAt),
-      auto_renew: domain.autoRenew,
+      ...domainSummary(domain),
       dns_records_count: store.countRecords(domain.id),
-      registrar: REGISTRAR_NAME,
     }));
     return { status: 200, body: { domains, total: domains.length } };
   },
