@@ -7,7 +7,8 @@ import type { Variant } from "../generated/operations.js";
 import { BUNDLE_PATHS } from "../scripts/lib/generated-files.js";
 import { KeyRing, type Environment, type Partner } from "./auth/api-keys.js";
 import { systemClock, type Clock } from "./clock.js";
-import type { Services } from "./context.js";
+import type { OperationHandlers } from "../generated/handlers.js";
+import type { RequestContext, Services } from "./context.js";
 import { MemoryOutbox } from "./events.js";
 import { handlers } from "./handlers/index.js";
 import { authenticate } from "./http/authenticate.js";
@@ -25,6 +26,8 @@ export interface AppConfig {
   partners: ReadonlyArray<{ partner: Partner; keys?: readonly string[]; keyHashes?: readonly string[] }>;
   clock?: Clock;
   store?: Store;
+  /** Replaces handlers; for tests that need a server breaking the contract on purpose. */
+  handlers?: Partial<OperationHandlers<RequestContext>>;
   /** Response validation is on unless a benchmark turns it off to measure its cost. */
   validateResponses?: boolean;
   log?: (message: string, error?: unknown) => void;
@@ -81,7 +84,7 @@ export function createApp(config: AppConfig): PartnerApi {
       ignoreUndocumented: false,
     }),
   );
-  registerRoutes(app, handlers, services);
+  registerRoutes(app, { ...handlers, ...config.handlers }, services);
   app.use(unknownRoute);
   app.use(errorHandler(log));
   return { app, services, keys, outbox };

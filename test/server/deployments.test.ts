@@ -87,3 +87,25 @@ describe("npm run keys", () => {
     expect(createApp(loadDeploymentConfig({ PARTNER_API_CONFIG: file }).app).keys.partnerFor(key)).toBeNull();
   });
 });
+
+describe("response validation", () => {
+  it("turns a response that breaks the spec into a logged 500, never shipping it", async () => {
+    const logged: string[] = [];
+    const { app } = createApp({
+      environment: "sandbox",
+      embedBaseUrl: "http://embed.test",
+      partners: [],
+      // A handler that drops the required `time`, as a buggy implementation would.
+      handlers: { getHealth: () => ({ status: 200, body: { status: "ok" } }) as never },
+      log: (message) => logged.push(message),
+    });
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    const { port } = server.address() as { port: number };
+    const response = await fetch(`http://127.0.0.1:${port}/health`);
+    server.close();
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ error: "internal_error", message: "An unexpected error occurred; quote the X-Request-Id when contacting support" });
+    expect(logged).toHaveLength(1);
+  });
+});
