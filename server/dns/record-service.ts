@@ -10,8 +10,10 @@ import { toRecordD } from "./record-shapes.js";
 export function assertRecordValid(draft: RecordDraft, fieldNames: Partial<Record<string, string>> = {}): void {
   const violations = recordViolations(draft);
   if (violations.length === 0) return;
+  // Messages start with the field they name; a variant that calls the field otherwise (R's value) sees its own name.
+  const messages = violations.map((v) => v.message.replace(/^[a-z_]+(?= )/, (word) => (Object.hasOwn(fieldNames, word) ? fieldNames[word]! : word)));
   const first = violations[0]!;
-  throw new ApiError("validation_error", first.message, { field: fieldNames[first.field] ?? first.field, code: first.code }, 422, violations.map((v) => v.message));
+  throw new ApiError("validation_error", messages[0]!, { field: fieldNames[first.field] ?? first.field, code: first.code }, 422, messages);
 }
 
 function assertNoConflict(draft: RecordDraft, others: DnsRecordRow[]): void {
@@ -19,8 +21,8 @@ function assertNoConflict(draft: RecordDraft, others: DnsRecordRow[]): void {
   if (conflict) throw apiErrors.conflict(conflict.message, { field: "name", code: conflict.code });
 }
 
-export function createRecord(services: Services, domain: DomainRow, draft: RecordDraft): DnsRecordRow {
-  assertRecordValid(draft);
+export function createRecord(services: Services, domain: DomainRow, draft: RecordDraft, fieldNames?: Partial<Record<string, string>>): DnsRecordRow {
+  assertRecordValid(draft, fieldNames);
   assertNoConflict(draft, services.store.recordsOfDomain(domain.id));
   const now = services.clock.now();
   const record: DnsRecordRow = { id: newId("rec"), domainId: domain.id, ...draft, priority: storedPriority(draft), createdAt: now, updatedAt: now };

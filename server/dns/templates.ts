@@ -9,8 +9,8 @@ interface VariableSpec {
   enum?: readonly string[];
 }
 
-/** Templates use the TTL a partner's users most often want for service records: one hour. */
-const TEMPLATE_TTL = 3600;
+/** Templates are a Variant D operation: their records take Variant D's default TTL. */
+const TEMPLATE_TTL = 300;
 
 export function expandTemplate(templateId: DnsTemplateId, domainName: string, given: Record<string, string>): RecordDraft[] {
   const template = dnsTemplates[templateId];

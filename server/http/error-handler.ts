@@ -3,6 +3,7 @@ import type { ErrorRequestHandler, RequestHandler } from "express";
 import { operationTable, type OperationId } from "../../generated/operations.js";
 import { apiErrors, errorBody } from "../errors.js";
 import { requestErrorToApiError } from "./request-errors.js";
+import { operationAt } from "./routes.js";
 
 interface OpenApiRequestMetadata {
   openapi?: { schema?: { operationId?: string } };
@@ -15,7 +16,7 @@ export function errorHandler(log: (message: string, error: unknown) => void): Er
     const apiError = requestErrorToApiError(error);
     if (!apiError) log(`unexpected error on ${req.method} ${req.path} (request ${res.locals.requestId})`, error);
     const refusal = apiError ?? apiErrors.internal();
-    const operationId = (req as OpenApiRequestMetadata).openapi?.schema?.operationId as OperationId | undefined;
+    const operationId = ((req as OpenApiRequestMetadata).openapi?.schema?.operationId as OperationId | undefined) ?? operationAt(req.method, req.path);
     const listShape = operationId !== undefined && (operationTable[operationId]?.listErrorStatuses as readonly number[] | undefined)?.includes(refusal.status) === true;
     // express-openapi-validator names the allowed methods of a 405 in its error's headers.
     const allow = (error as { headers?: Record<string, string> } | null)?.headers?.Allow;

@@ -25,6 +25,21 @@ export function servedOperations(variants: readonly Variant[]): OperationId[] {
     .sort((a, b) => byStaticSegmentsFirst(operationTable[a].path, operationTable[b].path));
 }
 
+const OPERATION_MATCHERS = (Object.keys(operationTable) as OperationId[]).map((id) => ({
+  id,
+  method: operationTable[id].method.toUpperCase(),
+  pattern: new RegExp(`^${operationTable[id].path.replace(/\{[^}]+\}/g, "[^/]+")}$`),
+}));
+
+/**
+ * The operation a request addresses, found from the table; for errors raised before the validator
+ * has matched it (a body that is not JSON). Static segments win as in routing.
+ */
+export function operationAt(method: string, path: string): OperationId | undefined {
+  const candidates = OPERATION_MATCHERS.filter((m) => m.method === method && m.pattern.test(path)).map((m) => m.id);
+  return candidates.sort((a, b) => byStaticSegmentsFirst(operationTable[a].path, operationTable[b].path))[0];
+}
+
 type AnyHandler = (input: { path: unknown; query: unknown; body: unknown }, context: RequestContext) => unknown;
 
 export function registerRoutes(app: Express, handlers: OperationHandlers<RequestContext>, services: Services): void {

@@ -4,6 +4,7 @@ import type { components } from "../../generated/types/full.js";
 import type { Services } from "../context.js";
 import { parseDomainName } from "../catalog/domain-names.js";
 import { registerDomain } from "../domains/registration.js";
+import { domainDetail } from "../handlers/domains.js";
 import { apiErrors } from "../errors.js";
 import { newId } from "../ids.js";
 import type { TransferRow } from "../store/types.js";
@@ -88,8 +89,11 @@ export function moveTransfer(services: Services, transferId: string, to: Transfe
       years: 1,
       charge: transfer.cost,
     });
-    if (transfer.extendRegistration) store.saveDomain({ ...domain, expiresAt: addYears(domain.expiresAt, 1) });
+    const registered = transfer.extendRegistration ? { ...domain, expiresAt: addYears(domain.expiresAt, 1) } : domain;
+    if (registered !== domain) store.saveDomain(registered);
     moved.domainId = domain.id;
+    // The spec's domain.registered: "Sent when a purchase ... or a completed transfer creates a domain."
+    outbox.emit(transfer.partnerId, "domain.registered", { data: domainDetail(services, registered) });
   }
   store.saveTransfer(moved);
   outbox.emit(transfer.partnerId, "transfer.status_changed", { previous_status: transfer.status, data: transferStatusView(moved) });
