@@ -1,17 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { operationTable } from "../../generated/operations.js";
-import { PARTNER_A_KEY, startTestServer, type TestServer } from "../support/test-server.js";
+import { PARTNER_A_KEY, useTestServer } from "../support/test-server.js";
 
-let s: TestServer;
-beforeAll(async () => {
-  s = await startTestServer();
-});
-beforeEach(() => {
-  s.reset();
-});
-afterAll(async () => {
-  await s.close();
-});
+const s = useTestServer();
 
 const authenticatedOperations = Object.entries(operationTable).filter(([, op]) => op.authenticated);
 const concretePath = (template: string) => template.replace(/\{[^}]+\}/g, "x1");

@@ -2,15 +2,15 @@
  * DNS records through the API: Variant R (/api/v1/dns_records, `value`, list-shaped errors) and
  * Variant D (/api/v1/domains/{domain_id}/dns*, `content`, coded errors), one zone behind both.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { components } from "../../generated/types/full.js";
-import { PARTNER_A_KEY, startTestServer, type TestServer } from "../support/test-server.js";
+import { PARTNER_A_KEY, useTestServer } from "../support/test-server.js";
 
 type DCreate = components["schemas"]["DnsRecordDCreate"];
 type RCreate = components["schemas"]["DnsRecordRCreate"];
 type DRecord = components["schemas"]["DnsRecordD"];
 
-let s: TestServer;
+const s = useTestServer();
 /** adalovelace.com, partner A's domain of user u1. */
 let domainId: string;
 /** adalovelace.io, a second domain of the same user. */
@@ -18,19 +18,12 @@ let secondDomainId: string;
 /** gracehopper.com, partner B's domain of user b1. */
 let otherDomainId: string;
 
-beforeAll(async () => {
-  s = await startTestServer();
-});
 beforeEach(async () => {
-  s.reset();
   await s.api.POST("/api/v1/users", { body: { user_identifier: "u1" } });
   await s.otherPartner.POST("/api/v1/users", { body: { user_identifier: "b1" } });
   domainId = s.registerDomainFor("u1", "adalovelace.com");
   secondDomainId = s.registerDomainFor("u1", "adalovelace.io");
   otherDomainId = s.registerDomainFor("b1", "gracehopper.com", "partner_b");
-});
-afterAll(async () => {
-  await s.close();
 });
 
 const NOW = "2026-11-22T10:00:00Z";

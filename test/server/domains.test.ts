@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { useTestServer } from "../support/test-server.js";
 
-let s: TestServer;
+const s = useTestServer();
 let domainId: string;
-beforeAll(async () => {
-  s = await startTestServer();
-});
 beforeEach(async () => {
-  s.reset();
   await s.api.POST("/api/v1/users", { body: { user_identifier: "u1" } });
   domainId = s.registerDomainFor("u1", "adalovelace.com");
-});
-afterAll(async () => {
-  await s.close();
 });
 
 const path = () => ({ params: { path: { domain_id: domainId } } });

@@ -1,22 +1,15 @@
 /** Transfers (start, read, the state machine behind them) and the catalogue (TLDs, availability). */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { DAY } from "../../server/clock.js";
 import { ApiError } from "../../server/errors.js";
 import { moveTransfer } from "../../server/transfers/transfer-service.js";
 import type { TransferStatus } from "../../server/transfers/transfer-states.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { useTestServer } from "../support/test-server.js";
 
-let s: TestServer;
-beforeAll(async () => {
-  s = await startTestServer();
-});
+const s = useTestServer();
 beforeEach(async () => {
-  s.reset();
   await s.api.POST("/api/v1/users", { body: { user_identifier: "u1" } });
   await s.otherPartner.POST("/api/v1/users", { body: { user_identifier: "b1" } });
-});
-afterAll(async () => {
-  await s.close();
 });
 
 const NOW = "2026-11-22T10:00:00Z";

@@ -1,17 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DAY } from "../../server/clock.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { useTestServer } from "../support/test-server.js";
 
-let s: TestServer;
-beforeAll(async () => {
-  s = await startTestServer();
-});
-beforeEach(() => {
-  s.reset();
-});
-afterAll(async () => {
-  await s.close();
-});
+const s = useTestServer();
 
 const createUser = (user_identifier: string, email?: string) =>
   s.api.POST("/api/v1/users", { body: email === undefined ? { user_identifier } : { user_identifier, email } });

@@ -1,5 +1,6 @@
 /** Starts the reference server in-process on an ephemeral port, with two partners and a manual clock. */
 import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import type { Server } from "node:http";
 import createClient from "openapi-fetch";
 import type { paths } from "../../generated/types/full.js";
@@ -77,4 +78,20 @@ export async function startTestServer(options: { variants?: Variant[] } = {}): P
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * One server for a test file, reset before each test: call at the top of the file. The returned
+ * object stands for the server started in beforeAll.
+ */
+export function useTestServer(options: { variants?: Variant[] } = {}): TestServer {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startTestServer(options);
+  });
+  beforeEach(() => server!.reset());
+  afterAll(async () => {
+    await server?.close();
+  });
+  return new Proxy({} as TestServer, { get: (_target, property) => Reflect.get(server!, property) });
 }
