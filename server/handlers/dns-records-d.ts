@@ -1,12 +1,12 @@
 /** Variant D: records scoped to their domain, with `content`; bulk creation and templates. */
 import type { OperationHandlers } from "../../generated/handlers.js";
 import { partnerOf, type RequestContext, type Services } from "../context.js";
-import { recordConflict, recordViolations, type RecordDraft } from "../dns/record-rules.js";
+import { recordConflict, type RecordDraft } from "../dns/record-rules.js";
 import { assertRecordValid, createRecord, deleteRecord, updateRecord } from "../dns/record-service.js";
 import { toRecordD } from "../dns/record-shapes.js";
 import { expandTemplate } from "../dns/templates.js";
 import { domainOfPartner } from "../domains/domain-access.js";
-import { apiErrors } from "../errors.js";
+import { ApiError, apiErrors } from "../errors.js";
 import type { DnsRecordRow } from "../store/types.js";
 
 type Handlers = OperationHandlers<RequestContext>;
@@ -65,12 +65,13 @@ export const dnsRecordDHandlers: Pick<
     const errors: Array<{ index: number; record: Record<string, unknown>; error: string }> = [];
     body.records.forEach((input, index) => {
       const draft: RecordDraft = { ...input, ttl: input.ttl ?? DEFAULT_TTL_D, priority: input.priority ?? null };
-      const violation = recordViolations(draft)[0];
-      // Checked against the domain as it is now, including the records this request already created.
-      const conflict = violation ? null : recordConflict(draft, context.services.store.recordsOfDomain(domain.id));
-      const problem = violation?.message ?? conflict?.message;
-      if (problem) errors.push({ index, record: { ...input }, error: problem });
-      else created.push(createRecord(context.services, domain, draft));
+      // createRecord checks the rules and the zone as it is now, including the records this request already created.
+      try {
+        created.push(createRecord(context.services, domain, draft));
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.status >= 500) throw error;
+        errors.push({ index, record: { ...input }, error: error.message });
+      }
     });
     return { status: 200, body: { created: created.map(toRecordD), errors } };
   },

@@ -1,47 +1,17 @@
 /** A user's domains: list, read, settings, renewal. */
-import type { components } from "../../generated/types/full.js";
 import type { OperationHandlers } from "../../generated/handlers.js";
 import { addYears, timestamp } from "../clock.js";
-import { partnerOf, type RequestContext, type Services } from "../context.js";
-import { toRecordD } from "../dns/record-shapes.js";
+import { partnerOf, type RequestContext } from "../context.js";
 import { domainOfPartner } from "../domains/domain-access.js";
-import { REGISTRAR_NAME } from "../domains/registration.js";
+import { domainDetail, domainSummary } from "../domains/domain-views.js";
 import { apiErrors } from "../errors.js";
 import { formatCents } from "../money.js";
 import type { DomainRow } from "../store/types.js";
 
 type Handlers = OperationHandlers<RequestContext>;
-type Schemas = components["schemas"];
 
 /** A registration may not end more than this many years ahead (registry rule for gTLDs). */
 const MAX_YEARS_AHEAD = 10;
-
-/** The fields the list item and the detail share (the description: detail = list item minus dns_records_count, plus more). */
-function domainSummary(domain: DomainRow) {
-  return {
-    id: domain.id,
-    name: domain.name,
-    status: domain.status,
-    purchased_at: timestamp(domain.purchasedAt),
-    expires_at: timestamp(domain.expiresAt),
-    auto_renew: domain.autoRenew,
-    registrar: REGISTRAR_NAME,
-  };
-}
-
-export function domainDetail(services: Services, domain: DomainRow): Schemas["DomainDetail"] {
-  return {
-    ...domainSummary(domain),
-    user_identifier: domain.userIdentifier,
-    nameservers: [...domain.nameservers],
-    whois_privacy: domain.whoisPrivacy,
-    dns_records: services.store.recordsOfDomain(domain.id).map((record) => {
-      const { updated_at: _updatedAt, ...summary } = toRecordD(record);
-      return summary;
-    }),
-    pricing: { registration_price: formatCents(domain.registrationPrice), renewal_price: formatCents(domain.renewalPrice), currency: domain.currency },
-  };
-}
 
 export const domainHandlers: Pick<Handlers, "listUserDomains" | "getDomain" | "updateDomain" | "renewDomain"> = {
   listUserDomains: ({ path }, context) => {

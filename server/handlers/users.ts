@@ -28,7 +28,7 @@ function listItem(services: Services, user: UserRow) {
     email: user.email,
     created_at: timestamp(user.createdAt),
     last_login: timestamp(user.lastLogin),
-    domain_count: services.store.domainsOfUser(user.partnerId, user.userIdentifier).length,
+    domain_count: services.store.countDomains(user.partnerId, user.userIdentifier),
   };
 }
 

@@ -37,7 +37,7 @@ export class MemoryStore implements Store {
   listUsers(partnerId: string, { limit, offset, sort, order }: UserPageQuery): { users: UserRow[]; total: number } {
     const rows = [...(this.usersByPartner.get(partnerId) ?? [])].map((key) => this.users.get(key)!);
     const sortValue = (user: UserRow) =>
-      sort === "domain_count" ? this.domainIdsByUser.get(userKey(user.partnerId, user.userIdentifier))?.size ?? 0
+      sort === "domain_count" ? this.countDomains(user.partnerId, user.userIdentifier)
       : sort === "last_login" ? user.lastLogin.getTime()
       : user.createdAt.getTime();
     const direction = order === "asc" ? 1 : -1;
@@ -80,6 +80,10 @@ export class MemoryStore implements Store {
     return [...(this.domainIdsByUser.get(userKey(partnerId, userIdentifier)) ?? [])]
       .map((id) => this.findDomain(id)!)
       .sort((a, b) => b.purchasedAt.getTime() - a.purchasedAt.getTime() || (a.name < b.name ? -1 : 1));
+  }
+
+  countDomains(partnerId: string, userIdentifier: string): number {
+    return this.domainIdsByUser.get(userKey(partnerId, userIdentifier))?.size ?? 0;
   }
 
   saveDomain(domain: DomainRow): void {

@@ -86,6 +86,7 @@ export interface Store {
   findDomain(id: string): DomainRow | undefined;
   findDomainByName(name: string): DomainRow | undefined;
   domainsOfUser(partnerId: string, userIdentifier: string): DomainRow[];
+  countDomains(partnerId: string, userIdentifier: string): number;
   saveDomain(domain: DomainRow): void;
 
   findRecord(id: string): DnsRecordRow | undefined;

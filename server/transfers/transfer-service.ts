@@ -1,10 +1,10 @@
 /** Starting transfers and moving them through their states (transfer-states.ts). */
-import { addYears, DAY, timestamp } from "../clock.js";
+import { DAY, timestamp } from "../clock.js";
 import type { components } from "../../generated/types/full.js";
 import type { Services } from "../context.js";
 import { parseDomainName } from "../catalog/domain-names.js";
 import { registerDomain } from "../domains/registration.js";
-import { domainDetail } from "../handlers/domains.js";
+import { domainDetail } from "../domains/domain-views.js";
 import { apiErrors } from "../errors.js";
 import { newId } from "../ids.js";
 import type { TransferRow } from "../store/types.js";
@@ -86,14 +86,12 @@ export function moveTransfer(services: Services, transferId: string, to: Transfe
       userIdentifier: transfer.userIdentifier,
       name: transfer.domainName,
       tld,
-      years: 1,
+      years: transfer.extendRegistration ? 2 : 1,
       charge: transfer.cost,
     });
-    const registered = transfer.extendRegistration ? { ...domain, expiresAt: addYears(domain.expiresAt, 1) } : domain;
-    if (registered !== domain) store.saveDomain(registered);
     moved.domainId = domain.id;
     // The spec's domain.registered: "Sent when a purchase ... or a completed transfer creates a domain."
-    outbox.emit(transfer.partnerId, "domain.registered", { data: domainDetail(services, registered) });
+    outbox.emit(transfer.partnerId, "domain.registered", { data: domainDetail(services, domain) });
   }
   store.saveTransfer(moved);
   outbox.emit(transfer.partnerId, "transfer.status_changed", { previous_status: transfer.status, data: transferStatusView(moved) });
