@@ -14,7 +14,11 @@ import { handlers } from "./handlers/index.js";
 import { authenticate } from "./http/authenticate.js";
 import { errorHandler, unknownRoute } from "./http/error-handler.js";
 import { assignRequestId } from "./http/request-id.js";
+import { rateLimit } from "./http/rate-limit.js";
 import { registerRoutes } from "./http/routes.js";
+import { DEFAULT_RATE_LIMITS, type RateLimitTable } from "./rate-limits/policy.js";
+import { RateLimiter } from "./rate-limits/rate-limiter.js";
+import { MemoryWindowStore, type WindowStore } from "./rate-limits/window-store.js";
 import { MemoryStore } from "./store/memory-store.js";
 import type { Store } from "./store/types.js";
 
@@ -26,6 +30,10 @@ export interface AppConfig {
   partners: ReadonlyArray<{ partner: Partner; keys?: readonly string[]; keyHashes?: readonly string[] }>;
   clock?: Clock;
   store?: Store;
+  /** Rate limits per key scope; default the service description's table. */
+  rateLimits?: RateLimitTable;
+  /** Where rate-limit counters live; default this process's memory. */
+  rateLimitStore?: WindowStore;
   /** Replaces handlers; for tests that need a server breaking the contract on purpose. */
   handlers?: Partial<OperationHandlers<RequestContext>>;
   /** Response validation is on unless a benchmark turns it off to measure its cost. */
@@ -38,6 +46,7 @@ export interface PartnerApi {
   services: Services;
   keys: KeyRing;
   outbox: MemoryOutbox;
+  rateLimitStore: WindowStore;
 }
 
 const parsedDocuments = new Map<string, Record<string, unknown>>();
@@ -67,12 +76,14 @@ export function createApp(config: AppConfig): PartnerApi {
     plain.forEach((key) => keys.addKey(partner, key));
     keyHashes.forEach((hash) => keys.addHash(partner, Buffer.from(hash, "hex")));
   }
+  const rateLimitStore = config.rateLimitStore ?? new MemoryWindowStore();
   const log = config.log ?? ((message: string, error?: unknown) => console.error(message, error));
 
   const app = express();
   app.disable("x-powered-by");
   app.use(assignRequestId);
   app.use("/api", authenticate(keys));
+  app.use("/api", rateLimit(new RateLimiter(config.rateLimits ?? DEFAULT_RATE_LIMITS, rateLimitStore), services));
   app.use(express.json({ limit: "1mb" }));
   app.use(
     OpenApiValidator.middleware({
@@ -87,5 +98,5 @@ export function createApp(config: AppConfig): PartnerApi {
   registerRoutes(app, { ...handlers, ...config.handlers }, services);
   app.use(unknownRoute);
   app.use(errorHandler(log));
-  return { app, services, keys, outbox };
+  return { app, services, keys, outbox, rateLimitStore };
 }

@@ -3,12 +3,14 @@
  *
  * PORT (3000), HOST (127.0.0.1), PARTNER_API_ENVIRONMENT (sandbox | production),
  * PARTNER_API_VARIANTS (R,D | R | D), PARTNER_API_EMBED_URL, PARTNER_API_CONFIG (partners file written
- * by `npm run keys`), PARTNER_API_KEYS (partnerId:key,... for CI secrets).
+ * by `npm run keys`), PARTNER_API_KEYS (partnerId:key,... for CI secrets),
+ * PARTNER_API_RATE_LIMIT_SCALE (multiplies every rate limit; default 1, for load tests).
  */
 import { existsSync, readFileSync } from "node:fs";
 import type { Variant } from "../generated/operations.js";
 import type { AppConfig } from "./app.js";
 import type { Environment } from "./auth/api-keys.js";
+import { DEFAULT_RATE_LIMITS, scaleRateLimits } from "./rate-limits/policy.js";
 
 export const DEFAULT_PARTNERS_FILE = "partner-api.config.json";
 
@@ -53,6 +55,8 @@ export function loadDeploymentConfig(env: NodeJS.ProcessEnv): DeploymentConfig {
     if (!id || !key) fail("PARTNER_API_KEYS must be partnerId:key pairs separated by commas");
     partners.push({ partner: { id, name: id }, keys: [key] });
   }
+  const rateLimitScale = Number(env.PARTNER_API_RATE_LIMIT_SCALE ?? 1);
+  if (!(rateLimitScale > 0) || !Number.isFinite(rateLimitScale)) fail(`PARTNER_API_RATE_LIMIT_SCALE must be a positive number (got ${env.PARTNER_API_RATE_LIMIT_SCALE})`);
   return {
     port,
     host: env.HOST ?? "127.0.0.1",
@@ -61,6 +65,7 @@ export function loadDeploymentConfig(env: NodeJS.ProcessEnv): DeploymentConfig {
       variants: parseVariants(env.PARTNER_API_VARIANTS),
       embedBaseUrl: env.PARTNER_API_EMBED_URL ?? "http://localhost:3001",
       partners,
+      rateLimits: scaleRateLimits(DEFAULT_RATE_LIMITS, rateLimitScale),
     },
   };
 }

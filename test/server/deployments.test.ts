@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { hashApiKey } from "../../server/auth/api-keys.js";
 import { createApp } from "../../server/app.js";
 import { loadDeploymentConfig } from "../../server/config.js";
+import { rateLimits } from "../../generated/operations.js";
 import { PARTNER_A_KEY, startTestServer, type TestServer } from "../support/test-server.js";
 
 let s: TestServer | undefined;
@@ -60,11 +61,20 @@ describe("configuration from the environment", () => {
     expect(config.app.variants).toEqual(["D"]);
   });
 
+  it("applies the description's rate limits unless PARTNER_API_RATE_LIMIT_SCALE raises them", () => {
+    expect(loadDeploymentConfig({ PARTNER_API_CONFIG: "/nonexistent.json" }).app.rateLimits).toEqual(rateLimits);
+    const raised = loadDeploymentConfig({ PARTNER_API_CONFIG: "/nonexistent.json", PARTNER_API_RATE_LIMIT_SCALE: "100" }).app.rateLimits!;
+    expect(raised.overall).toEqual([{ limit: 100_000, window: 3600 }, { limit: 10_000, window: 60 }]);
+    expect(raised.classes.user_deletion).toEqual({ limit: 3000, window: 60 });
+  });
+
   it.each([
     [{ PORT: "http" }, /PORT/],
     [{ PARTNER_API_ENVIRONMENT: "staging" }, /PARTNER_API_ENVIRONMENT/],
     [{ PARTNER_API_VARIANTS: "R,X" }, /PARTNER_API_VARIANTS/],
     [{ PARTNER_API_KEYS: "no-colon" }, /PARTNER_API_KEYS/],
+    [{ PARTNER_API_RATE_LIMIT_SCALE: "0" }, /PARTNER_API_RATE_LIMIT_SCALE/],
+    [{ PARTNER_API_RATE_LIMIT_SCALE: "lots" }, /PARTNER_API_RATE_LIMIT_SCALE/],
   ])("refuses %j with a message naming the setting", (env, message) => {
     expect(() => loadDeploymentConfig({ PARTNER_API_CONFIG: "/nonexistent.json", ...env })).toThrow(message);
   });

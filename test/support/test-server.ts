@@ -10,6 +10,13 @@ import { ManualClock } from "../../server/clock.js";
 import { MemoryStore } from "../../server/store/memory-store.js";
 import { findTld } from "../../server/catalog/tlds.js";
 import { registerDomain } from "../../server/domains/registration.js";
+import type { RateLimitTable } from "../../server/rate-limits/policy.js";
+
+export interface TestServerOptions {
+  variants?: Variant[];
+  /** Default: the description's limits. */
+  rateLimits?: RateLimitTable;
+}
 
 export const PARTNER_A_KEY = "sk_sandbox_partnerAkey000000000000000000";
 export const PARTNER_B_KEY = "sk_sandbox_partnerBkey000000000000000000";
@@ -24,7 +31,7 @@ export interface TestServer extends PartnerApi {
   /** Registers a domain for a user of partner A (what a purchase in the embedded interface does). */
   registerDomainFor(userIdentifier: string, name: string, partnerId?: string): string;
   /**
-   * Empties the store and the outbox, restores both keys and the clock: a fresh deployment without
+   * Empties the store, the outbox and the rate-limit counters, restores both keys and the clock: a fresh deployment without
    * rebuilding the app (building compiles every validator, which costs a few hundred milliseconds).
    */
   reset(): void;
@@ -35,12 +42,13 @@ const CLOCK_START = "2026-11-22T10:00:00Z";
 const PARTNER_A = { id: "partner_a", name: "Partner A" };
 const PARTNER_B = { id: "partner_b", name: "Partner B" };
 
-export async function startTestServer(options: { variants?: Variant[] } = {}): Promise<TestServer> {
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const clock = new ManualClock(CLOCK_START);
   const errors: unknown[] = [];
   const api = createApp({
     environment: "sandbox",
     variants: options.variants,
+    rateLimits: options.rateLimits,
     embedBaseUrl: "http://embed.test",
     clock,
     partners: [
@@ -67,6 +75,7 @@ export async function startTestServer(options: { variants?: Variant[] } = {}): P
     reset() {
       api.services.store = new MemoryStore();
       api.outbox.events.length = 0;
+      api.rateLimitStore.clear();
       clock.set(CLOCK_START);
       api.keys.addKey(PARTNER_A, PARTNER_A_KEY);
       api.keys.addKey(PARTNER_B, PARTNER_B_KEY);
@@ -84,7 +93,7 @@ export async function startTestServer(options: { variants?: Variant[] } = {}): P
  * One server for a test file, reset before each test: call at the top of the file. The returned
  * object stands for the server started in beforeAll.
  */
-export function useTestServer(options: { variants?: Variant[] } = {}): TestServer {
+export function useTestServer(options: TestServerOptions = {}): TestServer {
   let server: TestServer | undefined;
   beforeAll(async () => {
     server = await startTestServer(options);

@@ -1,0 +1,41 @@
+/**
+ * Enforces the rate limits for authenticated requests and reports them on every response: the
+ * X-RateLimit-* headers of the description, plus the IETF RateLimit and RateLimit-Policy fields
+ * (draft-ietf-httpapi-ratelimit-headers) that generic HTTP clients understand.
+ */
+import type { RequestHandler } from "express";
+import type { Partner } from "../auth/api-keys.js";
+import type { Services } from "../context.js";
+import { ApiError } from "../errors.js";
+import type { RateLimiter } from "../rate-limits/rate-limiter.js";
+import { operationAt } from "./routes.js";
+
+export function rateLimit(limiter: RateLimiter, services: Services): RequestHandler {
+  return async (req, res, next) => {
+    const partner = res.locals.partner as Partner;
+    const now = services.clock.now().getTime();
+    // Keys of one partner and environment share their limits, so rotating keys doubles nothing.
+    const scope = `${services.deployment.environment}:${partner.id}`;
+    // Unknown routes are answered too, so they count against the overall limits. Mounted on /api,
+    // req.path lacks that prefix.
+    const decision = await limiter.consume(scope, operationAt(req.method, req.baseUrl + req.path), now);
+    const { bucket, remaining, reset } = decision.reported;
+    res.setHeader("X-RateLimit-Limit", bucket.limit);
+    res.setHeader("X-RateLimit-Remaining", remaining);
+    res.setHeader("X-RateLimit-Reset", reset);
+    res.setHeader("RateLimit-Policy", decision.buckets.map((state) => `"${state.bucket.name}";q=${state.bucket.limit};w=${state.bucket.window}`).join(", "));
+    res.setHeader("RateLimit", `"${bucket.name}";r=${remaining};t=${Math.max(0, Math.ceil(reset - now / 1000))}`);
+    if (decision.allowed) {
+      next();
+      return;
+    }
+    res.setHeader("Retry-After", decision.retryAfter);
+    next(
+      new ApiError("rate_limit_exceeded", `Rate limit of ${bucket.limit} requests per ${bucket.window} seconds exceeded`, {
+        limit: bucket.limit,
+        window: bucket.window,
+        retry_after: decision.retryAfter,
+      }),
+    );
+  };
+}

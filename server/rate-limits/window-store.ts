@@ -1,0 +1,46 @@
+/**
+ * Where fixed-window counters live. The memory store serves one process; several instances would
+ * share limits through a store such as Redis implementing the same all-or-nothing `consume` (one
+ * Lua script: read every counter, and increment them all only when every one has room).
+ */
+
+export interface WindowCounter {
+  /** Counter key: the partner's key scope and the bucket. */
+  readonly key: string;
+  /** Start of the current window, Unix milliseconds; a counter of an earlier window counts 0. */
+  readonly windowStart: number;
+  readonly limit: number;
+}
+
+/** Counts after the request, one per counter; `refused` lists the counters that had no room. */
+export interface ConsumeResult {
+  readonly counts: readonly number[];
+  readonly refused: readonly number[];
+}
+
+export interface WindowStore {
+  /** Counts the request in every counter, or in none when any of them is full. */
+  consume(counters: readonly WindowCounter[]): ConsumeResult | Promise<ConsumeResult>;
+  /** Forgets every counter (a sandbox reset). */
+  clear(): void;
+}
+
+/** One entry per key and bucket, overwritten when its window passes: memory stays flat. */
+export class MemoryWindowStore implements WindowStore {
+  private readonly entries = new Map<string, { windowStart: number; count: number }>();
+
+  consume(counters: readonly WindowCounter[]): ConsumeResult {
+    const current = counters.map(({ key, windowStart }) => {
+      const entry = this.entries.get(key);
+      return entry && entry.windowStart === windowStart ? entry.count : 0;
+    });
+    const refused = counters.flatMap((counter, i) => (current[i]! >= counter.limit ? [i] : []));
+    if (refused.length > 0) return { counts: current, refused };
+    counters.forEach(({ key, windowStart }, i) => this.entries.set(key, { windowStart, count: current[i]! + 1 }));
+    return { counts: current.map((count) => count + 1), refused };
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}
