@@ -59,6 +59,16 @@ export interface OperationHandlers<Context> {
   listTlds: Handler<"listTlds", Context>;
   /** GET /api/v1/domains/availability/{domain_name} */
   checkAvailability: Handler<"checkAvailability", Context>;
+  /** GET /api/v1/sandbox/clock */
+  getSandboxClock: Handler<"getSandboxClock", Context>;
+  /** POST /api/v1/sandbox/clock/advance */
+  advanceSandboxClock: Handler<"advanceSandboxClock", Context>;
+  /** POST /api/v1/sandbox/domains */
+  createSandboxDomain: Handler<"createSandboxDomain", Context>;
+  /** PUT /api/v1/sandbox/domains/{domain_id}/status */
+  setSandboxDomainStatus: Handler<"setSandboxDomainStatus", Context>;
+  /** POST /api/v1/sandbox/reset */
+  resetSandbox: Handler<"resetSandbox", Context>;
   /** POST /api/v1/dns_records */
   createDnsRecord: Handler<"createDnsRecord", Context>;
   /** GET /api/v1/dns_records/{id} */

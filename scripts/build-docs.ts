@@ -2,11 +2,11 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { basename } from "node:path";
-import { BUNDLE_PATHS } from "./lib/generated-files.js";
+import { BUNDLE_PATHS, SANDBOX_BUNDLE_PATHS } from "./lib/generated-files.js";
 
 const outDir = process.argv[2] ?? "dist/docs";
 mkdirSync(outDir, { recursive: true });
-for (const bundle of Object.values(BUNDLE_PATHS)) {
+for (const bundle of [...Object.values(BUNDLE_PATHS), ...Object.values(SANDBOX_BUNDLE_PATHS)]) {
   const output = `${outDir}/${basename(bundle, ".yml")}.html`;
   execFileSync("node_modules/.bin/redocly", ["build-docs", bundle, "--output", output], { stdio: "inherit" });
 }

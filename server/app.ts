@@ -4,7 +4,7 @@ import express, { type Express } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import { parse } from "yaml";
 import type { Variant } from "../generated/operations.js";
-import { BUNDLE_PATHS } from "../scripts/lib/generated-files.js";
+import { bundlePath } from "../scripts/lib/generated-files.js";
 import { KeyRing, type Environment, type Partner } from "./auth/api-keys.js";
 import { systemClock, type Clock } from "./clock.js";
 import type { OperationHandlers } from "../generated/handlers.js";
@@ -19,6 +19,7 @@ import { registerRoutes } from "./http/routes.js";
 import { DEFAULT_RATE_LIMITS, type RateLimitTable } from "./rate-limits/policy.js";
 import { RateLimiter } from "./rate-limits/rate-limiter.js";
 import { MemoryWindowStore, type WindowStore } from "./rate-limits/window-store.js";
+import { PartnerClocks } from "./sandbox/partner-clocks.js";
 import { MemoryStore } from "./store/memory-store.js";
 import type { Store } from "./store/types.js";
 
@@ -51,11 +52,11 @@ export interface PartnerApi {
 
 const parsedDocuments = new Map<string, Record<string, unknown>>();
 
-/** The published document of the variants served: R, D, or both (the full document). */
-function documentFor(variants: readonly Variant[]): Record<string, unknown> {
-  const kind = variants.length === 2 ? "full" : variants[0]!;
-  let document = parsedDocuments.get(kind);
-  if (!document) parsedDocuments.set(kind, (document = parse(readFileSync(BUNDLE_PATHS[kind], "utf8")) as Record<string, unknown>));
+/** The published document of the variants served (R, D, or both: the full document) in the environment. */
+function documentFor(variants: readonly Variant[], environment: Environment): Record<string, unknown> {
+  const path = bundlePath(variants.length === 2 ? "full" : variants[0]!, environment);
+  let document = parsedDocuments.get(path);
+  if (!document) parsedDocuments.set(path, (document = parse(readFileSync(path, "utf8")) as Record<string, unknown>));
   // A copy per app, because the validator resolves references in place. The server variables name
   // whole base addresses; this server serves the API at its root.
   return { ...structuredClone(document), servers: [{ url: "/" }] };
@@ -64,11 +65,14 @@ function documentFor(variants: readonly Variant[]): Record<string, unknown> {
 export function createApp(config: AppConfig): PartnerApi {
   const variants = config.variants ?? (["R", "D"] as const);
   const clock = config.clock ?? systemClock;
-  const outbox = new MemoryOutbox(clock);
+  const outbox = new MemoryOutbox();
   const services: Services = {
     store: config.store ?? new MemoryStore(),
     clock,
-    outbox,
+    outbox: outbox.stampedBy(clock),
+    eventLog: outbox,
+    clocks: new PartnerClocks(clock, config.environment),
+    rateLimitStore: config.rateLimitStore ?? new MemoryWindowStore(),
     deployment: { environment: config.environment, variants, embedBaseUrl: config.embedBaseUrl.replace(/\/$/, "") },
   };
   const keys = new KeyRing(config.environment);
@@ -76,18 +80,17 @@ export function createApp(config: AppConfig): PartnerApi {
     plain.forEach((key) => keys.addKey(partner, key));
     keyHashes.forEach((hash) => keys.addHash(partner, Buffer.from(hash, "hex")));
   }
-  const rateLimitStore = config.rateLimitStore ?? new MemoryWindowStore();
   const log = config.log ?? ((message: string, error?: unknown) => console.error(message, error));
 
   const app = express();
   app.disable("x-powered-by");
   app.use(assignRequestId);
   app.use("/api", authenticate(keys));
-  app.use("/api", rateLimit(new RateLimiter(config.rateLimits ?? DEFAULT_RATE_LIMITS, rateLimitStore), services));
+  app.use("/api", rateLimit(new RateLimiter(config.rateLimits ?? DEFAULT_RATE_LIMITS, services.rateLimitStore), services));
   app.use(express.json({ limit: "1mb" }));
   app.use(
     OpenApiValidator.middleware({
-      apiSpec: documentFor(variants) as never,
+      apiSpec: documentFor(variants, config.environment) as never,
       validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
       validateResponses: config.validateResponses ?? true,
       validateSecurity: false,
@@ -98,5 +101,5 @@ export function createApp(config: AppConfig): PartnerApi {
   registerRoutes(app, { ...handlers, ...config.handlers }, services);
   app.use(unknownRoute);
   app.use(errorHandler(log));
-  return { app, services, keys, outbox, rateLimitStore };
+  return { app, services, keys, outbox, rateLimitStore: services.rateLimitStore };
 }

@@ -1,10 +1,12 @@
 /** What every handler receives besides its input: the caller and the deployment's services. */
 import type { Partner } from "./auth/api-keys.js";
 import type { Clock } from "./clock.js";
-import type { EventOutbox } from "./events.js";
+import type { EventOutbox, MemoryOutbox } from "./events.js";
 import type { Store } from "./store/types.js";
 import type { Environment } from "./auth/api-keys.js";
 import type { Variant } from "../generated/operations.js";
+import type { PartnerClocks } from "./sandbox/partner-clocks.js";
+import type { WindowStore } from "./rate-limits/window-store.js";
 
 export interface Deployment {
   environment: Environment;
@@ -15,8 +17,13 @@ export interface Deployment {
 
 export interface Services {
   store: Store;
+  /** The time of whoever is served: a partner's own clock in the sandbox. */
   clock: Clock;
   outbox: EventOutbox;
+  /** Every event, in order. */
+  eventLog: MemoryOutbox;
+  clocks: PartnerClocks;
+  rateLimitStore: WindowStore;
   deployment: Deployment;
 }
 
@@ -24,6 +31,16 @@ export interface RequestContext {
   /** Null only for operations without authentication (GET /health). */
   partner: Partner | null;
   services: Services;
+}
+
+/** The services as one partner sees them: its clock, and events stamped with it. */
+export function servicesOf(services: Services, partnerId: string): Services {
+  return servicesAt(services, services.clocks.clockFor(partnerId));
+}
+
+/** The services with time fixed or replaced: for carrying out what fell due at an earlier time. */
+export function servicesAt(services: Services, clock: Clock): Services {
+  return { ...services, clock, outbox: services.eventLog.stampedBy(clock) };
 }
 
 /** The authenticated partner; the auth middleware guarantees it for authenticated operations. */

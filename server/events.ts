@@ -1,6 +1,6 @@
 /**
- * Events the service emits (webhook deliveries are built on this outbox). Handlers append; they
- * never deliver inside the request that caused the event.
+ * Events the service emits (webhook deliveries are built on this log). Handlers emit; they never
+ * deliver inside the request that caused the event.
  */
 import type { components } from "../generated/types/full.js";
 import type { Clock } from "./clock.js";
@@ -16,18 +16,23 @@ export interface OutboxEvent {
   payload: Record<string, unknown>;
 }
 
+/** What handlers emit through: events are stamped with the clock of whoever emits them. */
 export interface EventOutbox {
   emit(partnerId: string, type: EventType, payload: Record<string, unknown>): OutboxEvent;
 }
 
 /** Keeps events in order in memory; the webhook dispatcher reads from it. */
-export class MemoryOutbox implements EventOutbox {
+export class MemoryOutbox {
   readonly events: OutboxEvent[] = [];
-  constructor(private readonly clock: Clock) {}
 
-  emit(partnerId: string, type: EventType, payload: Record<string, unknown>): OutboxEvent {
-    const event = { id: newId("evt"), partnerId, type, createdAt: this.clock.now(), payload };
+  append(partnerId: string, type: EventType, payload: Record<string, unknown>, createdAt: Date): OutboxEvent {
+    const event = { id: newId("evt"), partnerId, type, createdAt, payload };
     this.events.push(event);
     return event;
+  }
+
+  /** An outbox that stamps events with the given clock (a partner's sandbox time). */
+  stampedBy(clock: Clock): EventOutbox {
+    return { emit: (partnerId, type, payload) => this.append(partnerId, type, payload, clock.now()) };
   }
 }

@@ -271,6 +271,129 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sandbox/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the sandbox clock
+         * @description *Addition, sandbox only.* The time the service uses for the calling partner in the
+         *     sandbox: the real time plus the partner's advance.
+         */
+        get: operations["getSandboxClock"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/clock/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Advance the sandbox clock
+         * @description *Addition, sandbox only.* Moves the calling partner's sandbox time forward, by
+         *     `seconds` or up to the timestamp `to` (give exactly one), and carries out everything
+         *     that falls due on the way, in time order, each at its own due time: transfers move
+         *     through their states (see the magic values on the Sandbox tag), domains whose
+         *     `expires_at` passes expire or, with `auto_renew` on, are renewed for a year and charged,
+         *     sessions end 24 hours after they were issued, and rate-limit windows that end are
+         *     reset. Events carry the time they fell due. The clock never moves back, except by
+         *     `POST /api/v1/sandbox/reset`. At most 10 years per call.
+         */
+        post: operations["advanceSandboxClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register a domain for a user
+         * @description *Addition, sandbox only.* Does what a purchase in the embedded interface does: registers
+         *     `domain_name` for the user for `years`, charges the registration price (the premium
+         *     price for premium names) times `years` to the user's `total_spent`, and sends
+         *     `domain.registered`. The name must be available (see `GET
+         *     /api/v1/domains/availability/{domain_name}`): a taken, reserved or already registered
+         *     name gives 409 `conflict`, a TLD closed to registrations 422.
+         */
+        post: operations["createSandboxDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/domains/{domain_id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Domain id (`dom_...`). */
+                domain_id: components["parameters"]["DomainId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a domain's status
+         * @description *Addition, sandbox only.* Puts a domain of the partner in any status, to test how an
+         *     application shows it: `pending` (awaiting the registry), `suspended`, `expired` (also
+         *     moves `expires_at` to now if it lies ahead) or `active` (an `expires_at` in the past
+         *     becomes one year from now). Sends `domain.expired` when the domain becomes `expired`,
+         *     `domain.updated` otherwise. Setting the status it has changes nothing.
+         */
+        put: operations["setSandboxDomainStatus"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset the partner's sandbox
+         * @description *Addition, sandbox only.* Deletes every user, session, domain, DNS record and transfer
+         *     of the calling partner in the sandbox, sets its clock back to the real time and clears
+         *     its rate-limit counters. Other partners are not affected. Events already sent stay
+         *     sent.
+         */
+        post: operations["resetSandbox"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/domains/{domain_id}/dns": {
         parameters: {
             query?: never;
@@ -617,6 +740,57 @@ export interface components {
             completed_at: string | null;
             /** @description The domain created by a `completed` transfer; null otherwise. */
             domain_id: string | null;
+            /**
+             * @description *Addition:* every status the transfer has had, oldest first, with the time it
+             *     was reached.
+             */
+            history?: {
+                status: components["schemas"]["TransferStatusValue"];
+                at: components["schemas"]["Timestamp"];
+            }[];
+        };
+        SandboxClock: {
+            now: components["schemas"]["Timestamp"];
+            /** @description How far the partner's sandbox time is ahead of the real time. */
+            advanced_seconds: number;
+        };
+        /** @description Exactly one of `seconds` and `to`. */
+        SandboxClockAdvance: {
+            /** @description Seconds to move forward (at most 10 years). */
+            seconds?: number;
+            /**
+             * Format: date-time
+             * @description The time to move to; later than the current sandbox time, at most 10 years ahead.
+             */
+            to?: string;
+        };
+        SandboxClockAdvanced: components["schemas"]["SandboxClock"] & {
+            /** @description What the advance carried out, in time order. */
+            changes: components["schemas"]["SandboxChange"][];
+        };
+        SandboxChange: {
+            /** @enum {string} */
+            object: "transfer" | "domain";
+            id: string;
+            /** @description The transfer or domain status before. */
+            from: string;
+            /** @description The status after; a renewal shows `active` to `active`. */
+            to: string;
+            at: components["schemas"]["Timestamp"];
+        };
+        SandboxDomainCreate: {
+            user_identifier: components["schemas"]["UserIdentifier"];
+            /** @description The name to register; IDNs may be given in Unicode. */
+            domain_name: string;
+            /** @default 1 */
+            years?: number;
+            /** @default true */
+            auto_renew?: boolean;
+            /** @default true */
+            whois_privacy?: boolean;
+        };
+        SandboxDomainStatus: {
+            status: components["schemas"]["DomainStatus"];
         };
         Tld: {
             /**
@@ -1805,6 +1979,297 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The partner's sandbox time. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "now": "2026-11-22T10:00:00Z",
+                     *       "advanced_seconds": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxClock"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    advanceSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "seconds": 604800
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxClockAdvance"];
+            };
+        };
+        responses: {
+            /** @description The new sandbox time and what it changed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "now": "2026-11-29T10:00:00Z",
+                     *       "advanced_seconds": 604800,
+                     *       "changes": [
+                     *         {
+                     *           "object": "transfer",
+                     *           "id": "trf_7Hk2Lm9Np4Qr8St3Vw6Xy1",
+                     *           "from": "pending",
+                     *           "to": "in_progress",
+                     *           "at": "2026-11-22T11:00:00Z"
+                     *         },
+                     *         {
+                     *           "object": "transfer",
+                     *           "id": "trf_7Hk2Lm9Np4Qr8St3Vw6Xy1",
+                     *           "from": "in_progress",
+                     *           "to": "completed",
+                     *           "at": "2026-11-29T10:00:00Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxClockAdvanced"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createSandboxDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "user_identifier": "user_12345",
+                 *       "domain_name": "example.com",
+                 *       "years": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxDomainCreate"];
+            };
+        };
+        responses: {
+            /** @description The registered domain. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab",
+                     *       "name": "example.com",
+                     *       "status": "active",
+                     *       "purchased_at": "2026-10-01T09:45:00Z",
+                     *       "expires_at": "2027-10-01T09:45:00Z",
+                     *       "auto_renew": true,
+                     *       "registrar": "Partner Domains Registrar",
+                     *       "user_identifier": "user_12345",
+                     *       "nameservers": [
+                     *         "ns1.partner-dns.invalid",
+                     *         "ns2.partner-dns.invalid"
+                     *       ],
+                     *       "whois_privacy": true,
+                     *       "dns_records": [
+                     *         {
+                     *           "id": "rec_3sD9fG2hJ7kL4zX8cV1bN6m",
+                     *           "type": "A",
+                     *           "name": "@",
+                     *           "content": "203.0.113.10",
+                     *           "ttl": 300,
+                     *           "priority": null,
+                     *           "created_at": "2026-10-01T09:50:00Z"
+                     *         },
+                     *         {
+                     *           "id": "rec_7qW2eR5tY8uI1oP4aS6dF9g",
+                     *           "type": "MX",
+                     *           "name": "@",
+                     *           "content": "mail.example.com",
+                     *           "ttl": 3600,
+                     *           "priority": 10,
+                     *           "created_at": "2026-10-01T09:51:00Z"
+                     *         }
+                     *       ],
+                     *       "pricing": {
+                     *         "registration_price": "12.99",
+                     *         "renewal_price": "14.99",
+                     *         "currency": "USD"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DomainDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setSandboxDomainStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Domain id (`dom_...`). */
+                domain_id: components["parameters"]["DomainId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "suspended"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxDomainStatus"];
+            };
+        };
+        responses: {
+            /** @description The domain in its new status. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab",
+                     *       "name": "example.com",
+                     *       "status": "active",
+                     *       "purchased_at": "2026-10-01T09:45:00Z",
+                     *       "expires_at": "2027-10-01T09:45:00Z",
+                     *       "auto_renew": true,
+                     *       "registrar": "Partner Domains Registrar",
+                     *       "user_identifier": "user_12345",
+                     *       "nameservers": [
+                     *         "ns1.partner-dns.invalid",
+                     *         "ns2.partner-dns.invalid"
+                     *       ],
+                     *       "whois_privacy": true,
+                     *       "dns_records": [
+                     *         {
+                     *           "id": "rec_3sD9fG2hJ7kL4zX8cV1bN6m",
+                     *           "type": "A",
+                     *           "name": "@",
+                     *           "content": "203.0.113.10",
+                     *           "ttl": 300,
+                     *           "priority": null,
+                     *           "created_at": "2026-10-01T09:50:00Z"
+                     *         },
+                     *         {
+                     *           "id": "rec_7qW2eR5tY8uI1oP4aS6dF9g",
+                     *           "type": "MX",
+                     *           "name": "@",
+                     *           "content": "mail.example.com",
+                     *           "ttl": 3600,
+                     *           "priority": 10,
+                     *           "created_at": "2026-10-01T09:51:00Z"
+                     *         }
+                     *       ],
+                     *       "pricing": {
+                     *         "registration_price": "12.99",
+                     *         "renewal_price": "14.99",
+                     *         "currency": "USD"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DomainDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    resetSandbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -2,7 +2,7 @@
 import { readFile } from "node:fs/promises";
 import openapiTS, { astToString } from "openapi-typescript";
 import { parse, stringify } from "yaml";
-import { type DocumentKind, variantDocument } from "./variant-document.js";
+import { type DocumentKind, type Environment, variantDocument } from "./variant-document.js";
 import { renderHandlerContract, renderOperationTable } from "./operation-table.js";
 
 export const SOURCE_PATH = "spec/partner-api.yml";
@@ -13,6 +13,15 @@ export const BUNDLE_PATHS: Record<DocumentKind, string> = {
   D: "generated/openapi/partner-api.d.yml",
   full: "generated/openapi/partner-api.full.yml",
 };
+
+/** The same documents with the sandbox test helpers, for sandbox deployments and their users. */
+export const SANDBOX_BUNDLE_PATHS: Record<DocumentKind, string> = {
+  R: "generated/openapi/partner-api.sandbox.yml",
+  D: "generated/openapi/partner-api.d.sandbox.yml",
+  full: "generated/openapi/partner-api.full.sandbox.yml",
+};
+
+export const bundlePath = (kind: DocumentKind, environment: Environment) => (environment === "sandbox" ? SANDBOX_BUNDLE_PATHS : BUNDLE_PATHS)[kind];
 
 const TYPE_PATHS: Record<DocumentKind, string> = {
   R: "generated/types/variant-r.ts",
@@ -32,16 +41,20 @@ export async function renderGeneratedFiles(): Promise<Map<string, string>> {
   const source = await readSource();
   const files = new Map<string, string>();
   for (const kind of ["R", "D", "full"] as const) {
-    const document = variantDocument(source, kind);
-    files.set(
-      BUNDLE_PATHS[kind],
-      banner("#", "scripts/build-spec.ts") + stringify(document, { lineWidth: 0, aliasDuplicateObjects: false }),
-    );
+    for (const environment of ["production", "sandbox"] as const) {
+      const document = variantDocument(source, kind, environment);
+      files.set(
+        bundlePath(kind, environment),
+        banner("#", "scripts/build-spec.ts") + stringify(document, { lineWidth: 0, aliasDuplicateObjects: false }),
+      );
+    }
+    // Types cover the sandbox documents, a superset: a client can call the test helpers too.
+    const document = variantDocument(source, kind, "sandbox");
     // defaultNonNullable: false keeps fields with a default optional in request bodies, where callers may omit them.
     const ast = await openapiTS(document as never, { alphabetize: false, exportType: false, defaultNonNullable: false });
     files.set(TYPE_PATHS[kind], banner("//", "scripts/generate.ts") + "\n" + astToString(ast));
   }
-  const full = variantDocument(source, "full");
+  const full = variantDocument(source, "full", "sandbox");
   files.set("generated/operations.ts", renderOperationTable(full));
   files.set("generated/handlers.ts", renderHandlerContract(full));
   files.set("generated/README.md", banner("<!--", "scripts/generate.ts").trimEnd() + " -->\n" + GENERATED_README);
@@ -59,7 +72,8 @@ which regenerates in memory and fails on any difference.
 | \`openapi/partner-api.yml\` | The published Variant R document (the minimal shapes). |
 | \`openapi/partner-api.d.yml\` | The published Variant D document. |
 | \`openapi/partner-api.full.yml\` | Both variants, as a deployment serving both answers. |
-| \`types/variant-r.ts\`, \`types/variant-d.ts\`, \`types/full.ts\` | openapi-typescript types (\`paths\`, \`components\`, \`operations\`) of each document. |
+| \`openapi/*.sandbox.yml\` | The same three documents with the sandbox test helpers (\`x-environments: [sandbox]\`), as sandbox deployments serve them. |
+| \`types/variant-r.ts\`, \`types/variant-d.ts\`, \`types/full.ts\` | openapi-typescript types (\`paths\`, \`components\`, \`operations\`) of each sandbox document (production's plus the helpers). |
 | \`handlers.ts\` | The typed handler contract: \`OperationHandlers\` has one member per operation, typed from \`operations\`, so a handler that returns an undocumented status or body does not compile. |
 | \`operations.ts\` | The operation table (operationId to method, path, variants, rate-limit class, success status), the rate-limit table and the DNS template catalogue. |
 `;

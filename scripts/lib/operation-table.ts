@@ -9,7 +9,9 @@ interface OperationRow {
   path: string;
   tag: string;
   variants: string[];
+  environments: string[];
   rateLimitClass: string | null;
+  rateLimitExempt: boolean;
   authenticated: boolean;
   successStatus: number;
   hasRequestBody: boolean;
@@ -40,7 +42,9 @@ export function operationRows(document: JsonObject): OperationRow[] {
         path,
         tag: (op.tags as string[])[0]!,
         variants: op["x-variants"] as string[],
+        environments: (op["x-environments"] as string[] | undefined) ?? ["production", "sandbox"],
         rateLimitClass: (op["x-rate-limit-class"] as string | undefined) ?? null,
+        rateLimitExempt: op["x-rate-limit-exempt"] === true,
         // An operation-level `security: []` switches authentication off.
         authenticated: !(Array.isArray(op.security) && op.security.length === 0),
         successStatus: Math.min(...statuses.filter((status) => status >= 200 && status < 300)),
@@ -70,8 +74,12 @@ export interface OperationInfo {
   readonly path: string;
   readonly tag: string;
   readonly variants: readonly Variant[];
+  /** Environments whose deployments serve the operation (\`x-environments\`; default both). */
+  readonly environments: readonly ("production" | "sandbox")[];
   /** Per-operation rate-limit class (\`x-rate-limit-class\`); null counts against the overall limits only. */
   readonly rateLimitClass: RateLimitClass | null;
+  /** Counted against no bucket and never refused (\`x-rate-limit-exempt\`); the overall buckets are still reported. */
+  readonly rateLimitExempt: boolean;
   readonly authenticated: boolean;
   readonly successStatus: number;
   readonly hasRequestBody: boolean;

@@ -1,6 +1,10 @@
-/** Derives the published documents (Variant R, Variant D, both) from the one source spec. */
+/**
+ * Derives the published documents (Variant R, Variant D, both; each for production and for the
+ * sandbox) from the one source spec.
+ */
 export type Variant = "R" | "D";
 export type DocumentKind = Variant | "full";
+export type Environment = "production" | "sandbox";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -10,11 +14,11 @@ const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch"
 const isObject = (value: Json | undefined): value is JsonObject =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** Returns a new document holding only what the given variant serves. */
-export function variantDocument(source: JsonObject, kind: DocumentKind): JsonObject {
+/** Returns a new document holding only what the given variant serves in the given environment. */
+export function variantDocument(source: JsonObject, kind: DocumentKind, environment: Environment): JsonObject {
   const doc = structuredClone(source);
-  keepOperationsOf(doc, "paths", kind);
-  keepOperationsOf(doc, "x-webhooks", kind);
+  keepOperationsOf(doc, "paths", kind, environment);
+  keepOperationsOf(doc, "x-webhooks", kind, environment);
   applyVariantSchemas(doc, kind);
   if (kind !== "full") renameForVariant(doc, kind);
   if (!usesOperation(doc, "applyDnsTemplate")) delete doc["x-dns-templates"];
@@ -23,8 +27,11 @@ export function variantDocument(source: JsonObject, kind: DocumentKind): JsonObj
   return doc;
 }
 
-/** Drops operations whose `x-variants` does not include the variant, and emptied path items. */
-function keepOperationsOf(doc: JsonObject, key: "paths" | "x-webhooks", kind: DocumentKind): void {
+/**
+ * Drops operations whose `x-variants` does not include the variant or whose `x-environments`
+ * (default: every environment) does not include the environment, and emptied path items.
+ */
+function keepOperationsOf(doc: JsonObject, key: "paths" | "x-webhooks", kind: DocumentKind, environment: Environment): void {
   const items = doc[key];
   if (!isObject(items)) return;
   for (const [path, item] of Object.entries(items)) {
@@ -33,7 +40,9 @@ function keepOperationsOf(doc: JsonObject, key: "paths" | "x-webhooks", kind: Do
       const operation = item[method];
       if (!isObject(operation)) continue;
       const variants = operation["x-variants"];
+      const environments = operation["x-environments"];
       if (kind !== "full" && Array.isArray(variants) && !variants.includes(kind)) delete item[method];
+      else if (Array.isArray(environments) && !environments.includes(environment)) delete item[method];
     }
     if (!HTTP_METHODS.some((method) => method in item)) delete items[path];
   }

@@ -20,6 +20,9 @@ export interface Registration {
   years: number;
   /** What the user is charged; added to total spent. */
   charge: Cents;
+  /** Default on, as at most registrars, so a forgotten domain is not lost. */
+  autoRenew?: boolean;
+  whoisPrivacy?: boolean;
 }
 
 export function registerDomain(store: Store, clock: Clock, registration: Registration): DomainRow {
@@ -37,8 +40,8 @@ export function registerDomain(store: Store, clock: Clock, registration: Registr
     status: "active",
     purchasedAt: now,
     expiresAt: addYears(now, registration.years),
-    autoRenew: true,
-    whoisPrivacy: true,
+    autoRenew: registration.autoRenew ?? true,
+    whoisPrivacy: registration.whoisPrivacy ?? true,
     nameservers: [...DEFAULT_NAMESERVERS],
     registrationPrice: registration.tld.registration,
     renewalPrice: registration.tld.renewal,

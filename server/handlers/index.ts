@@ -6,6 +6,7 @@ import { dnsRecordDHandlers } from "./dns-records-d.js";
 import { dnsRecordRHandlers } from "./dns-records-r.js";
 import { domainHandlers } from "./domains.js";
 import { healthHandlers } from "./health.js";
+import { sandboxHandlers } from "./sandbox.js";
 import { transferHandlers } from "./transfers.js";
 import { userHandlers } from "./users.js";
 
@@ -17,4 +18,5 @@ export const handlers = {
   ...catalogHandlers,
   ...dnsRecordRHandlers,
   ...dnsRecordDHandlers,
+  ...sandboxHandlers,
 } satisfies OperationHandlers<RequestContext>;

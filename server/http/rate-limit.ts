@@ -10,12 +10,15 @@ import { ApiError } from "../errors.js";
 import type { RateLimiter } from "../rate-limits/rate-limiter.js";
 import { operationAt } from "./routes.js";
 
+/** Keys of one partner and environment share their limits, so rotating keys doubles nothing. */
+export const rateLimitScope = (environment: string, partnerId: string) => `${environment}:${partnerId}`;
+
 export function rateLimit(limiter: RateLimiter, services: Services): RequestHandler {
   return async (req, res, next) => {
     const partner = res.locals.partner as Partner;
-    const now = services.clock.now().getTime();
-    // Keys of one partner and environment share their limits, so rotating keys doubles nothing.
-    const scope = `${services.deployment.environment}:${partner.id}`;
+    // The partner's own clock: advancing a sandbox clock moves its windows too.
+    const now = services.clocks.clockFor(partner.id).now().getTime();
+    const scope = rateLimitScope(services.deployment.environment, partner.id);
     // Unknown routes are answered too, so they count against the overall limits. Mounted on /api,
     // req.path lacks that prefix.
     const decision = await limiter.consume(scope, operationAt(req.method, req.baseUrl + req.path), now);

@@ -2,7 +2,7 @@
 import type { Express, Request, Response } from "express";
 import type { OperationHandlers } from "../../generated/handlers.js";
 import { operationTable, type OperationId, type Variant } from "../../generated/operations.js";
-import type { RequestContext, Services } from "../context.js";
+import { servicesOf, type RequestContext, type Services } from "../context.js";
 
 /** `/api/v1/domains/{domain_id}` -> `/api/v1/domains/:domain_id` */
 const expressPath = (template: string) => template.replace(/\{([^}]+)\}/g, ":$1");
@@ -19,9 +19,10 @@ function byStaticSegmentsFirst(a: string, b: string): number {
   return right.length - left.length;
 }
 
-export function servedOperations(variants: readonly Variant[]): OperationId[] {
+export function servedOperations(deployment: Pick<Services["deployment"], "variants" | "environment">): OperationId[] {
   return (Object.keys(operationTable) as OperationId[])
-    .filter((id) => operationTable[id].variants.some((variant) => variants.includes(variant)))
+    .filter((id) => operationTable[id].variants.some((variant) => deployment.variants.includes(variant)))
+    .filter((id) => (operationTable[id].environments as readonly string[]).includes(deployment.environment))
     .sort((a, b) => byStaticSegmentsFirst(operationTable[a].path, operationTable[b].path));
 }
 
@@ -43,13 +44,13 @@ export function operationAt(method: string, path: string): OperationId | undefin
 type AnyHandler = (input: { path: unknown; query: unknown; body: unknown }, context: RequestContext) => unknown;
 
 export function registerRoutes(app: Express, handlers: OperationHandlers<RequestContext>, services: Services): void {
-  for (const operationId of servedOperations(services.deployment.variants)) {
+  for (const operationId of servedOperations(services.deployment)) {
     const { method, path } = operationTable[operationId];
     const handler = handlers[operationId] as AnyHandler;
     app[method](expressPath(path), async (req: Request, res: Response) => {
       const result = (await handler(
         { path: req.params, query: req.query, body: req.body },
-        { partner: res.locals.partner ?? null, services },
+        { partner: res.locals.partner ?? null, services: res.locals.partner ? servicesOf(services, res.locals.partner.id) : services },
       )) as { status: number; body?: unknown };
       if (result.body === undefined) res.status(result.status).end();
       else res.status(result.status).json(result.body);

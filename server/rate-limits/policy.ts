@@ -32,6 +32,9 @@ export function scaleRateLimits(table: RateLimitTable, factor: number): RateLimi
   };
 }
 
+/** Whether a request counts: exempt operations are reported on but never counted or refused. */
+export const isCounted = (operationId: OperationId | undefined) => !operationId || !operationTable[operationId].rateLimitExempt;
+
 /** Buckets per operation, computed once per table: the lookup on each request is a map read. */
 export function bucketsByOperation(table: RateLimitTable): (operationId: OperationId | undefined) => readonly Bucket[] {
   const overall = table.overall.map((bucket) => ({ ...bucket, name: `overall_${bucket.window}s` }));

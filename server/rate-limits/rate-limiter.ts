@@ -4,7 +4,7 @@
  * clock moves windows like everything else. Cost per request: one map read and one write per bucket.
  */
 import type { OperationId } from "../../generated/operations.js";
-import { bucketsByOperation, type Bucket, type RateLimitTable } from "./policy.js";
+import { bucketsByOperation, isCounted, type Bucket, type RateLimitTable } from "./policy.js";
 import type { WindowStore } from "./window-store.js";
 
 export interface BucketState {
@@ -44,9 +44,8 @@ export class RateLimiter {
       const length = bucket.window * 1000;
       return { bucket, windowStart: Math.floor(nowMs / length) * length, length };
     });
-    const { counts, refused } = await this.store.consume(
-      windows.map(({ bucket, windowStart }) => ({ key: `${scope}:${bucket.name}`, windowStart, limit: bucket.limit })),
-    );
+    const counters = windows.map(({ bucket, windowStart }) => ({ key: `${scope}:${bucket.name}`, windowStart, limit: bucket.limit }));
+    const { counts, refused } = isCounted(operationId) ? await this.store.consume(counters) : { counts: await this.store.peek(counters), refused: [] };
     const states = windows.map(({ bucket, windowStart, length }, i) => ({
       bucket,
       remaining: Math.max(0, bucket.limit - counts[i]!),

@@ -21,7 +21,11 @@ export interface ConsumeResult {
 export interface WindowStore {
   /** Counts the request in every counter, or in none when any of them is full. */
   consume(counters: readonly WindowCounter[]): ConsumeResult | Promise<ConsumeResult>;
-  /** Forgets every counter (a sandbox reset). */
+  /** The counts as they stand, counting nothing (for requests exempt from the limits). */
+  peek(counters: readonly WindowCounter[]): readonly number[] | Promise<readonly number[]>;
+  /** Forgets the counters of one key scope (a partner's sandbox reset). */
+  forget(scope: string): void | Promise<void>;
+  /** Forgets every counter. */
   clear(): void;
 }
 
@@ -29,15 +33,23 @@ export interface WindowStore {
 export class MemoryWindowStore implements WindowStore {
   private readonly entries = new Map<string, { windowStart: number; count: number }>();
 
-  consume(counters: readonly WindowCounter[]): ConsumeResult {
-    const current = counters.map(({ key, windowStart }) => {
+  peek(counters: readonly WindowCounter[]): number[] {
+    return counters.map(({ key, windowStart }) => {
       const entry = this.entries.get(key);
       return entry && entry.windowStart === windowStart ? entry.count : 0;
     });
+  }
+
+  consume(counters: readonly WindowCounter[]): ConsumeResult {
+    const current = this.peek(counters);
     const refused = counters.flatMap((counter, i) => (current[i]! >= counter.limit ? [i] : []));
     if (refused.length > 0) return { counts: current, refused };
     counters.forEach(({ key, windowStart }, i) => this.entries.set(key, { windowStart, count: current[i]! + 1 }));
     return { counts: current.map((count) => count + 1), refused };
+  }
+
+  forget(scope: string): void {
+    for (const key of this.entries.keys()) if (key.startsWith(`${scope}:`)) this.entries.delete(key);
   }
 
   clear(): void {

@@ -66,6 +66,30 @@ export class MemoryStore implements Store {
     this.users.delete(key);
   }
 
+  deletePartnerData(partnerId: string): void {
+    for (const key of [...(this.usersByPartner.get(partnerId) ?? [])]) this.deleteUser(partnerId, this.users.get(key)!.userIdentifier);
+    this.usersByPartner.delete(partnerId);
+  }
+
+  partnersWithData(): string[] {
+    return [...this.usersByPartner].filter(([, users]) => users.size > 0).map(([partnerId]) => partnerId);
+  }
+
+  domainsOfPartner(partnerId: string): DomainRow[] {
+    return this.idsOfPartnerUsers(partnerId, this.domainIdsByUser).map((id) => this.findDomain(id)!);
+  }
+
+  activeTransfersOfPartner(partnerId: string): TransferRow[] {
+    return this.idsOfPartnerUsers(partnerId, this.transferIdsByUser)
+      .map((id) => this.transfers.get(id)!)
+      .filter((transfer) => transfer.status === "pending" || transfer.status === "in_progress")
+      .map((transfer) => this.findTransfer(transfer.id)!);
+  }
+
+  private idsOfPartnerUsers(partnerId: string, index: Map<string, Set<string>>): string[] {
+    return [...(this.usersByPartner.get(partnerId) ?? [])].flatMap((key) => [...(index.get(key) ?? [])]);
+  }
+
   findDomain(id: string): DomainRow | undefined {
     const row = this.domains.get(id);
     return row && { ...row, nameservers: [...row.nameservers] };
@@ -119,7 +143,7 @@ export class MemoryStore implements Store {
 
   findTransfer(id: string): TransferRow | undefined {
     const row = this.transfers.get(id);
-    return row && { ...row };
+    return row && { ...row, history: row.history.map((step) => ({ ...step })) };
   }
 
   activeTransferOf(domainName: string): TransferRow | undefined {
@@ -128,7 +152,7 @@ export class MemoryStore implements Store {
   }
 
   saveTransfer(transfer: TransferRow): void {
-    this.transfers.set(transfer.id, { ...transfer });
+    this.transfers.set(transfer.id, { ...transfer, history: transfer.history.map((step) => ({ ...step })) });
     addToIndex(this.transferIdsByUser, userKey(transfer.partnerId, transfer.userIdentifier), transfer.id);
     const active = transfer.status === "pending" || transfer.status === "in_progress";
     if (active) this.activeTransferIdByName.set(transfer.domainName, transfer.id);

@@ -58,6 +58,8 @@ export interface TransferRow {
   estimatedCompletion: Date;
   completedAt: Date | null;
   domainId: string | null;
+  /** Every status reached, oldest first. */
+  history: Array<{ status: Schemas["TransferStatusValue"]; at: Date }>;
 }
 
 export interface SessionRow {
@@ -82,11 +84,17 @@ export interface Store {
   listUsers(partnerId: string, query: UserPageQuery): { users: UserRow[]; total: number };
   /** Deletes the user with its domains, records, transfers and sessions. */
   deleteUser(partnerId: string, userIdentifier: string): void;
+  /** Deletes every user of the partner, with all that belongs to them (a sandbox reset). */
+  deletePartnerData(partnerId: string): void;
+  /** Partners with at least one user: whose time-based changes may fall due. */
+  partnersWithData(): string[];
 
   findDomain(id: string): DomainRow | undefined;
   findDomainByName(name: string): DomainRow | undefined;
   domainsOfUser(partnerId: string, userIdentifier: string): DomainRow[];
   countDomains(partnerId: string, userIdentifier: string): number;
+  /** Every domain of the partner's users. */
+  domainsOfPartner(partnerId: string): DomainRow[];
   saveDomain(domain: DomainRow): void;
 
   findRecord(id: string): DnsRecordRow | undefined;
@@ -96,6 +104,8 @@ export interface Store {
   deleteRecord(id: string): void;
 
   findTransfer(id: string): TransferRow | undefined;
+  /** The partner's pending and in-progress transfers. */
+  activeTransfersOfPartner(partnerId: string): TransferRow[];
   /** The pending or in-progress transfer of a name, if any. */
   activeTransferOf(domainName: string): TransferRow | undefined;
   saveTransfer(transfer: TransferRow): void;

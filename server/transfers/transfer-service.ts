@@ -1,5 +1,5 @@
 /** Starting transfers and moving them through their states (transfer-states.ts). */
-import { DAY, timestamp } from "../clock.js";
+import { timestamp } from "../clock.js";
 import type { components } from "../../generated/types/full.js";
 import type { Services } from "../context.js";
 import { parseDomainName } from "../catalog/domain-names.js";
@@ -10,9 +10,7 @@ import { newId } from "../ids.js";
 import type { TransferRow } from "../store/types.js";
 import { canMove, isFinal, type TransferStatus } from "./transfer-states.js";
 import { findTld } from "../catalog/tlds.js";
-
-/** The description: "Transfers typically take 5 to 7 days"; we promise the later end. */
-const ESTIMATED_DURATION = 7 * DAY;
+import { ESTIMATED_DURATION } from "./transfer-timeline.js";
 
 export interface TransferRequest {
   partnerId: string;
@@ -50,6 +48,7 @@ export function startTransfer(services: Services, request: TransferRequest): Tra
     estimatedCompletion: new Date(now.getTime() + ESTIMATED_DURATION),
     completedAt: null,
     domainId: null,
+    history: [{ status: "pending", at: now }],
   };
   store.saveTransfer(transfer);
   return transfer;
@@ -63,6 +62,7 @@ export function transferStatusView(transfer: TransferRow): components["schemas"]
     started_at: timestamp(transfer.startedAt),
     completed_at: transfer.completedAt && timestamp(transfer.completedAt),
     domain_id: transfer.domainId,
+    history: transfer.history.map((step) => ({ status: step.status, at: timestamp(step.at) })),
   };
 }
 
@@ -78,7 +78,7 @@ export function moveTransfer(services: Services, transferId: string, to: Transfe
     throw apiErrors.conflict(`A ${transfer.status} transfer cannot become ${to}`, { field: "status", code: "invalid_status" });
   }
   const now = clock.now();
-  const moved: TransferRow = { ...transfer, status: to, completedAt: isFinal(to) ? now : null };
+  const moved: TransferRow = { ...transfer, status: to, completedAt: isFinal(to) ? now : null, history: [...transfer.history, { status: to, at: now }] };
   if (to === "completed") {
     const tld = findTld(transfer.domainName.split(".").pop()!)!;
     const domain = registerDomain(store, clock, {

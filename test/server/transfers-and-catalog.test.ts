@@ -172,7 +172,7 @@ describe("GET /api/v1/domains/transfers/{transfer_id}", () => {
     s.clock.advance(DAY);
     const { data, response } = await getTransfer(id);
     expect(response.status).toBe(200);
-    expect(data).toEqual({ transfer_id: id, domain_name: "turing.com", status: "pending", started_at: NOW, completed_at: null, domain_id: null });
+    expect(data).toEqual({ transfer_id: id, domain_name: "turing.com", status: "pending", started_at: NOW, completed_at: null, domain_id: null, history: [{ status: "pending", at: NOW }] });
   });
 
   it("answers 403 when partner B reads partner A's transfer", async () => {
@@ -205,7 +205,19 @@ describe("the transfer state machine", () => {
     moveThrough(id, "completed");
 
     const { data } = await getTransfer(id);
-    expect(data).toEqual({ transfer_id: id, domain_name: "turing.com", status: "completed", started_at: NOW, completed_at: "2026-11-27T10:00:00Z", domain_id: expect.stringMatching(/^dom_/) });
+    expect(data).toEqual({
+      transfer_id: id,
+      domain_name: "turing.com",
+      status: "completed",
+      started_at: NOW,
+      completed_at: "2026-11-27T10:00:00Z",
+      domain_id: expect.stringMatching(/^dom_/),
+      history: [
+        { status: "pending", at: NOW },
+        { status: "in_progress", at: "2026-11-23T10:00:00Z" },
+        { status: "completed", at: "2026-11-27T10:00:00Z" },
+      ],
+    });
     const domains = await domainsOfU1();
     expect(domains.total).toBe(1);
     expect(domains.domains[0]).toMatchObject({ id: data!.domain_id, name: "turing.com", purchased_at: "2026-11-27T10:00:00Z", expires_at: "2027-11-27T10:00:00Z" });
@@ -231,7 +243,7 @@ describe("the transfer state machine", () => {
     moveThrough(id, "in_progress", "completed");
     const events = eventsOf("transfer.status_changed");
     expect(events.map((event) => event.payload)).toEqual([
-      { previous_status: "pending", data: { transfer_id: id, domain_name: "turing.com", status: "in_progress", started_at: NOW, completed_at: null, domain_id: null } },
+      { previous_status: "pending", data: { transfer_id: id, domain_name: "turing.com", status: "in_progress", started_at: NOW, completed_at: null, domain_id: null, history: [{ status: "pending", at: NOW }, { status: "in_progress", at: NOW }] } },
       { previous_status: "in_progress", data: expect.objectContaining({ transfer_id: id, status: "completed", completed_at: NOW, domain_id: expect.stringMatching(/^dom_/) }) },
     ]);
     expect(events.every((event) => event.partnerId === "partner_a")).toBe(true);
@@ -262,7 +274,15 @@ describe("the transfer state machine", () => {
     s.clock.advance(2 * DAY);
     moveThrough(id, ...path);
     const final = path[path.length - 1]!;
-    expect((await getTransfer(id)).data).toEqual({ transfer_id: id, domain_name: "turing.com", status: final, started_at: NOW, completed_at: "2026-11-24T10:00:00Z", domain_id: null });
+    expect((await getTransfer(id)).data).toEqual({
+      transfer_id: id,
+      domain_name: "turing.com",
+      status: final,
+      started_at: NOW,
+      completed_at: "2026-11-24T10:00:00Z",
+      domain_id: null,
+      history: [{ status: "pending", at: NOW }, ...path.map((status) => ({ status, at: "2026-11-24T10:00:00Z" }))],
+    });
     expect(await domainsOfU1()).toEqual({ domains: [], total: 0 });
     expect((await userU1()).total_spent).toBe("0.00");
     expect(eventsOf("transfer.status_changed").at(-1)!.payload).toMatchObject({ previous_status: path.length > 1 ? path[path.length - 2] : "pending", data: { status: final } });

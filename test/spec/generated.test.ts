@@ -16,7 +16,7 @@ describe("generated/", () => {
     expect(Object.keys(operationTable).sort()).toEqual(operations.map((entry) => entry.operation.operationId).sort());
     for (const { path, method, operation } of operations) {
       const row = operationTable[operation.operationId as keyof typeof operationTable];
-      expect(row).toMatchObject({ path, method, rateLimitClass: operation["x-rate-limit-class"] ?? null });
+      expect(row).toMatchObject({ path, method, rateLimitClass: operation["x-rate-limit-class"] ?? null, environments: operation["x-environments"] ?? ["production", "sandbox"] });
     }
     expect(operationTable.getHealth.authenticated).toBe(false);
     expect(operationTable.createDomainDnsRecord.successStatus).toBe(201);

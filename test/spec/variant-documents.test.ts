@@ -10,17 +10,37 @@ describe("the published documents", () => {
   const source = loadDocument("source");
   const sourceOperations = operationsOf(source).filter((entry) => entry.location === "paths");
 
-  it.each(["R", "D"] as const)("Variant %s holds exactly the operations marked for it", (variant) => {
-    const published = operationsOf(loadDocument(variant)).filter((entry) => entry.location === "paths");
-    const expected = sourceOperations.filter((entry) => entry.operation["x-variants"].includes(variant));
-    expect(published.map((entry) => entry.operation.operationId).sort()).toEqual(
-      expected.map((entry) => entry.operation.operationId).sort(),
-    );
-    expect(loadDocument(variant).info["x-variant"]).toBe(variant);
+  const servedIn = (environment: "production" | "sandbox") => (entry: (typeof sourceOperations)[number]) =>
+    (entry.operation["x-environments"] ?? ["production", "sandbox"]).includes(environment);
+
+  describe.each(["production", "sandbox"] as const)("for %s", (environment) => {
+    it.each(["R", "D"] as const)("Variant %s holds exactly the operations marked for it and the environment", (variant) => {
+      const published = operationsOf(loadDocument(variant, environment)).filter((entry) => entry.location === "paths");
+      const expected = sourceOperations.filter((entry) => entry.operation["x-variants"].includes(variant)).filter(servedIn(environment));
+      expect(published.map((entry) => entry.operation.operationId).sort()).toEqual(
+        expected.map((entry) => entry.operation.operationId).sort(),
+      );
+      expect(loadDocument(variant, environment).info["x-variant"]).toBe(variant);
+    });
+
+    it("the full document holds every operation of the environment", () => {
+      const published = operationsOf(loadDocument("full", environment)).filter((entry) => entry.location === "paths");
+      expect(published.length).toBe(sourceOperations.filter(servedIn(environment)).length);
+    });
   });
 
-  it("the full document holds every operation", () => {
-    expect(operationsOf(loadDocument("full")).length).toBe(operationsOf(source).length);
+  it("only the sandbox documents have the Sandbox tag and its helpers under /api/v1/sandbox/", () => {
+    const helpers = sourceOperations.filter((entry) => !servedIn("production")(entry));
+    expect(helpers.map((entry) => entry.operation.operationId).sort()).toEqual(["advanceSandboxClock", "createSandboxDomain", "getSandboxClock", "resetSandbox", "setSandboxDomainStatus"]);
+    for (const entry of helpers) {
+      expect(entry.path).toMatch(/^\/api\/v1\/sandbox\//);
+      expect(entry.operation.tags).toEqual(["Sandbox"]);
+    }
+    for (const kind of ["R", "D", "full"] as const) {
+      expect(Object.keys(loadDocument(kind, "production").paths).filter((path) => path.startsWith("/api/v1/sandbox"))).toEqual([]);
+      expect(loadDocument(kind, "production").tags.map((tag: { name: string }) => tag.name)).not.toContain("Sandbox");
+      expect(loadDocument(kind, "sandbox").tags.map((tag: { name: string }) => tag.name)).toContain("Sandbox");
+    }
   });
 
   it("Variant R answers in the minimal shapes", () => {
@@ -69,7 +89,7 @@ describe("the published documents", () => {
   it("deriving a document leaves the source untouched", async () => {
     const original = await readSource();
     const before = JSON.stringify(original);
-    variantDocument(original, "R");
+    variantDocument(original, "R", "sandbox");
     expect(JSON.stringify(original)).toBe(before);
   });
 });

@@ -3,8 +3,8 @@ import { readFileSync } from "node:fs";
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import { parse } from "yaml";
-import type { DocumentKind } from "../../scripts/lib/variant-document.js";
-import { BUNDLE_PATHS, SOURCE_PATH } from "../../scripts/lib/generated-files.js";
+import type { DocumentKind, Environment } from "../../scripts/lib/variant-document.js";
+import { bundlePath, SOURCE_PATH } from "../../scripts/lib/generated-files.js";
 
 // ajv-formats is CommonJS; under NodeNext its default export is the module object.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -13,8 +13,9 @@ export type OpenApiDocument = Record<string, any>;
 
 export const HTTP_METHODS = ["get", "put", "post", "delete", "patch"] as const;
 
-export function loadDocument(kind: DocumentKind | "source"): OpenApiDocument {
-  const path = kind === "source" ? SOURCE_PATH : BUNDLE_PATHS[kind];
+/** A published document; by default the sandbox one, which the test server serves (production's plus the helpers). */
+export function loadDocument(kind: DocumentKind | "source", environment: Environment = "sandbox"): OpenApiDocument {
+  const path = kind === "source" ? SOURCE_PATH : bundlePath(kind, environment);
   return parse(readFileSync(path, "utf8")) as OpenApiDocument;
 }
 

@@ -76,6 +76,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       api.services.store = new MemoryStore();
       api.outbox.events.length = 0;
       api.rateLimitStore.clear();
+      api.services.clocks.clear();
       clock.set(CLOCK_START);
       api.keys.addKey(PARTNER_A, PARTNER_A_KEY);
       api.keys.addKey(PARTNER_B, PARTNER_B_KEY);

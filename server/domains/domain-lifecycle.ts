@@ -1,0 +1,46 @@
+/**
+ * Status changes of a domain that no partner request asks for: expiry (or auto-renewal) when
+ * `expires_at` passes, and the sandbox's set-status helper. The Domains tag of the spec has the table.
+ */
+import { addYears } from "../clock.js";
+import type { Services } from "../context.js";
+import type { DomainRow } from "../store/types.js";
+import { domainDetail } from "./domain-views.js";
+
+type DomainStatus = DomainRow["status"];
+
+/**
+ * An active domain whose `expires_at` has passed: with auto_renew it is renewed for one year and
+ * the user charged the renewal price; without, it expires.
+ */
+export function expireOrAutoRenew(services: Services, domain: DomainRow): DomainRow {
+  const now = services.clock.now();
+  if (domain.autoRenew) {
+    const renewed: DomainRow = { ...domain, expiresAt: addYears(domain.expiresAt, 1), updatedAt: now };
+    services.store.saveDomain(renewed);
+    const user = services.store.findUser(domain.partnerId, domain.userIdentifier)!;
+    services.store.saveUser({ ...user, totalSpent: user.totalSpent + domain.renewalPrice });
+    services.outbox.emit(domain.partnerId, "domain.renewed", { data: domainDetail(services, renewed) });
+    return renewed;
+  }
+  const expired: DomainRow = { ...domain, status: "expired", updatedAt: now };
+  services.store.saveDomain(expired);
+  services.outbox.emit(domain.partnerId, "domain.expired", { data: domainDetail(services, expired) });
+  return expired;
+}
+
+/**
+ * Puts a domain in a status (a sandbox helper). Dates follow so the domain stays consistent: an
+ * expired domain has expired by now, an active one has not.
+ */
+export function setDomainStatus(services: Services, domain: DomainRow, status: DomainStatus): DomainRow {
+  if (domain.status === status) return domain;
+  const now = services.clock.now();
+  let expiresAt = domain.expiresAt;
+  if (status === "expired" && expiresAt > now) expiresAt = now;
+  if (status === "active" && expiresAt <= now) expiresAt = addYears(now, 1);
+  const changed: DomainRow = { ...domain, status, expiresAt, updatedAt: now };
+  services.store.saveDomain(changed);
+  services.outbox.emit(domain.partnerId, status === "expired" ? "domain.expired" : "domain.updated", { data: domainDetail(services, changed) });
+  return changed;
+}
