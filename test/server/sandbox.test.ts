@@ -8,6 +8,7 @@ import { createApp } from "../../server/app.js";
 import { ManualClock } from "../../server/clock.js";
 import { createEmbedApp } from "../../server/embed/embed-app.js";
 import { applyAllDueChanges } from "../../server/scheduling/due-changes.js";
+import { startDueChangeSweep } from "../../server/scheduling/sweep.js";
 import { useTestServer } from "../support/test-server.js";
 
 const s = useTestServer();
@@ -366,5 +367,18 @@ describe("a production deployment", () => {
     clock.advance(8 * DAY_S * 1000);
     expect(applyAllDueChanges(production.services)).toBe(2);
     expect((await api.GET("/api/v1/domains/transfers/{transfer_id}", { params: { path: { transfer_id: id } } })).data!.status).toBe("completed");
+  });
+});
+
+describe("the periodic sweep", () => {
+  it("applies what falls due as time passes on its own, without any request", async () => {
+    const id = (await transfer("turing.com", "Xk8#pL2q!Rm9")).data!.transfer_id;
+    s.clock.advance(2 * 3600_000);
+    const errors: unknown[] = [];
+    const stop = startDueChangeSweep(s.services, (error) => errors.push(error), 5);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    stop();
+    expect(errors).toEqual([]);
+    expect((await getTransfer(id)).status).toBe("in_progress");
   });
 });

@@ -1,0 +1,22 @@
+/**
+ * Applies what time brings (transfer steps, domain expiry and auto-renewal) while the server runs,
+ * for time that passes on its own; sandbox partners who advance their clocks get it at once.
+ */
+import type { Services } from "../context.js";
+import { applyAllDueChanges } from "./due-changes.js";
+
+export const SWEEP_INTERVAL_MS = 60_000;
+
+/** Starts the periodic sweep; returns the function that stops it. */
+export function startDueChangeSweep(services: Services, onError: (error: unknown) => void, intervalMs = SWEEP_INTERVAL_MS): () => void {
+  const timer = setInterval(() => {
+    try {
+      applyAllDueChanges(services);
+    } catch (error) {
+      onError(error);
+    }
+  }, intervalMs);
+  // The sweep alone never keeps the process alive.
+  timer.unref();
+  return () => clearInterval(timer);
+}
