@@ -4,7 +4,8 @@
  * PORT (3000), HOST (127.0.0.1), PARTNER_API_ENVIRONMENT (sandbox | production),
  * PARTNER_API_VARIANTS (R,D | R | D), PARTNER_API_EMBED_URL, PARTNER_API_CONFIG (partners file written
  * by `npm run keys`), PARTNER_API_KEYS (partnerId:key,... for CI secrets),
- * PARTNER_API_RATE_LIMIT_SCALE (multiplies every rate limit; default 1, for load tests).
+ * PARTNER_API_RATE_LIMIT_SCALE (multiplies every rate limit; default 1, for load tests),
+ * EMBED_PORT (3001: where the embed host that login_url opens listens; 0 turns it off).
  */
 import { existsSync, readFileSync } from "node:fs";
 import type { Variant } from "../generated/operations.js";
@@ -21,6 +22,8 @@ export interface PartnersFile {
 export interface DeploymentConfig {
   port: number;
   host: string;
+  /** Port of the embed host; null when this process does not serve it. */
+  embedPort: number | null;
   app: AppConfig;
 }
 
@@ -57,9 +60,12 @@ export function loadDeploymentConfig(env: NodeJS.ProcessEnv): DeploymentConfig {
   }
   const rateLimitScale = Number(env.PARTNER_API_RATE_LIMIT_SCALE ?? 1);
   if (!(rateLimitScale > 0) || !Number.isFinite(rateLimitScale)) fail(`PARTNER_API_RATE_LIMIT_SCALE must be a positive number (got ${env.PARTNER_API_RATE_LIMIT_SCALE})`);
+  const embedPort = Number(env.EMBED_PORT ?? 3001);
+  if (!Number.isInteger(embedPort) || embedPort < 0 || embedPort > 65535) fail(`EMBED_PORT must be a port number (got ${env.EMBED_PORT})`);
   return {
     port,
     host: env.HOST ?? "127.0.0.1",
+    embedPort: embedPort === 0 ? null : embedPort,
     app: {
       environment,
       variants: parseVariants(env.PARTNER_API_VARIANTS),

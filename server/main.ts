@@ -2,6 +2,8 @@
 import { createApp } from "./app.js";
 import { generateApiKey } from "./auth/api-keys.js";
 import { loadDeploymentConfig } from "./config.js";
+import { createEmbedApp } from "./embed/embed-app.js";
+import { startDueChangeSweep } from "./scheduling/sweep.js";
 
 const config = loadDeploymentConfig(process.env);
 let demoKey: string | null = null;
@@ -9,7 +11,9 @@ if (config.app.partners.length === 0) {
   demoKey = generateApiKey(config.app.environment);
   config.app.partners = [{ partner: { id: "demo", name: "Demo partner" }, keys: [demoKey] }];
 }
-const { app } = createApp(config.app);
+const { app, services } = createApp(config.app);
+const stopSweep = startDueChangeSweep(services, (error) => console.error("due-change sweep failed", error));
+const embed = config.embedPort === null ? null : createEmbedApp(services).listen(config.embedPort, config.host);
 const server = app.listen(config.port, config.host, () => {
   const baseUrl = `http://${config.host}:${config.port}`;
   console.log(`partner-api ${config.app.environment} server on ${baseUrl} (variants ${config.app.variants?.join(", ")})`);
@@ -23,5 +27,9 @@ server.on("error", (error) => {
   process.exit(1);
 });
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  process.once(signal, () => server.close(() => process.exit(0)));
+  process.once(signal, () => {
+    stopSweep();
+    embed?.close();
+    server.close(() => process.exit(0));
+  });
 }
