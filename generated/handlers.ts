@@ -69,6 +69,24 @@ export interface OperationHandlers<Context> {
   setSandboxDomainStatus: Handler<"setSandboxDomainStatus", Context>;
   /** POST /api/v1/sandbox/reset */
   resetSandbox: Handler<"resetSandbox", Context>;
+  /** GET /api/v1/webhook_endpoints */
+  listWebhookEndpoints: Handler<"listWebhookEndpoints", Context>;
+  /** POST /api/v1/webhook_endpoints */
+  createWebhookEndpoint: Handler<"createWebhookEndpoint", Context>;
+  /** GET /api/v1/webhook_endpoints/{endpoint_id} */
+  getWebhookEndpoint: Handler<"getWebhookEndpoint", Context>;
+  /** PUT /api/v1/webhook_endpoints/{endpoint_id} */
+  updateWebhookEndpoint: Handler<"updateWebhookEndpoint", Context>;
+  /** DELETE /api/v1/webhook_endpoints/{endpoint_id} */
+  deleteWebhookEndpoint: Handler<"deleteWebhookEndpoint", Context>;
+  /** POST /api/v1/webhook_endpoints/{endpoint_id}/rotate_secret */
+  rotateWebhookSecret: Handler<"rotateWebhookSecret", Context>;
+  /** POST /api/v1/webhook_endpoints/{endpoint_id}/test */
+  sendTestWebhook: Handler<"sendTestWebhook", Context>;
+  /** GET /api/v1/webhook_endpoints/{endpoint_id}/deliveries */
+  listWebhookDeliveries: Handler<"listWebhookDeliveries", Context>;
+  /** POST /api/v1/webhook_endpoints/{endpoint_id}/deliveries/{delivery_id}/redeliver */
+  redeliverWebhook: Handler<"redeliverWebhook", Context>;
   /** POST /api/v1/dns_records */
   createDnsRecord: Handler<"createDnsRecord", Context>;
   /** GET /api/v1/dns_records/{id} */

@@ -20,6 +20,9 @@ import { DEFAULT_RATE_LIMITS, type RateLimitTable } from "./rate-limits/policy.j
 import { RateLimiter } from "./rate-limits/rate-limiter.js";
 import { MemoryWindowStore, type WindowStore } from "./rate-limits/window-store.js";
 import { PartnerClocks } from "./sandbox/partner-clocks.js";
+import { WebhookDispatcher } from "./webhooks/dispatcher.js";
+import { httpSender, type WebhookSender } from "./webhooks/sender.js";
+import { MemoryWebhookStore } from "./webhooks/webhook-store.js";
 import { MemoryStore } from "./store/memory-store.js";
 import type { Store } from "./store/types.js";
 
@@ -35,6 +38,15 @@ export interface AppConfig {
   rateLimits?: RateLimitTable;
   /** Where rate-limit counters live; default this process's memory. */
   rateLimitStore?: WindowStore;
+  /** How webhooks are sent; default HTTP with the address policy of the environment. */
+  webhookSender?: WebhookSender;
+  /**
+   * Send deliveries as soon as events are emitted (the running server). Off, deliveries wait for
+   * `services.webhooks.dispatcher.tick()`, so tests decide when they go out.
+   */
+  deliverWebhooksPromptly?: boolean;
+  /** The jitter source of webhook retries; tests fix it. */
+  random?: () => number;
   /** Replaces handlers; for tests that need a server breaking the contract on purpose. */
   handlers?: Partial<OperationHandlers<RequestContext>>;
   /** Response validation is on unless a benchmark turns it off to measure its cost. */
@@ -73,8 +85,20 @@ export function createApp(config: AppConfig): PartnerApi {
     eventLog: outbox,
     clocks: new PartnerClocks(clock, config.environment),
     rateLimitStore: config.rateLimitStore ?? new MemoryWindowStore(),
+    webhooks: { store: new MemoryWebhookStore(), dispatcher: undefined as unknown as WebhookDispatcher },
     deployment: { environment: config.environment, variants, embedBaseUrl: config.embedBaseUrl.replace(/\/$/, "") },
   };
+  services.webhooks.dispatcher = new WebhookDispatcher({
+    store: () => services.webhooks.store,
+    clocks: services.clocks,
+    environment: config.environment,
+    send: config.webhookSender ?? httpSender(config.environment),
+    random: config.random,
+  });
+  outbox.subscribe((event) => {
+    services.webhooks.dispatcher.fanOut(event);
+    if (config.deliverWebhooksPromptly) setImmediate(() => void services.webhooks.dispatcher.tick());
+  });
   const keys = new KeyRing(config.environment);
   for (const { partner, keys: plain = [], keyHashes = [] } of config.partners) {
     plain.forEach((key) => keys.addKey(partner, key));

@@ -7,6 +7,8 @@ import type { Environment } from "./auth/api-keys.js";
 import type { Variant } from "../generated/operations.js";
 import type { PartnerClocks } from "./sandbox/partner-clocks.js";
 import type { WindowStore } from "./rate-limits/window-store.js";
+import type { WebhookDispatcher } from "./webhooks/dispatcher.js";
+import type { WebhookStore } from "./webhooks/webhook-store.js";
 
 export interface Deployment {
   environment: Environment;
@@ -24,6 +26,7 @@ export interface Services {
   eventLog: MemoryOutbox;
   clocks: PartnerClocks;
   rateLimitStore: WindowStore;
+  webhooks: { store: WebhookStore; dispatcher: WebhookDispatcher };
   deployment: Deployment;
 }
 

@@ -24,11 +24,18 @@ export interface EventOutbox {
 /** Keeps events in order in memory; the webhook dispatcher reads from it. */
 export class MemoryOutbox {
   readonly events: OutboxEvent[] = [];
+  private readonly listeners: Array<(event: OutboxEvent) => void> = [];
 
   append(partnerId: string, type: EventType, payload: Record<string, unknown>, createdAt: Date): OutboxEvent {
     const event = { id: newId("evt"), partnerId, type, createdAt, payload };
     this.events.push(event);
+    this.listeners.forEach((listener) => listener(event));
     return event;
+  }
+
+  /** Calls the listener with every event appended from now on (the webhook fan-out). */
+  subscribe(listener: (event: OutboxEvent) => void): void {
+    this.listeners.push(listener);
   }
 
   /** An outbox that stamps events with the given clock (a partner's sandbox time). */

@@ -3,6 +3,7 @@ import { createApp } from "./app.js";
 import { generateApiKey } from "./auth/api-keys.js";
 import { loadDeploymentConfig } from "./config.js";
 import { createEmbedApp } from "./embed/embed-app.js";
+import { every } from "./scheduling/every.js";
 import { startDueChangeSweep } from "./scheduling/sweep.js";
 
 const config = loadDeploymentConfig(process.env);
@@ -11,8 +12,10 @@ if (config.app.partners.length === 0) {
   demoKey = generateApiKey(config.app.environment);
   config.app.partners = [{ partner: { id: "demo", name: "Demo partner" }, keys: [demoKey] }];
 }
-const { app, services } = createApp(config.app);
+const { app, services } = createApp({ ...config.app, deliverWebhooksPromptly: true });
 const stopSweep = startDueChangeSweep(services, (error) => console.error("due-change sweep failed", error));
+// Retries fall due as time passes; a second is well inside the shortest retry delay (1 minute).
+const stopWebhooks = every(1000, () => services.webhooks.dispatcher.tick(), (error) => console.error("webhook dispatch failed", error));
 const embed = config.embedPort === null ? null : createEmbedApp(services).listen(config.embedPort, config.host);
 const server = app.listen(config.port, config.host, () => {
   const baseUrl = `http://${config.host}:${config.port}`;
@@ -29,6 +32,7 @@ server.on("error", (error) => {
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
   process.once(signal, () => {
     stopSweep();
+    stopWebhooks();
     embed?.close();
     server.close(() => process.exit(0));
   });

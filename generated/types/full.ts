@@ -394,6 +394,171 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhook_endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description *Addition.* The partner's receivers in this environment, oldest first. Secrets are never shown here.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description *Addition.* Registers a receiver for the partner's events in this environment. The
+         *     answer carries the signing `secret` (`whsec_...`); it is shown only here and when
+         *     rotated. `url` must be `http` or `https` without credentials; production deployments
+         *     refuse loopback, private, link-local and other non-public addresses (also when a host
+         *     name resolves to one at delivery time), the sandbox allows loopback for local testing.
+         *     At most 16 endpoints per partner and environment (422 beyond).
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook_endpoints/{endpoint_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook endpoint id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a webhook endpoint
+         * @description *Addition.* One receiver, without its secret.
+         */
+        get: operations["getWebhookEndpoint"];
+        /**
+         * Update a webhook endpoint
+         * @description *Addition.* Changes the URL, the subscribed events, the description, or pauses the
+         *     endpoint (`enabled: false`): a disabled endpoint gets no new deliveries and its pending
+         *     retries wait until it is enabled again. Enabling a `failing` endpoint makes it
+         *     `enabled`.
+         */
+        put: operations["updateWebhookEndpoint"];
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description *Addition.* Deletes the receiver with its delivery log; nothing more is sent to it.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook_endpoints/{endpoint_id}/rotate_secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook endpoint id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an endpoint's signing secret
+         * @description *Addition.* Issues a new secret (shown once, in the answer). The previous secret stays
+         *     valid for `previous_secret_valid_for` seconds (default 86400, at most 7 days; 0 ends it
+         *     at once): until then every delivery carries both signatures in `Partner-Signature`,
+         *     so the receiver can switch without losing a delivery.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook_endpoints/{endpoint_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook endpoint id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description *Addition.* Queues a `webhook.test` event for this endpoint only (whatever events it
+         *     subscribes to), delivered and retried like any other. Answers the delivery.
+         */
+        post: operations["sendTestWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook_endpoints/{endpoint_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook endpoint id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an endpoint's deliveries
+         * @description *Addition.* The delivery log, newest first: every attempt with its time, the
+         *     receiver's status code or the network error, and the next retry. Deliveries are kept
+         *     30 days.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook_endpoints/{endpoint_id}/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook endpoint id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointId"];
+                /** @description Delivery id (`whd_...`). */
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver an event again
+         * @description *Addition.* Queues a new delivery of the same event (same `id`, so a receiver that
+         *     de-duplicates ignores it if it had it already) to this endpoint, with a fresh retry
+         *     schedule. Answers the new delivery.
+         */
+        post: operations["redeliverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/dns_records": {
         parameters: {
             query?: never;
@@ -839,6 +1004,147 @@ export interface components {
         };
         SandboxDomainStatus: {
             status: components["schemas"]["DomainStatus"];
+        };
+        /**
+         * @description The event types an endpoint can subscribe to (`webhook.test` is sent on request only).
+         * @enum {string}
+         */
+        WebhookEventTypeSubscribable: "domain.registered" | "domain.renewed" | "domain.updated" | "domain.expired" | "transfer.status_changed" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "user.deleted";
+        /**
+         * Format: uri
+         * @description An `http` or `https` URL without credentials.
+         * @example https://partner.example/webhooks/domains
+         */
+        WebhookUrl: string;
+        WebhookEndpointCreate: {
+            url: components["schemas"]["WebhookUrl"];
+            /** @description Event types to receive; default all of them. */
+            events?: components["schemas"]["WebhookEventTypeSubscribable"][];
+            description?: string;
+        };
+        WebhookEndpointUpdate: {
+            url?: components["schemas"]["WebhookUrl"];
+            events?: components["schemas"]["WebhookEventTypeSubscribable"][];
+            description?: string;
+            enabled?: boolean;
+        };
+        /**
+         * @example {
+         *       "id": "whe_3Fh8Kd92LmQp4Rs7Tv1Wx5",
+         *       "url": "https://partner.example/webhooks/domains",
+         *       "events": [
+         *         "domain.registered",
+         *         "transfer.status_changed"
+         *       ],
+         *       "description": "Production receiver",
+         *       "status": "enabled",
+         *       "created_at": "2026-11-22T10:00:00Z",
+         *       "updated_at": "2026-11-22T10:00:00Z",
+         *       "previous_secret_expires_at": null
+         *     }
+         */
+        WebhookEndpoint: {
+            /** @description Endpoint id (`whe_...`). */
+            id: string;
+            url: string;
+            events: components["schemas"]["WebhookEventTypeSubscribable"][];
+            description: string | null;
+            /**
+             * @description `failing` after a delivery has used up all its attempts; it still gets new
+             *     deliveries, and a successful one (or enabling it) makes it `enabled` again.
+             * @enum {string}
+             */
+            status: "enabled" | "disabled" | "failing";
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+            /**
+             * Format: date-time
+             * @description While a rotated-out secret is still valid, when it stops being used.
+             */
+            previous_secret_expires_at: string | null;
+        };
+        /**
+         * @example {
+         *       "id": "whe_3Fh8Kd92LmQp4Rs7Tv1Wx5",
+         *       "url": "https://partner.example/webhooks/domains",
+         *       "events": [
+         *         "domain.registered",
+         *         "transfer.status_changed"
+         *       ],
+         *       "description": "Production receiver",
+         *       "status": "enabled",
+         *       "created_at": "2026-11-22T10:00:00Z",
+         *       "updated_at": "2026-11-22T10:00:00Z",
+         *       "previous_secret_expires_at": null,
+         *       "secret": "whsec_9aZ4kP2mX7qL0vB8nC3rT6yH1sD5fG"
+         *     }
+         */
+        WebhookEndpointWithSecret: components["schemas"]["WebhookEndpoint"] & {
+            /** @description The signing secret (`whsec_...`). Shown only on creation and rotation. */
+            secret: string;
+        };
+        WebhookEndpointList: {
+            endpoints: components["schemas"]["WebhookEndpoint"][];
+        };
+        WebhookSecretRotation: {
+            /**
+             * @description Seconds the previous secret keeps signing deliveries.
+             * @default 86400
+             */
+            previous_secret_valid_for?: number;
+        };
+        /**
+         * @example {
+         *       "id": "whd_5Jk2Lm8Np3Qr7St1Vw4Xy9",
+         *       "endpoint_id": "whe_3Fh8Kd92LmQp4Rs7Tv1Wx5",
+         *       "event_id": "evt_4dE5fG6hI7jK8lM9nO0pQ1r",
+         *       "event_type": "domain.renewed",
+         *       "status": "pending",
+         *       "attempts": [
+         *         {
+         *           "attempted_at": "2026-11-22T11:10:00Z",
+         *           "status_code": 503,
+         *           "error": "receiver answered 503",
+         *           "duration_ms": 84
+         *         }
+         *       ],
+         *       "next_attempt_at": "2026-11-22T11:11:00Z",
+         *       "created_at": "2026-11-22T11:10:00Z"
+         *     }
+         */
+        WebhookDelivery: {
+            /** @description Delivery id (`whd_...`). */
+            id: string;
+            endpoint_id: string;
+            event_id: string;
+            event_type: components["schemas"]["EventType"];
+            /**
+             * @description `pending` until a 2xx (`succeeded`) or until all 10 attempts failed (`failed`).
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            attempts: {
+                attempted_at: components["schemas"]["Timestamp"];
+                /** @description The receiver's HTTP status; null when no answer came. */
+                status_code: number | null;
+                /** @description Why the attempt failed, when it did. */
+                error: string | null;
+                duration_ms: number;
+            }[];
+            /** Format: date-time */
+            next_attempt_at: string | null;
+            created_at: components["schemas"]["Timestamp"];
+        };
+        WebhookDeliveryList: {
+            deliveries: components["schemas"]["WebhookDelivery"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        TestEvent: components["schemas"]["WebhookEventBase"] & {
+            data: {
+                endpoint_id: string;
+            };
         };
         Tld: {
             /**
@@ -1404,6 +1710,8 @@ export interface components {
         UserIdentifier: components["schemas"]["UserIdentifier"];
         /** @description Domain id (`dom_...`). */
         DomainId: string;
+        /** @description Webhook endpoint id (`whe_...`). */
+        WebhookEndpointId: string;
         /**
          * @description `sha256=<hex>`: HMAC-SHA256 of the raw request body keyed with the receiver's signing
          *     secret, in lowercase hex. During a secret rotation, one value per active secret,
@@ -2479,6 +2787,469 @@ export interface operations {
         responses: {
             204: components["responses"]["NoContent"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The receivers. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "endpoints": [
+                     *         {
+                     *           "id": "whe_3Fh8Kd92LmQp4Rs7Tv1Wx5",
+                     *           "url": "https://partner.example/webhooks/domains",
+                     *           "events": [
+                     *             "domain.registered",
+                     *             "transfer.status_changed"
+                     *           ],
+                     *           "description": "Production receiver",
+                     *           "status": "enabled",
+                     *           "created_at": "2026-11-22T10:00:00Z",
+                     *           "updated_at": "2026-11-22T10:00:00Z",
+                     *           "previous_secret_expires_at": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://partner.example/webhooks/domains",
+                 *       "events": [
+                 *         "domain.registered",
+                 *         "transfer.status_changed"
+                 *       ],
+                 *       "description": "Production receiver"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointCreate"];
+            };
+        };
+        responses: {
+            /** @description The endpoint, with its signing secret (shown once). */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "whe_3Fh8Kd92LmQp4Rs7Tv1Wx5",
+                     *       "url": "https://partner.example/webhooks/domains",
+                     *       "events": [
+                     *         "domain.registered",
+                     *         "transfer.status_changed"
+                     *       ],
+                     *       "description": "Production receiver",
+                     *       "status": "enabled",
+                     *       "created_at": "2026-11-22T10:00:00Z",
+                     *       "updated_at": "2026-11-22T10:00:00Z",
+                     *       "previous_secret_expires_at": null,
+                     *       "secret": "whsec_9aZ4kP2mX7qL0vB8nC3rT6yH1sD5fG"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook endpoint id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "whe_3Fh8Kd92LmQp4Rs7Tv1Wx5",
+                     *       "url": "https://partner.example/webhooks/domains",
+                     *       "events": [
+                     *         "domain.registered",
+                     *         "transfer.status_changed"
+                     *       ],
+                     *       "description": "Production receiver",
+                     *       "status": "enabled",
+                     *       "created_at": "2026-11-22T10:00:00Z",
+                     *       "updated_at": "2026-11-22T10:00:00Z",
+                     *       "previous_secret_expires_at": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook endpoint id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "enabled": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointUpdate"];
+            };
+        };
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "whe_3Fh8Kd92LmQp4Rs7Tv1Wx5",
+                     *       "url": "https://partner.example/webhooks/domains",
+                     *       "events": [
+                     *         "domain.registered",
+                     *         "transfer.status_changed"
+                     *       ],
+                     *       "description": "Production receiver",
+                     *       "status": "disabled",
+                     *       "created_at": "2026-11-22T10:00:00Z",
+                     *       "updated_at": "2026-11-22T12:00:00Z",
+                     *       "previous_secret_expires_at": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook endpoint id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook endpoint id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "previous_secret_valid_for": 86400
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookSecretRotation"];
+            };
+        };
+        responses: {
+            /** @description The endpoint with its new secret (shown once). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "whe_3Fh8Kd92LmQp4Rs7Tv1Wx5",
+                     *       "url": "https://partner.example/webhooks/domains",
+                     *       "events": [
+                     *         "domain.registered",
+                     *         "transfer.status_changed"
+                     *       ],
+                     *       "description": "Production receiver",
+                     *       "status": "enabled",
+                     *       "created_at": "2026-11-22T10:00:00Z",
+                     *       "updated_at": "2026-11-22T12:00:00Z",
+                     *       "previous_secret_expires_at": "2026-11-23T12:00:00Z",
+                     *       "secret": "whsec_2bY7nQ4kW9pM1xR6tV3zL8cJ5hF0dS"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sendTestWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook endpoint id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, queued. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "whd_5Jk2Lm8Np3Qr7St1Vw4Xy9",
+                     *       "endpoint_id": "whe_3Fh8Kd92LmQp4Rs7Tv1Wx5",
+                     *       "event_id": "evt_8hI9jK0lM1nO2pQ3rS4tU5v",
+                     *       "event_type": "webhook.test",
+                     *       "status": "pending",
+                     *       "attempts": [],
+                     *       "next_attempt_at": "2026-11-22T11:00:00Z",
+                     *       "created_at": "2026-11-22T11:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: number;
+                /** @description Number of deliveries to skip. */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Webhook endpoint id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deliveries. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "deliveries": [
+                     *         {
+                     *           "id": "whd_5Jk2Lm8Np3Qr7St1Vw4Xy9",
+                     *           "endpoint_id": "whe_3Fh8Kd92LmQp4Rs7Tv1Wx5",
+                     *           "event_id": "evt_4dE5fG6hI7jK8lM9nO0pQ1r",
+                     *           "event_type": "domain.renewed",
+                     *           "status": "pending",
+                     *           "attempts": [
+                     *             {
+                     *               "attempted_at": "2026-11-22T11:10:00Z",
+                     *               "status_code": 503,
+                     *               "error": "receiver answered 503",
+                     *               "duration_ms": 84
+                     *             }
+                     *           ],
+                     *           "next_attempt_at": "2026-11-22T11:11:00Z",
+                     *           "created_at": "2026-11-22T11:10:00Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "limit": 20,
+                     *       "offset": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    redeliverWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook endpoint id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointId"];
+                /** @description Delivery id (`whd_...`). */
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new delivery, queued. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "whd_7Lm4Np9Qr2St6Vw1Xy5Za3",
+                     *       "endpoint_id": "whe_3Fh8Kd92LmQp4Rs7Tv1Wx5",
+                     *       "event_id": "evt_4dE5fG6hI7jK8lM9nO0pQ1r",
+                     *       "event_type": "domain.renewed",
+                     *       "status": "pending",
+                     *       "attempts": [],
+                     *       "next_attempt_at": "2026-11-22T11:00:00Z",
+                     *       "created_at": "2026-11-22T11:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

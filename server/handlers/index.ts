@@ -9,6 +9,7 @@ import { healthHandlers } from "./health.js";
 import { sandboxHandlers } from "./sandbox.js";
 import { transferHandlers } from "./transfers.js";
 import { userHandlers } from "./users.js";
+import { webhookEndpointHandlers } from "./webhook-endpoints.js";
 
 export const handlers = {
   ...healthHandlers,
@@ -19,4 +20,5 @@ export const handlers = {
   ...dnsRecordRHandlers,
   ...dnsRecordDHandlers,
   ...sandboxHandlers,
+  ...webhookEndpointHandlers,
 } satisfies OperationHandlers<RequestContext>;

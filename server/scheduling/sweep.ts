@@ -4,19 +4,11 @@
  */
 import type { Services } from "../context.js";
 import { applyAllDueChanges } from "./due-changes.js";
+import { every } from "./every.js";
 
 export const SWEEP_INTERVAL_MS = 60_000;
 
 /** Starts the periodic sweep; returns the function that stops it. */
 export function startDueChangeSweep(services: Services, onError: (error: unknown) => void, intervalMs = SWEEP_INTERVAL_MS): () => void {
-  const timer = setInterval(() => {
-    try {
-      applyAllDueChanges(services);
-    } catch (error) {
-      onError(error);
-    }
-  }, intervalMs);
-  // The sweep alone never keeps the process alive.
-  timer.unref();
-  return () => clearInterval(timer);
+  return every(intervalMs, () => applyAllDueChanges(services), onError);
 }

@@ -51,9 +51,15 @@ describe("the spec covers the service description", () => {
     },
   );
 
-  it("has no operation the description lacks", () => {
+  it("has no operation the description lacks, except additions marked as such", () => {
     const described = new Set(DESCRIBED_OPERATIONS.map(([method, path]) => `${method} ${path}`));
-    expect([...full].filter((operation) => !described.has(operation))).toEqual([]);
+    const additions = operationsOf(loadDocument("full", "sandbox")).filter((entry) => entry.location === "paths" && entry.operation["x-addition"] === true);
+    const additionKeys = new Set(additions.map((entry) => key(entry.method, entry.path)));
+    expect([...full].filter((operation) => !described.has(operation) && !additionKeys.has(operation))).toEqual([]);
+    for (const { operation } of additions) {
+      expect(operation.description, operation.operationId).toMatch(/^'?\*Addition/);
+    }
+    expect(additions.map((entry) => entry.operation.tags[0]).filter((tag, i, all) => all.indexOf(tag) === i).sort()).toEqual(["Sandbox", "Webhook endpoints"]);
   });
 
   const seed = "../shared/seed/partner-api-service.md";
@@ -79,7 +85,7 @@ describe("every operation is fully described", () => {
       expect(operation.summary).toBeTruthy();
       expect(operation["x-variants"].length).toBeGreaterThan(0);
       // Health checks and sandbox helpers count against the overall limits only.
-      if (location === "paths" && !["Health", "Sandbox"].includes(operation.tags[0])) expect(classes).toContain(operation["x-rate-limit-class"]);
+      if (location === "paths" && !["Health", "Sandbox", "Webhook endpoints"].includes(operation.tags[0])) expect(classes).toContain(operation["x-rate-limit-class"]);
       else expect(operation["x-rate-limit-class"]).toBeUndefined();
     },
   );

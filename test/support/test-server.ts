@@ -11,11 +11,14 @@ import { MemoryStore } from "../../server/store/memory-store.js";
 import { findTld } from "../../server/catalog/tlds.js";
 import { registerDomain } from "../../server/domains/registration.js";
 import type { RateLimitTable } from "../../server/rate-limits/policy.js";
+import { MemoryWebhookStore } from "../../server/webhooks/webhook-store.js";
 
 export interface TestServerOptions {
   variants?: Variant[];
   /** Default: the description's limits. */
   rateLimits?: RateLimitTable;
+  /** The jitter of webhook retries; default none (0), so retry times are exact. */
+  random?: () => number;
 }
 
 export const PARTNER_A_KEY = "sk_sandbox_partnerAkey000000000000000000";
@@ -49,6 +52,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     environment: "sandbox",
     variants: options.variants,
     rateLimits: options.rateLimits,
+    random: options.random ?? (() => 0),
     embedBaseUrl: "http://embed.test",
     clock,
     partners: [
@@ -77,6 +81,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       api.outbox.events.length = 0;
       api.rateLimitStore.clear();
       api.services.clocks.clear();
+      api.services.webhooks.store = new MemoryWebhookStore();
       clock.set(CLOCK_START);
       api.keys.addKey(PARTNER_A, PARTNER_A_KEY);
       api.keys.addKey(PARTNER_B, PARTNER_B_KEY);

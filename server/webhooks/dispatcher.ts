@@ -1,0 +1,118 @@
+/**
+ * Delivers events to webhook endpoints, at least once. Events become deliveries when they are
+ * emitted (no network inside the request that caused them); `tick` sends what is due. Each
+ * endpoint is worked by one worker at a time, in creation order, and endpoints never wait for
+ * each other: a slow receiver delays only its own deliveries.
+ */
+import { timestamp } from "../clock.js";
+import type { Environment } from "../auth/api-keys.js";
+import type { OutboxEvent } from "../events.js";
+import { newId } from "../ids.js";
+import type { PartnerClocks } from "../sandbox/partner-clocks.js";
+import { nextAttemptAt } from "./retry-schedule.js";
+import type { WebhookSender } from "./sender.js";
+import { signatureHeader } from "./signing.js";
+import type { WebhookDeliveryRow, WebhookEndpointRow, WebhookStore } from "./webhook-store.js";
+
+export const USER_AGENT = "PartnerAPI-Webhooks/1.0";
+export const API_VERSION = "v1";
+
+/** The signed body: the envelope of the spec's WebhookEvent. */
+export function envelopeOf(event: OutboxEvent): string {
+  return JSON.stringify({ id: event.id, type: event.type, created_at: timestamp(event.createdAt), api_version: API_VERSION, ...event.payload });
+}
+
+/** The secrets that sign now: the current one, and a rotated-out one until it expires. */
+export function signingSecrets(endpoint: WebhookEndpointRow, now: Date): string[] {
+  return endpoint.previousSecret && endpoint.previousSecret.expiresAt > now ? [endpoint.secret, endpoint.previousSecret.secret] : [endpoint.secret];
+}
+
+export interface DispatcherOptions {
+  store: () => WebhookStore;
+  clocks: PartnerClocks;
+  environment: Environment;
+  send: WebhookSender;
+  /** For the jitter; tests pass a fixed one. */
+  random?: () => number;
+}
+
+export class WebhookDispatcher {
+  private readonly busy = new Map<string, Promise<void>>();
+
+  constructor(private readonly options: DispatcherOptions) {}
+
+  private get store(): WebhookStore {
+    return this.options.store();
+  }
+
+  /** Queues a delivery of the event to every enabled endpoint of its partner that subscribes to its type. */
+  fanOut(event: OutboxEvent): void {
+    for (const endpoint of this.store.endpointsOf(event.partnerId)) {
+      if (!endpoint.enabled || (endpoint.events && !(endpoint.events as readonly string[]).includes(event.type))) continue;
+      this.queue(endpoint, event);
+    }
+  }
+
+  /** A new delivery of the event to one endpoint, due at once (test events, redeliveries). */
+  queue(endpoint: WebhookEndpointRow, event: OutboxEvent): WebhookDeliveryRow {
+    const now = this.options.clocks.clockFor(endpoint.partnerId).now();
+    const delivery: WebhookDeliveryRow = { id: newId("whd"), endpointId: endpoint.id, partnerId: endpoint.partnerId, event, status: "pending", attempts: [], nextAttemptAt: now, createdAt: now };
+    this.store.saveDelivery(delivery);
+    return delivery;
+  }
+
+  /**
+   * Starts a worker for every endpoint with a delivery due and no worker running; resolves when
+   * the workers started by this call are done.
+   */
+  tick(): Promise<void> {
+    const started: Promise<void>[] = [];
+    for (const endpointId of this.store.endpointsWithPendingDeliveries()) {
+      if (this.busy.has(endpointId)) continue;
+      const worker = this.work(endpointId).finally(() => this.busy.delete(endpointId));
+      this.busy.set(endpointId, worker);
+      started.push(worker);
+    }
+    return Promise.all(started).then(() => undefined);
+  }
+
+  /** Waits for every running worker (graceful shutdown, tests). */
+  async idle(): Promise<void> {
+    await Promise.all(this.busy.values());
+  }
+
+  private async work(endpointId: string): Promise<void> {
+    for (;;) {
+      const endpoint = this.store.findEndpoint(endpointId);
+      if (!endpoint || !endpoint.enabled) return;
+      const now = this.options.clocks.clockFor(endpoint.partnerId).now();
+      const due = this.store.pendingDeliveriesOf(endpointId).find((delivery) => delivery.nextAttemptAt !== null && delivery.nextAttemptAt <= now);
+      if (!due) return;
+      await this.attempt(endpoint, due);
+    }
+  }
+
+  private async attempt(endpoint: WebhookEndpointRow, delivery: WebhookDeliveryRow): Promise<void> {
+    const clock = this.options.clocks.clockFor(endpoint.partnerId);
+    const attemptedAt = clock.now();
+    const body = envelopeOf(delivery.event);
+    const result = await this.options.send(endpoint.url, body, {
+      "Content-Type": "application/json",
+      "User-Agent": USER_AGENT,
+      "Partner-Signature": signatureHeader(body, signingSecrets(endpoint, attemptedAt)),
+      "Partner-Event-Id": delivery.event.id,
+      "Partner-Event-Type": delivery.event.type,
+    });
+    // The endpoint may have been deleted or changed while the request was in flight.
+    const current = this.store.findEndpoint(endpoint.id);
+    if (!current || !this.store.findDelivery(delivery.id)) return;
+    const attempts = [...delivery.attempts, { attemptedAt, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs }];
+    const succeeded = result.error === null;
+    const next = succeeded ? null : nextAttemptAt(attempts.length, clock.now(), this.options.random ?? Math.random);
+    const status = succeeded ? "succeeded" : next ? "pending" : "failed";
+    this.store.saveDelivery({ ...delivery, attempts, status, nextAttemptAt: next });
+    if (succeeded && current.failing) this.store.saveEndpoint({ ...current, failing: false });
+    if (status === "failed" && !current.failing) this.store.saveEndpoint({ ...current, failing: true });
+  }
+}
+

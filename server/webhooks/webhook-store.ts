@@ -1,0 +1,120 @@
+/** Webhook endpoints and their deliveries: the interface and its in-memory implementation. */
+import type { components } from "../../generated/types/full.js";
+import type { OutboxEvent } from "../events.js";
+
+export type SubscribableEventType = components["schemas"]["WebhookEventTypeSubscribable"];
+
+export interface WebhookEndpointRow {
+  id: string;
+  partnerId: string;
+  url: string;
+  /** Subscribed types; null means every type. */
+  events: SubscribableEventType[] | null;
+  description: string | null;
+  enabled: boolean;
+  /** A delivery used up all its attempts since the last success. */
+  failing: boolean;
+  secret: string;
+  /** The rotated-out secret and when it stops signing. */
+  previousSecret: { secret: string; expiresAt: Date } | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface DeliveryAttempt {
+  attemptedAt: Date;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+export interface WebhookDeliveryRow {
+  id: string;
+  endpointId: string;
+  partnerId: string;
+  event: OutboxEvent;
+  status: "pending" | "succeeded" | "failed";
+  attempts: DeliveryAttempt[];
+  nextAttemptAt: Date | null;
+  createdAt: Date;
+}
+
+export interface WebhookStore {
+  saveEndpoint(endpoint: WebhookEndpointRow): void;
+  findEndpoint(id: string): WebhookEndpointRow | undefined;
+  /** Oldest first. */
+  endpointsOf(partnerId: string): WebhookEndpointRow[];
+  /** Deletes the endpoint with its deliveries. */
+  deleteEndpoint(id: string): void;
+  saveDelivery(delivery: WebhookDeliveryRow): void;
+  findDelivery(id: string): WebhookDeliveryRow | undefined;
+  /** Newest first. */
+  deliveriesOf(endpointId: string, page: { limit: number; offset: number }): { deliveries: WebhookDeliveryRow[]; total: number };
+  /** Pending deliveries of the endpoint, oldest first: the order they are attempted in. */
+  pendingDeliveriesOf(endpointId: string): WebhookDeliveryRow[];
+  /** Endpoints with at least one pending delivery. */
+  endpointsWithPendingDeliveries(): string[];
+}
+
+const copyDelivery = (row: WebhookDeliveryRow): WebhookDeliveryRow => ({ ...row, attempts: row.attempts.map((attempt) => ({ ...attempt })) });
+
+export class MemoryWebhookStore implements WebhookStore {
+  private readonly endpoints = new Map<string, WebhookEndpointRow>();
+  private readonly deliveries = new Map<string, WebhookDeliveryRow>();
+  /** Delivery ids per endpoint, in creation order. */
+  private readonly deliveryIdsByEndpoint = new Map<string, string[]>();
+  private readonly pending = new Map<string, Set<string>>();
+
+  saveEndpoint(endpoint: WebhookEndpointRow): void {
+    this.endpoints.set(endpoint.id, { ...endpoint, events: endpoint.events && [...endpoint.events] });
+  }
+
+  findEndpoint(id: string): WebhookEndpointRow | undefined {
+    const row = this.endpoints.get(id);
+    return row && { ...row, events: row.events && [...row.events] };
+  }
+
+  endpointsOf(partnerId: string): WebhookEndpointRow[] {
+    return [...this.endpoints.values()].filter((row) => row.partnerId === partnerId).map((row) => this.findEndpoint(row.id)!);
+  }
+
+  deleteEndpoint(id: string): void {
+    for (const deliveryId of this.deliveryIdsByEndpoint.get(id) ?? []) this.deliveries.delete(deliveryId);
+    this.deliveryIdsByEndpoint.delete(id);
+    this.pending.delete(id);
+    this.endpoints.delete(id);
+  }
+
+  saveDelivery(delivery: WebhookDeliveryRow): void {
+    if (!this.deliveries.has(delivery.id)) {
+      const ids = this.deliveryIdsByEndpoint.get(delivery.endpointId) ?? [];
+      ids.push(delivery.id);
+      this.deliveryIdsByEndpoint.set(delivery.endpointId, ids);
+    }
+    this.deliveries.set(delivery.id, copyDelivery(delivery));
+    const pending = this.pending.get(delivery.endpointId) ?? new Set<string>();
+    if (delivery.status === "pending") pending.add(delivery.id);
+    else pending.delete(delivery.id);
+    if (pending.size > 0) this.pending.set(delivery.endpointId, pending);
+    else this.pending.delete(delivery.endpointId);
+  }
+
+  findDelivery(id: string): WebhookDeliveryRow | undefined {
+    const row = this.deliveries.get(id);
+    return row && copyDelivery(row);
+  }
+
+  deliveriesOf(endpointId: string, { limit, offset }: { limit: number; offset: number }) {
+    const ids = this.deliveryIdsByEndpoint.get(endpointId) ?? [];
+    const newestFirst = ids.slice().reverse().slice(offset, offset + limit);
+    return { deliveries: newestFirst.map((id) => this.findDelivery(id)!), total: ids.length };
+  }
+
+  pendingDeliveriesOf(endpointId: string): WebhookDeliveryRow[] {
+    return [...(this.pending.get(endpointId) ?? [])].map((id) => this.findDelivery(id)!);
+  }
+
+  endpointsWithPendingDeliveries(): string[] {
+    return [...this.pending.keys()];
+  }
+}

@@ -1,0 +1,101 @@
+/** The HTTP sender and the address policy: SSRF refused by environment, timeouts, at delivery time too. */
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import createClient from "openapi-fetch";
+import type { paths } from "../../generated/types/full.js";
+import { createApp } from "../../server/app.js";
+import { isAllowedAddress, webhookUrlProblem } from "../../server/webhooks/address-policy.js";
+import { httpSender } from "../../server/webhooks/sender.js";
+import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.js";
+
+let receiver: WebhookReceiver;
+beforeAll(async () => {
+  receiver = await startWebhookReceiver();
+});
+afterAll(() => receiver.stop());
+
+describe("the address policy", () => {
+  it.each([
+    ["93.184.215.14", true, true],
+    ["2606:2800:21f:cb07:6820:80da:af6b:8b2c", true, true],
+    ["127.0.0.1", false, true],
+    ["::1", false, true],
+    ["::ffff:127.0.0.1", false, true],
+    ["10.1.2.3", false, false],
+    ["172.31.255.255", false, false],
+    ["172.32.0.1", true, true],
+    ["192.168.1.1", false, false],
+    ["169.254.169.254", false, false],
+    ["100.64.0.1", false, false],
+    ["0.0.0.0", false, false],
+    ["::ffff:10.0.0.1", false, false],
+    ["fd12::1", false, false],
+    ["fe80::1", false, false],
+    ["224.0.0.1", false, false],
+  ])("%s: production %s, sandbox %s", (address, production, sandbox) => {
+    expect(isAllowedAddress(address, "production")).toBe(production);
+    expect(isAllowedAddress(address, "sandbox")).toBe(sandbox);
+  });
+
+  it("refuses localhost names in production only, and odd URLs everywhere", () => {
+    expect(webhookUrlProblem("http://localhost:3000/hook", "production")).toMatch(/public addresses only/);
+    expect(webhookUrlProblem("http://api.localhost/hook", "production")).toMatch(/public addresses only/);
+    expect(webhookUrlProblem("http://localhost:3000/hook", "sandbox")).toBeNull();
+    expect(webhookUrlProblem("https://hooks.partner.example/x", "production")).toBeNull();
+    expect(webhookUrlProblem("gopher://partner.example/", "sandbox")).toMatch(/http or https/);
+  });
+});
+
+describe("the HTTP sender", () => {
+  it("refuses a host name that resolves to a refused address, without connecting", async () => {
+    const before = receiver.received.length;
+    const result = await httpSender("production")(`http://localhost:${receiver.port}/hook`, "{}", {});
+    expect(result).toMatchObject({ statusCode: null, error: expect.stringMatching(/resolves to (127\.0\.0\.1|::1), an address webhooks are not sent to/) });
+    expect(receiver.received.length).toBe(before);
+  });
+
+  it("sends to loopback names in the sandbox", async () => {
+    const result = await httpSender("sandbox")(`http://localhost:${receiver.port}/hook`, '{"id":"evt_1"}', { "Content-Type": "application/json" });
+    expect(result).toMatchObject({ statusCode: 200, error: null });
+    expect(receiver.received.at(-1)!.rawBody).toBe('{"id":"evt_1"}');
+  });
+
+  it("gives up on a receiver that does not answer in time", async () => {
+    receiver.hold();
+    const result = await httpSender("sandbox", 200)(receiver.url, "{}", {});
+    receiver.release();
+    expect(result).toMatchObject({ statusCode: null, error: "no answer within 0.2 seconds" });
+  });
+
+  it("reports a non-2xx answer as a failure with its status", async () => {
+    receiver.answerWith(410);
+    const result = await httpSender("sandbox")(receiver.url, "{}", {});
+    receiver.answerWith(200);
+    expect(result).toMatchObject({ statusCode: 410, error: "receiver answered 410" });
+  });
+});
+
+describe("a production deployment", () => {
+  const LIVE_KEY = "sk_live_partnerAkey00000000000000000000000";
+  let server: Server;
+  let api: ReturnType<typeof createClient<paths>>;
+  beforeAll(async () => {
+    const { app } = createApp({ environment: "production", embedBaseUrl: "https://embed.invalid", partners: [{ partner: { id: "p", name: "P" }, keys: [LIVE_KEY] }] });
+    server = await new Promise((resolve) => {
+      const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
+    });
+    api = createClient<paths>({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, headers: { Authorization: `Bearer ${LIVE_KEY}` } });
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it.each(["http://127.0.0.1:4000/hook", "http://localhost/hook", "http://[::1]/hook", "http://192.168.0.10/hook"])("refuses the receiver %s with 422", async (url) => {
+    const { error, response } = await api.POST("/api/v1/webhook_endpoints", { body: { url } });
+    expect(response.status).toBe(422);
+    expect(error).toMatchObject({ details: { field: "url", code: "invalid_value" } });
+  });
+
+  it("takes a public receiver", async () => {
+    expect((await api.POST("/api/v1/webhook_endpoints", { body: { url: "https://hooks.partner.example/domains" } })).response.status).toBe(201);
+  });
+});
