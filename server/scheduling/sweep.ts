@@ -1,6 +1,7 @@
 /**
- * Applies what time brings (transfer steps, domain expiry and auto-renewal) while the server runs,
- * for time that passes on its own; sandbox partners who advance their clocks get it at once.
+ * Applies what time brings (transfer steps, domain expiry and auto-renewal, the end of the webhook
+ * delivery log's retention) while the server runs, for time that passes on its own; sandbox
+ * partners who advance their clocks get the state changes at once.
  */
 import type { Services } from "../context.js";
 import { applyAllDueChanges } from "./due-changes.js";
@@ -10,5 +11,12 @@ export const SWEEP_INTERVAL_MS = 60_000;
 
 /** Starts the periodic sweep; returns the function that stops it. */
 export function startDueChangeSweep(services: Services, onError: (error: unknown) => void, intervalMs = SWEEP_INTERVAL_MS): () => void {
-  return every(intervalMs, () => applyAllDueChanges(services), onError);
+  return every(
+    intervalMs,
+    () => {
+      applyAllDueChanges(services);
+      services.webhooks.dispatcher.prune();
+    },
+    onError,
+  );
 }

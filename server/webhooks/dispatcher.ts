@@ -15,6 +15,8 @@ import { signatureHeader } from "./signing.js";
 import type { WebhookDeliveryRow, WebhookEndpointRow, WebhookStore } from "./webhook-store.js";
 
 export const USER_AGENT = "PartnerAPI-Webhooks/1.0";
+/** The delivery log keeps finished deliveries this long (the spec's listWebhookDeliveries). */
+export const DELIVERY_RETENTION_MS = 30 * 24 * 3_600_000;
 export const API_VERSION = "v1";
 
 /** The signed body: the envelope of the spec's WebhookEvent. */
@@ -74,6 +76,16 @@ export class WebhookDispatcher {
       started.push(worker);
     }
     return Promise.all(started).then(() => undefined);
+  }
+
+  /** Forgets finished deliveries older than the retention period; returns how many. */
+  prune(): number {
+    let pruned = 0;
+    for (const endpoint of this.store.allEndpoints()) {
+      const now = this.options.clocks.clockFor(endpoint.partnerId).now();
+      pruned += this.store.deleteFinishedDeliveriesBefore(endpoint.id, new Date(now.getTime() - DELIVERY_RETENTION_MS));
+    }
+    return pruned;
   }
 
   /** Waits for every running worker (graceful shutdown, tests). */

@@ -54,6 +54,10 @@ export interface WebhookStore {
   pendingDeliveriesOf(endpointId: string): WebhookDeliveryRow[];
   /** Endpoints with at least one pending delivery. */
   endpointsWithPendingDeliveries(): string[];
+  /** Forgets the endpoint's finished deliveries created before the time. */
+  deleteFinishedDeliveriesBefore(endpointId: string, before: Date): number;
+  /** Every endpoint of every partner. */
+  allEndpoints(): WebhookEndpointRow[];
 }
 
 const copyDelivery = (row: WebhookDeliveryRow): WebhookDeliveryRow => ({ ...row, attempts: row.attempts.map((attempt) => ({ ...attempt })) });
@@ -116,5 +120,21 @@ export class MemoryWebhookStore implements WebhookStore {
 
   endpointsWithPendingDeliveries(): string[] {
     return [...this.pending.keys()];
+  }
+
+  deleteFinishedDeliveriesBefore(endpointId: string, before: Date): number {
+    const ids = this.deliveryIdsByEndpoint.get(endpointId) ?? [];
+    const kept = ids.filter((id) => {
+      const delivery = this.deliveries.get(id)!;
+      const expired = delivery.status !== "pending" && delivery.createdAt < before;
+      if (expired) this.deliveries.delete(id);
+      return !expired;
+    });
+    this.deliveryIdsByEndpoint.set(endpointId, kept);
+    return ids.length - kept.length;
+  }
+
+  allEndpoints(): WebhookEndpointRow[] {
+    return [...this.endpoints.keys()].map((id) => this.findEndpoint(id)!);
   }
 }

@@ -333,4 +333,20 @@ describe("test events and redelivery", () => {
     expect(page).toMatchObject({ total: 3, limit: 2, offset: 1 });
     expect(page.deliveries).toHaveLength(2);
   });
+
+  it("keeps finished deliveries 30 days, pending ones until they finish", async () => {
+    const { id } = await createEndpoint();
+    await emitUserDeleted("u1");
+    await tick();
+    receiver.answerWith(500);
+    await emitUserDeleted("u2");
+    await tick();
+    advanceSeconds(30 * 86400);
+    expect(s.services.webhooks.dispatcher.prune()).toBe(0);
+    advanceSeconds(1);
+    receiver.answerWith(500);
+    expect(s.services.webhooks.dispatcher.prune()).toBe(1);
+    const log = await deliveries(id);
+    expect(log.deliveries.map((delivery) => delivery.status)).toEqual(["pending"]);
+  });
 });
