@@ -147,8 +147,8 @@ describe.skipIf(target.stateless)("the rules the spec states", () => {
 
   it("an unknown user is 404 not_found", async () => {
     const result = await client.call("getUser", { path: { user_identifier: `contract_${fixtures.run}_nobody` } });
+    expect(result.status, `${result.label} for an unknown user`).toBe(404);
     expectConforming(result);
-    expect(result.status).toBe(404);
   });
 
   it("renew years: 0 and 11 refused, 1 accepted", async (context) => {

@@ -1,0 +1,79 @@
+/**
+ * `npm run conformance:ci`: the contract suite three ways, as CI runs it on every push:
+ *   1. against the reference server directly;
+ *   2. against the reference server through Prism's validating proxy (`--errors`: any answer
+ *      Prism finds non-conforming becomes an error the suite reports);
+ *   3. against the Prism mock, stateless checks only (the spec's own examples conform).
+ * Every process is started here on free ports and stopped at the end; exits non-zero if any run fails.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { SANDBOX_BUNDLE_PATHS } from "./lib/generated-files.js";
+
+const KEY = "sk_sandbox_conformanceCiPartnerA0000000000";
+const SECOND_KEY = "sk_sandbox_conformanceCiPartnerB0000000000";
+const children: ChildProcess[] = [];
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+function start(command: string, args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
+  children.push(child);
+  return child;
+}
+
+async function waitUntilServing(url: string, timeoutMs = 30_000): Promise<void> {
+  for (const started = Date.now(); Date.now() - started < timeoutMs; ) {
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
+}
+
+function run(name: string, args: string[]): Promise<boolean> {
+  console.log(`\n=== conformance: ${name} ===`);
+  return new Promise((resolve) => {
+    const child = spawn("node_modules/.bin/tsx", ["scripts/conformance.ts", ...args], { stdio: "inherit" });
+    child.on("exit", (code) => resolve(code === 0));
+  });
+}
+
+const [serverPort, proxyPort, mockPort] = [await freePort(), await freePort(), await freePort()];
+const server = `http://127.0.0.1:${serverPort}`;
+try {
+  start("node_modules/.bin/tsx", ["server/main.ts"], {
+    PORT: String(serverPort),
+    EMBED_PORT: "0",
+    PARTNER_API_KEYS: `ci_a:${KEY},ci_b:${SECOND_KEY}`,
+    // The suite makes a few hundred calls a minute; the limits themselves are tested elsewhere.
+    PARTNER_API_RATE_LIMIT_SCALE: "100",
+    LOG_LEVEL: "silent",
+  });
+  const document = SANDBOX_BUNDLE_PATHS.full;
+  start("node_modules/.bin/prism", ["proxy", document, server, "--errors", "--validate-request=false", "--cors=false", "-p", String(proxyPort), "-v", "error"]);
+  start("node_modules/.bin/prism", ["mock", document, "--cors=false", "-p", String(mockPort), "-v", "error"]);
+  await Promise.all([server, `http://127.0.0.1:${proxyPort}`, `http://127.0.0.1:${mockPort}`].map((url) => waitUntilServing(`${url}/health`)));
+
+  const keys = ["--api-key", KEY, "--second-key", SECOND_KEY];
+  const results = [
+    await run("reference server", ["--base-url", server, ...keys, "--junit", "test-output/conformance-direct.xml"]),
+    await run("reference server through Prism's validating proxy", ["--base-url", `http://127.0.0.1:${proxyPort}`, ...keys, "--through-prism-proxy", "--junit", "test-output/conformance-proxy.xml"]),
+    await run("Prism mock (stateless checks)", ["--base-url", `http://127.0.0.1:${mockPort}`, "--api-key", KEY, "--stateless", "--junit", "test-output/conformance-mock.xml"]),
+  ];
+  process.exitCode = results.every(Boolean) ? 0 : 1;
+  console.log(`\nconformance: ${results.filter(Boolean).length} of ${results.length} runs passed`);
+} finally {
+  children.forEach((child) => child.kill("SIGTERM"));
+}

@@ -1,0 +1,15 @@
+/** Breaking-change detection between two versions of a published document, with `redocly diff`. */
+import { spawnSync } from "node:child_process";
+
+export interface DiffResult {
+  /** A change that needs a major version: removed operations or fields, new required inputs, narrower types. */
+  breaking: boolean;
+  report: string;
+}
+
+export function diffDocuments(basePath: string, revisionPath: string): DiffResult {
+  const result = spawnSync("node_modules/.bin/redocly", ["diff", basePath, revisionPath, "--config", "redocly.yaml", "--fail-on", "major"], { encoding: "utf8" });
+  const report = `${result.stdout}${result.stderr}`;
+  if (result.status !== 0 && !/major/.test(report)) throw new Error(`redocly diff could not compare ${basePath} and ${revisionPath}:\n${report}`);
+  return { breaking: result.status !== 0, report };
+}

@@ -1,0 +1,57 @@
+/**
+ * The contract suite catches an implementation that breaks the contract, and says exactly where:
+ * a server whose user read drops a required field and answers 200 for an unknown user.
+ */
+import { spawn } from "node:child_process";
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createApp } from "../../server/app.js";
+import { scaleRateLimits, DEFAULT_RATE_LIMITS } from "../../server/rate-limits/policy.js";
+
+const KEY = "sk_sandbox_brokenServerKey000000000000000";
+let server: Server;
+let baseUrl: string;
+
+beforeAll(async () => {
+  const broken = createApp({
+    environment: "sandbox",
+    embedBaseUrl: "http://embed.test",
+    partners: [{ partner: { id: "p", name: "P" }, keys: [KEY] }],
+    rateLimits: scaleRateLimits(DEFAULT_RATE_LIMITS, 100),
+    // Its own validator would turn the broken answers into 500s: this server ships them, as a broken implementation would.
+    validateResponses: false,
+    log: () => undefined,
+    handlers: {
+      // Drops the required total_spent, and finds every user, even one that does not exist.
+      getUser: ({ path }) => ({
+        status: 200,
+        body: { user_identifier: path.user_identifier, email: null, created_at: "2026-11-22T10:00:00Z", last_login: "2026-11-22T10:00:00Z", domain_count: 0 } as never,
+      }),
+    },
+  });
+  server = await new Promise((resolve) => {
+    const listening = broken.app.listen(0, "127.0.0.1", () => resolve(listening));
+  });
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+function conformance(args: string[]): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn("node_modules/.bin/tsx", ["scripts/conformance.ts", ...args], { env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" } });
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    child.on("exit", (code) => resolve({ code, output }));
+  });
+}
+
+it("fails the run, naming the operation, the status and the broken field", async () => {
+  const { code, output } = await conformance(["--base-url", baseUrl, "--api-key", KEY, "--junit", "test-output/conformance-broken.xml"]);
+  expect(code).toBe(1);
+  expect(output).toContain("GET /api/v1/users/{user_identifier} answered 200 with a body that breaks the document: data must have required property 'total_spent'");
+  expect(output).toContain("GET /api/v1/users/{user_identifier} for an unknown user: expected 200 to be 404");
+  // The rest of the server conforms: only the broken operation's checks fail.
+  expect(output).toMatch(/Tests\s+\d+ failed/);
+}, 120_000);
