@@ -1,0 +1,53 @@
+/** Starting benchmark targets as separate processes, and reading their peak memory. */
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
+
+export interface RunningTarget {
+  child: ChildProcess;
+  port: number;
+  domainId: string;
+}
+
+/** Starts a target that prints `{"port":..,"domainId":..}` when it serves. */
+export function startPrintingTarget(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunningTarget> {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.on("line", (line) => {
+      if (!line.startsWith("{")) return;
+      const { port, domainId } = JSON.parse(line) as { port: number; domainId: string };
+      resolve({ child, port, domainId });
+    });
+    child.on("exit", (code) => reject(new Error(`${command} ${args.join(" ")} exited with ${code} before serving`)));
+  });
+}
+
+/** Starts a target that prints nothing useful, waiting until it answers `probePath`. */
+export async function startPolledTarget(command: string, args: string[], port: number, probePath: string): Promise<RunningTarget> {
+  const child = spawn(command, args, { stdio: ["ignore", "ignore", "inherit"] });
+  for (let i = 0; i < 300; i++) {
+    try {
+      await fetch(`http://127.0.0.1:${port}${probePath}`);
+      return { child, port, domainId: "dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab" };
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  child.kill();
+  throw new Error(`${command} did not serve on ${port}`);
+}
+
+/** Peak resident set size of a process in MiB (Linux VmHWM). */
+export function peakRssMiB(pid: number): number {
+  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return match ? Math.round(Number(match[1]) / 1024) : Number.NaN;
+}
+
+export function stop(target: RunningTarget): Promise<void> {
+  return new Promise((resolve) => {
+    if (target.child.exitCode !== null) return resolve();
+    target.child.once("exit", () => resolve());
+    target.child.kill("SIGTERM");
+  });
+}

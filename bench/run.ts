@@ -1,0 +1,124 @@
+/**
+ * `npm run bench`: throughput, latency and peak memory of the reference server against baselines
+ * measured in the same run on the same machine, so the figures that matter are ratios:
+ * node:http with a fixed body (the practical limit), the reference server without and with
+ * validation, and the Prism mock on the same document; on a read, a write and a list.
+ * Then start-up time. Options: --duration S (per run, default 5), --runs N (default 3),
+ * --out FILE (default bench/results/<date>.md).
+ */
+import autocannon from "autocannon";
+import { writeFileSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
+import { parseArgs } from "node:util";
+import { SANDBOX_BUNDLE_PATHS } from "../scripts/lib/generated-files.js";
+import { BENCH_KEY } from "./targets/seed.js";
+import { peakRssMiB, startPolledTarget, startPrintingTarget, stop, type RunningTarget } from "./lib/processes.js";
+import { measureStartup } from "./startup.js";
+
+const { values } = parseArgs({ options: { duration: { type: "string", default: "5" }, runs: { type: "string", default: "3" }, out: { type: "string" } } });
+const DURATION = Number(values.duration);
+const RUNS = Number(values.runs);
+const CONNECTIONS = 50;
+const NODE_TSX = ["--import", "tsx"];
+
+interface Target {
+  name: string;
+  start(): Promise<RunningTarget>;
+}
+
+const PRISM_PORT = 4599;
+const TARGETS: Target[] = [
+  { name: "node:http, fixed body", start: () => startPrintingTarget("node", [...NODE_TSX, "bench/targets/bare-http.ts"]) },
+  { name: "reference, validation off", start: () => startPrintingTarget("node", [...NODE_TSX, "bench/targets/reference-server.ts"], { VALIDATE: "0" }) },
+  { name: "reference, validation on", start: () => startPrintingTarget("node", [...NODE_TSX, "bench/targets/reference-server.ts"], { VALIDATE: "1" }) },
+  {
+    name: "Prism mock (defaults)",
+    start: () => startPolledTarget("node", ["node_modules/.bin/prism", "mock", SANDBOX_BUNDLE_PATHS.full, "-p", String(PRISM_PORT)], PRISM_PORT, "/health"),
+  },
+];
+
+interface Workload {
+  name: string;
+  request(target: RunningTarget): autocannon.Request;
+}
+
+/** Writes go to a new record name each time, so every one is a real create, never a conflict. */
+let writeSequence = 0;
+const WORKLOADS: Workload[] = [
+  { name: "read: GET domain detail (5 records)", request: (t) => ({ method: "GET", path: `/api/v1/domains/${t.domainId}` }) },
+  {
+    name: "write: POST record (Variant D)",
+    request: (t) => ({
+      method: "POST",
+      path: `/api/v1/domains/${t.domainId}/dns`,
+      setupRequest: (request) => ({ ...request, body: JSON.stringify({ type: "TXT", name: `w${++writeSequence}`, content: "benchmark" }) }),
+    }),
+  },
+  { name: "list: GET users (limit 100)", request: () => ({ method: "GET", path: "/api/v1/users?limit=100" }) },
+];
+
+interface Measurement {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+}
+
+async function measure(target: RunningTarget, workload: Workload, duration: number): Promise<Measurement> {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${target.port}`,
+    connections: CONNECTIONS,
+    duration,
+    headers: { Authorization: `Bearer ${BENCH_KEY}`, "Content-Type": "application/json" },
+    requests: [workload.request(target)],
+  });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx + result.errors };
+}
+
+const median = (runs: Measurement[]) => [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)]!;
+
+const results = new Map<string, Map<string, Measurement>>();
+const rss = new Map<string, number>();
+for (const target of TARGETS) {
+  const running = await target.start();
+  const byWorkload = new Map<string, Measurement>();
+  for (const workload of WORKLOADS) {
+    await measure(running, workload, 1); // warm-up: JIT, validator caches, connections
+    const runs: Measurement[] = [];
+    for (let i = 0; i < RUNS; i++) runs.push(await measure(running, workload, DURATION));
+    const chosen = median(runs);
+    byWorkload.set(workload.name, chosen);
+    console.log(`${target.name} | ${workload.name}: ${Math.round(chosen.rps)} req/s, p50 ${chosen.p50} ms, p99 ${chosen.p99} ms${chosen.non2xx ? `, ${chosen.non2xx} non-2xx` : ""}`);
+  }
+  rss.set(target.name, peakRssMiB(running.child.pid!));
+  await stop(running);
+  results.set(target.name, byWorkload);
+}
+
+const startup = await measureStartup(5);
+console.log(`start-up to first served request: median ${startup.spawnToFirstResponseMs} ms (createApp ${startup.createAppMs} ms)`);
+
+// The report.
+const validating = results.get("reference, validation on")!;
+const unvalidated = results.get("reference, validation off")!;
+const prism = results.get("Prism mock (defaults)")!;
+const bare = results.get("node:http, fixed body")!;
+const lines: string[] = [];
+const date = new Date().toISOString().slice(0, 10);
+lines.push(`# Benchmark results, ${date}`, "");
+lines.push(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? "CPU"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}.`);
+lines.push(`Command: \`npm run bench -- --duration ${DURATION} --runs ${RUNS}\` (autocannon, ${CONNECTIONS} connections, same machine; median of ${RUNS} runs after a 1 s warm-up).`, "");
+lines.push("| Target | Workload | req/s | p50 ms | p99 ms | non-2xx |", "|---|---|---:|---:|---:|---:|");
+for (const [target, byWorkload] of results) {
+  for (const [workload, m] of byWorkload) lines.push(`| ${target} | ${workload} | ${Math.round(m.rps)} | ${m.p50} | ${m.p99} | ${m.non2xx} |`);
+}
+lines.push("", "| Target | Peak RSS (MiB) |", "|---|---:|", ...[...rss].map(([name, mib]) => `| ${name} | ${mib} |`), "");
+lines.push("Ratios (same run):", "", "| Workload | validating / Prism (target ≥ 3) | validating / unvalidated (target ≥ 0.85) | validating / node:http | p99 ≤ 10 ms |", "|---|---:|---:|---:|---|");
+for (const workload of WORKLOADS.map((w) => w.name)) {
+  const v = validating.get(workload)!;
+  lines.push(`| ${workload} | ${(v.rps / prism.get(workload)!.rps).toFixed(2)} | ${(v.rps / unvalidated.get(workload)!.rps).toFixed(2)} | ${(v.rps / bare.get(workload)!.rps).toFixed(2)} | ${v.p99 <= 10 ? "yes" : "no"} (${v.p99}) |`);
+}
+lines.push("", `Start-up (spawn to first served request, median of 5): ${startup.spawnToFirstResponseMs} ms; of which \`createApp\` (validator compilation): ${startup.createAppMs} ms. Target ≤ 400 ms.`, "");
+const out = values.out ?? `bench/results/${date}.md`;
+writeFileSync(out, lines.join("\n"));
+console.log(`\nwrote ${out}`);

@@ -1,0 +1,96 @@
+/**
+ * `npm run bench:scale`: the in-memory store at size. Builds 100,000 users, 200,000 domains and
+ * 1,000,000 DNS records through the Store interface, reports build time and memory per record, and
+ * the latency of list and lookup operations at 1k and at 1M records: they must stay flat (paged
+ * and indexed, no scans).
+ */
+import { writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { MemoryStore } from "../server/store/memory-store.js";
+import type { Store } from "../server/store/types.js";
+
+const { values } = parseArgs({ options: { out: { type: "string" }, users: { type: "string", default: "100000" } } });
+const USERS = Number(values.users);
+const DOMAINS_PER_USER = 2;
+const RECORDS_PER_DOMAIN = 5;
+const PARTNER = "scale";
+const T0 = Date.parse("2026-01-01T00:00:00Z");
+
+function build(store: Store, users: number): { ms: number; domainIds: string[]; recordIds: string[] } {
+  const started = performance.now();
+  const domainIds: string[] = [];
+  const recordIds: string[] = [];
+  for (let u = 0; u < users; u++) {
+    const userIdentifier = `user_${u}`;
+    const at = new Date(T0 + u * 1000);
+    store.saveUser({ partnerId: PARTNER, userIdentifier, email: `u${u}@example.com`, createdAt: at, lastLogin: at, updatedAt: at, totalSpent: 0 });
+    for (let d = 0; d < DOMAINS_PER_USER; d++) {
+      const id = `dom_${u}_${d}`;
+      domainIds.push(id);
+      store.saveDomain({ id, partnerId: PARTNER, userIdentifier, name: `n${u}x${d}.com`, status: "active", purchasedAt: at, expiresAt: new Date(T0 + 365 * 86_400_000), autoRenew: true, whoisPrivacy: true, nameservers: ["ns1.example", "ns2.example"], registrationPrice: 1299, renewalPrice: 1499, currency: "USD", updatedAt: at });
+      for (let r = 0; r < RECORDS_PER_DOMAIN; r++) {
+        const recordId = `rec_${u}_${d}_${r}`;
+        recordIds.push(recordId);
+        store.saveRecord({ id: recordId, domainId: id, type: "A", name: `h${r}`, content: "192.0.2.1", ttl: 3600, priority: null, createdAt: at, updatedAt: at });
+      }
+    }
+  }
+  return { ms: performance.now() - started, domainIds, recordIds };
+}
+
+/** Median microseconds of `operation` over `times` calls with varying arguments. */
+function timeIt(times: number, operation: (i: number) => unknown): number {
+  const samples: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const started = performance.now();
+    operation(i);
+    samples.push((performance.now() - started) * 1000);
+  }
+  return samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
+}
+
+function operations(store: Store, users: number, domainIds: string[], recordIds: string[]): Record<string, number> {
+  const pick = <T>(list: T[], i: number) => list[(i * 7919) % list.length]!;
+  return {
+    "find user": timeIt(2000, (i) => store.findUser(PARTNER, `user_${(i * 7919) % users}`)),
+    "find domain": timeIt(2000, (i) => store.findDomain(pick(domainIds, i))),
+    "find domain by name": timeIt(2000, (i) => store.findDomainByName(`n${(i * 7919) % users}x1.com`)),
+    "find record": timeIt(2000, (i) => store.findRecord(pick(recordIds, i))),
+    "records of a domain": timeIt(2000, (i) => store.recordsOfDomain(pick(domainIds, i))),
+    "domains of a user": timeIt(2000, (i) => store.domainsOfUser(PARTNER, `user_${(i * 7919) % users}`)),
+    "list users, first page (100, created_at desc)": timeIt(200, () => store.listUsers(PARTNER, { limit: 100, offset: 0, sort: "created_at", order: "desc" })),
+    "list users, deep page (offset 90% in, last_login asc)": timeIt(200, () => store.listUsers(PARTNER, { limit: 100, offset: Math.floor(users * 0.9), sort: "last_login", order: "asc" })),
+    "list users by domain_count (100)": timeIt(200, () => store.listUsers(PARTNER, { limit: 100, offset: 0, sort: "domain_count", order: "desc" })),
+  };
+}
+
+const heapBefore = process.memoryUsage().heapUsed;
+const small = new MemoryStore();
+const smallUsers = 100; // 100 users, 200 domains, 1,000 records
+const smallBuilt = build(small, smallUsers);
+const smallTimes = operations(small, smallUsers, smallBuilt.domainIds, smallBuilt.recordIds);
+
+global.gc?.();
+const heapMid = process.memoryUsage().heapUsed;
+const large = new MemoryStore();
+const largeBuilt = build(large, USERS);
+global.gc?.();
+const heapAfter = process.memoryUsage().heapUsed;
+const largeTimes = operations(large, USERS, largeBuilt.domainIds, largeBuilt.recordIds);
+
+const objects = USERS * (1 + DOMAINS_PER_USER + DOMAINS_PER_USER * RECORDS_PER_DOMAIN);
+const bytesPerObject = (heapAfter - heapMid) / objects;
+const lines = [
+  `# Store at scale, ${new Date().toISOString().slice(0, 10)}`,
+  "",
+  `Command: \`npm run bench:scale\` (Node ${process.version}, --expose-gc). Built through the Store interface: ${USERS.toLocaleString("en")} users, ${(USERS * DOMAINS_PER_USER).toLocaleString("en")} domains, ${largeBuilt.recordIds.length.toLocaleString("en")} DNS records in ${(largeBuilt.ms / 1000).toFixed(1)} s; heap ${((heapAfter - heapMid) / 2 ** 20).toFixed(0)} MiB, about ${Math.round(bytesPerObject)} bytes per stored object (user, domain or record, with its indexes).`,
+  "",
+  "| Operation | 1k records (µs, median) | 1M records (µs, median) | ratio |",
+  "|---|---:|---:|---:|",
+  ...Object.keys(largeTimes).map((name) => `| ${name} | ${smallTimes[name]!.toFixed(1)} | ${largeTimes[name]!.toFixed(1)} | ${(largeTimes[name]! / Math.max(smallTimes[name]!, 0.1)).toFixed(1)} |`),
+  "",
+];
+void heapBefore;
+const report = lines.join("\n");
+console.log(report);
+if (values.out) writeFileSync(values.out, report);

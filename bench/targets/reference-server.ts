@@ -1,0 +1,22 @@
+/**
+ * The reference server as a benchmark target: `VALIDATE=0` turns request and response validation
+ * off. Prints one JSON line with the port and the seeded ids when it serves.
+ */
+import { createApp } from "../../server/app.js";
+import { scaleRateLimits, DEFAULT_RATE_LIMITS } from "../../server/rate-limits/policy.js";
+import { BENCH_KEY, BENCH_PARTNER, seed } from "./seed.js";
+
+const validate = process.env.VALIDATE !== "0";
+const { app, services } = createApp({
+  environment: "sandbox",
+  embedBaseUrl: "http://127.0.0.1:3001",
+  partners: [{ partner: BENCH_PARTNER, keys: [BENCH_KEY] }],
+  // The load is the point: the limits must not answer it.
+  rateLimits: scaleRateLimits(DEFAULT_RATE_LIMITS, 1_000_000),
+  validateResponses: validate,
+  validateRequests: validate,
+});
+const { domainId } = seed(services);
+const server = app.listen(Number(process.env.PORT ?? 0), "127.0.0.1", () => {
+  console.log(JSON.stringify({ port: (server.address() as { port: number }).port, domainId }));
+});
