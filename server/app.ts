@@ -51,6 +51,8 @@ export interface AppConfig {
   handlers?: Partial<OperationHandlers<RequestContext>>;
   /** Response validation is on unless a benchmark turns it off to measure its cost. */
   validateResponses?: boolean;
+  /** Request validation too; off only in benchmarks (handlers rely on validated input). */
+  validateRequests?: boolean;
   log?: (message: string, error?: unknown) => void;
 }
 
@@ -115,7 +117,7 @@ export function createApp(config: AppConfig): PartnerApi {
   app.use(
     OpenApiValidator.middleware({
       apiSpec: documentFor(variants, config.environment) as never,
-      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
+      validateRequests: config.validateRequests === false ? false : { allowUnknownQueryParameters: false, coerceTypes: false },
       validateResponses: config.validateResponses ?? true,
       validateSecurity: false,
       validateFormats: true,
