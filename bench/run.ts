@@ -10,7 +10,7 @@ import autocannon from "autocannon";
 import { writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { parseArgs } from "node:util";
-import { SANDBOX_BUNDLE_PATHS } from "../scripts/lib/generated-files.js";
+import { SANDBOX_BUNDLE_PATHS } from "../scripts/lib/bundle-paths.js";
 import { BENCH_KEY } from "./targets/seed.js";
 import { peakRssMiB, startPolledTarget, startPrintingTarget, stop, type RunningTarget } from "./lib/processes.js";
 import { measureStartup } from "./startup.js";

@@ -8,7 +8,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
-import { SANDBOX_BUNDLE_PATHS } from "./lib/generated-files.js";
+import { SANDBOX_BUNDLE_PATHS } from "./lib/bundle-paths.js";
 
 const KEY = "sk_sandbox_conformanceCiPartnerA0000000000";
 const SECOND_KEY = "sk_sandbox_conformanceCiPartnerB0000000000";

@@ -2,26 +2,11 @@
 import { readFile } from "node:fs/promises";
 import openapiTS, { astToString } from "openapi-typescript";
 import { parse, stringify } from "yaml";
-import { type DocumentKind, type Environment, variantDocument } from "./variant-document.js";
+import { type DocumentKind, variantDocument } from "./variant-document.js";
 import { renderHandlerContract, renderOperationTable } from "./operation-table.js";
 
-export const SOURCE_PATH = "spec/partner-api.yml";
-
-/** Published document per kind: Variant R keeps the name the service description publishes. */
-export const BUNDLE_PATHS: Record<DocumentKind, string> = {
-  R: "generated/openapi/partner-api.yml",
-  D: "generated/openapi/partner-api.d.yml",
-  full: "generated/openapi/partner-api.full.yml",
-};
-
-/** The same documents with the sandbox test helpers, for sandbox deployments and their users. */
-export const SANDBOX_BUNDLE_PATHS: Record<DocumentKind, string> = {
-  R: "generated/openapi/partner-api.sandbox.yml",
-  D: "generated/openapi/partner-api.d.sandbox.yml",
-  full: "generated/openapi/partner-api.full.sandbox.yml",
-};
-
-export const bundlePath = (kind: DocumentKind, environment: Environment) => (environment === "sandbox" ? SANDBOX_BUNDLE_PATHS : BUNDLE_PATHS)[kind];
+export { BUNDLE_PATHS, SANDBOX_BUNDLE_PATHS, SOURCE_PATH, bundlePath } from "./bundle-paths.js";
+import { bundlePath, SOURCE_PATH } from "./bundle-paths.js";
 
 const TYPE_PATHS: Record<DocumentKind, string> = {
   R: "generated/types/variant-r.ts",

@@ -4,7 +4,7 @@ import { Ajv, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import { parse } from "yaml";
 import type { DocumentKind, Environment } from "../../scripts/lib/variant-document.js";
-import { bundlePath, SOURCE_PATH } from "../../scripts/lib/generated-files.js";
+import { bundlePath, SOURCE_PATH } from "../../scripts/lib/bundle-paths.js";
 
 // ajv-formats is CommonJS; under NodeNext its default export is the module object.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;

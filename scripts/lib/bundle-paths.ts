@@ -1,0 +1,23 @@
+/**
+ * Where the published documents are. Its own module without dependencies, so the server can find
+ * its document without loading the generator (openapi-typescript) at start-up.
+ */
+import type { DocumentKind, Environment } from "./variant-document.js";
+
+export const SOURCE_PATH = "spec/partner-api.yml";
+
+/** Published document per kind: Variant R keeps the name the service description publishes. */
+export const BUNDLE_PATHS: Record<DocumentKind, string> = {
+  R: "generated/openapi/partner-api.yml",
+  D: "generated/openapi/partner-api.d.yml",
+  full: "generated/openapi/partner-api.full.yml",
+};
+
+/** The same documents with the sandbox test helpers, for sandbox deployments and their users. */
+export const SANDBOX_BUNDLE_PATHS: Record<DocumentKind, string> = {
+  R: "generated/openapi/partner-api.sandbox.yml",
+  D: "generated/openapi/partner-api.d.sandbox.yml",
+  full: "generated/openapi/partner-api.full.sandbox.yml",
+};
+
+export const bundlePath = (kind: DocumentKind, environment: Environment) => (environment === "sandbox" ? SANDBOX_BUNDLE_PATHS : BUNDLE_PATHS)[kind];
