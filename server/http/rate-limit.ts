@@ -10,6 +10,15 @@ import { ApiError } from "../errors.js";
 import type { RateLimiter } from "../rate-limits/rate-limiter.js";
 import { operationAt } from "./routes.js";
 
+/** The policy of a set of buckets, built once per set: the sets are the operations' and few. */
+const policyHeaders = new WeakMap<readonly unknown[], string>();
+function policyHeader(buckets: ReadonlyArray<{ name: string; limit: number; window: number }>): string {
+  const key = buckets as readonly unknown[];
+  let header = policyHeaders.get(key);
+  if (!header) policyHeaders.set(key, (header = buckets.map((bucket) => `"${bucket.name}";q=${bucket.limit};w=${bucket.window}`).join(", ")));
+  return header;
+}
+
 /** Keys of one partner and environment share their limits, so rotating keys doubles nothing. */
 export const rateLimitScope = (environment: string, partnerId: string) => `${environment}:${partnerId}`;
 
@@ -26,7 +35,7 @@ export function rateLimit(limiter: RateLimiter, services: Services): RequestHand
     res.setHeader("X-RateLimit-Limit", bucket.limit);
     res.setHeader("X-RateLimit-Remaining", remaining);
     res.setHeader("X-RateLimit-Reset", reset);
-    res.setHeader("RateLimit-Policy", decision.buckets.map((state) => `"${state.bucket.name}";q=${state.bucket.limit};w=${state.bucket.window}`).join(", "));
+    res.setHeader("RateLimit-Policy", policyHeader(decision.applicable));
     res.setHeader("RateLimit", `"${bucket.name}";r=${remaining};t=${Math.max(0, Math.ceil(reset - now / 1000))}`);
     if (decision.allowed) {
       next();

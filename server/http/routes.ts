@@ -26,19 +26,22 @@ export function servedOperations(deployment: Pick<Services["deployment"], "varia
     .sort((a, b) => byStaticSegmentsFirst(operationTable[a].path, operationTable[b].path));
 }
 
-const OPERATION_MATCHERS = (Object.keys(operationTable) as OperationId[]).map((id) => ({
-  id,
-  method: operationTable[id].method.toUpperCase(),
-  pattern: new RegExp(`^${operationTable[id].path.replace(/\{[^}]+\}/g, "[^/]+")}$`),
-}));
+/** Per HTTP method, the operations' path patterns in routing order (static segments first). */
+const MATCHERS_BY_METHOD = new Map<string, Array<{ id: OperationId; pattern: RegExp }>>();
+for (const id of (Object.keys(operationTable) as OperationId[]).sort((a, b) => byStaticSegmentsFirst(operationTable[a].path, operationTable[b].path))) {
+  const method = operationTable[id].method.toUpperCase();
+  const matchers = MATCHERS_BY_METHOD.get(method) ?? [];
+  matchers.push({ id, pattern: new RegExp(`^${operationTable[id].path.replace(/\{[^}]+\}/g, "[^/]+")}$`) });
+  MATCHERS_BY_METHOD.set(method, matchers);
+}
 
 /**
- * The operation a request addresses, found from the table; for errors raised before the validator
- * has matched it (a body that is not JSON). Static segments win as in routing.
+ * The operation a request addresses, found from the table: for the rate limits (before routing)
+ * and for errors raised before the validator has matched it (a body that is not JSON). The first
+ * match in routing order wins, as in routing; it runs on every request, so it never sorts.
  */
 export function operationAt(method: string, path: string): OperationId | undefined {
-  const candidates = OPERATION_MATCHERS.filter((m) => m.method === method && m.pattern.test(path)).map((m) => m.id);
-  return candidates.sort((a, b) => byStaticSegmentsFirst(operationTable[a].path, operationTable[b].path))[0];
+  return MATCHERS_BY_METHOD.get(method)?.find((matcher) => matcher.pattern.test(path))?.id;
 }
 
 type AnyHandler = (input: { path: unknown; query: unknown; body: unknown }, context: RequestContext) => unknown;

@@ -18,6 +18,8 @@ export interface RateLimitDecision {
   readonly allowed: boolean;
   /** Every bucket that applies, after this request. */
   readonly buckets: readonly BucketState[];
+  /** The same buckets' definitions: one array per operation, the same on every request. */
+  readonly applicable: readonly Bucket[];
   /** The bucket the headers report: the one that refused, or else the closest to exhaustion. */
   readonly reported: BucketState;
   /** Seconds until the request could fit; 0 when allowed. */
@@ -54,8 +56,8 @@ export class RateLimiter {
     if (refused.length > 0) {
       // The request fits again only when every full bucket has reset: report the last to reset.
       const blocking = refused.map((i) => states[i]!).sort((a, b) => b.reset - a.reset)[0]!;
-      return { allowed: false, buckets: states, reported: blocking, retryAfter: Math.max(1, Math.ceil(blocking.reset - nowMs / 1000)) };
+      return { allowed: false, buckets: states, applicable: buckets, reported: blocking, retryAfter: Math.max(1, Math.ceil(blocking.reset - nowMs / 1000)) };
     }
-    return { allowed: true, buckets: states, reported: [...states].sort(closerToExhaustion)[0]!, retryAfter: 0 };
+    return { allowed: true, buckets: states, applicable: buckets, reported: [...states].sort(closerToExhaustion)[0]!, retryAfter: 0 };
   }
 }
