@@ -1,6 +1,7 @@
 /** createApp: the reference server as an Express app, validated against the spec both ways. */
 import { readFileSync } from "node:fs";
 import express, { type Express } from "express";
+import { pino, type Logger } from "pino";
 import * as OpenApiValidator from "express-openapi-validator";
 import { parse } from "yaml";
 import type { Variant } from "../generated/operations.js";
@@ -15,6 +16,8 @@ import { authenticate } from "./http/authenticate.js";
 import { errorHandler, unknownRoute } from "./http/error-handler.js";
 import { assignRequestId } from "./http/request-id.js";
 import { rateLimit } from "./http/rate-limit.js";
+import { requestLog } from "./http/request-log.js";
+import { securityHeaders } from "./http/security-headers.js";
 import { registerRoutes } from "./http/routes.js";
 import { DEFAULT_RATE_LIMITS, type RateLimitTable } from "./rate-limits/policy.js";
 import { RateLimiter } from "./rate-limits/rate-limiter.js";
@@ -53,7 +56,10 @@ export interface AppConfig {
   validateResponses?: boolean;
   /** Request validation too; off only in benchmarks (handlers rely on validated input). */
   validateRequests?: boolean;
+  /** Unexpected errors; default the logger's error level. */
   log?: (message: string, error?: unknown) => void;
+  /** Structured logs (one line per request); default silent, `npm start` logs to stdout. */
+  logger?: Logger;
 }
 
 export interface PartnerApi {
@@ -106,11 +112,16 @@ export function createApp(config: AppConfig): PartnerApi {
     plain.forEach((key) => keys.addKey(partner, key));
     keyHashes.forEach((hash) => keys.addHash(partner, Buffer.from(hash, "hex")));
   }
-  const log = config.log ?? ((message: string, error?: unknown) => console.error(message, error));
+  const logger = config.logger ?? pino({ level: "silent" });
+  const log = config.log ?? ((message: string, error?: unknown) => logger.error({ err: error }, message));
 
   const app = express();
   app.disable("x-powered-by");
+  // ETags would hash every answer; the API documents none and clients do not revalidate.
+  app.set("etag", false);
+  app.use(securityHeaders);
   app.use(assignRequestId);
+  app.use(requestLog(logger));
   app.use("/api", authenticate(keys));
   app.use("/api", rateLimit(new RateLimiter(config.rateLimits ?? DEFAULT_RATE_LIMITS, services.rateLimitStore), services));
   app.use(express.json({ limit: "1mb" }));
