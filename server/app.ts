@@ -3,9 +3,8 @@ import { readFileSync } from "node:fs";
 import express, { type Express } from "express";
 import { pino, type Logger } from "pino";
 import * as OpenApiValidator from "express-openapi-validator";
-import { parse } from "yaml";
 import type { Variant } from "../generated/operations.js";
-import { bundlePath } from "../scripts/lib/bundle-paths.js";
+import { bundleJsonPath } from "../scripts/lib/bundle-paths.js";
 import { KeyRing, type Environment, type Partner } from "./auth/api-keys.js";
 import { systemClock, type Clock } from "./clock.js";
 import type { OperationHandlers } from "../generated/handlers.js";
@@ -74,9 +73,9 @@ const parsedDocuments = new Map<string, Record<string, unknown>>();
 
 /** The published document of the variants served (R, D, or both: the full document) in the environment. */
 function documentFor(variants: readonly Variant[], environment: Environment): Record<string, unknown> {
-  const path = bundlePath(variants.length === 2 ? "full" : variants[0]!, environment);
+  const path = bundleJsonPath(variants.length === 2 ? "full" : variants[0]!, environment);
   let document = parsedDocuments.get(path);
-  if (!document) parsedDocuments.set(path, (document = parse(readFileSync(path, "utf8")) as Record<string, unknown>));
+  if (!document) parsedDocuments.set(path, (document = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>));
   // A copy per app, because the validator resolves references in place. The server variables name
   // whole base addresses; this server serves the API at its root.
   return { ...structuredClone(document), servers: [{ url: "/" }] };

@@ -5,8 +5,8 @@ import { parse, stringify } from "yaml";
 import { type DocumentKind, variantDocument } from "./variant-document.js";
 import { renderHandlerContract, renderOperationTable } from "./operation-table.js";
 
-export { BUNDLE_PATHS, SANDBOX_BUNDLE_PATHS, SOURCE_PATH, bundlePath } from "./bundle-paths.js";
-import { bundlePath, SOURCE_PATH } from "./bundle-paths.js";
+export { BUNDLE_PATHS, SANDBOX_BUNDLE_PATHS, SOURCE_PATH, bundleJsonPath, bundlePath } from "./bundle-paths.js";
+import { bundleJsonPath, bundlePath, SOURCE_PATH } from "./bundle-paths.js";
 
 const TYPE_PATHS: Record<DocumentKind, string> = {
   R: "generated/types/variant-r.ts",
@@ -32,6 +32,9 @@ export async function renderGeneratedFiles(): Promise<Map<string, string>> {
         bundlePath(kind, environment),
         banner("#", "scripts/build-spec.ts") + stringify(document, { lineWidth: 0, aliasDuplicateObjects: false }),
       );
+      // JSON has no comments: the notice is an extension field, first in the document.
+      const notice = banner("", "scripts/generate.ts").trim();
+      files.set(bundleJsonPath(kind, environment), `${JSON.stringify({ "x-generated": notice, ...document })}\n`);
     }
     // Types cover the sandbox documents, a superset: a client can call the test helpers too.
     const document = variantDocument(source, kind, "sandbox");
@@ -57,6 +60,7 @@ which regenerates in memory and fails on any difference.
 | \`openapi/partner-api.yml\` | The published Variant R document (the minimal shapes). |
 | \`openapi/partner-api.d.yml\` | The published Variant D document. |
 | \`openapi/partner-api.full.yml\` | Both variants, as a deployment serving both answers. |
+| \`openapi/*.json\` | Each document as JSON, which the server loads (parsing YAML would cost hundreds of milliseconds of every start-up). |
 | \`openapi/*.sandbox.yml\` | The same three documents with the sandbox test helpers (\`x-environments: [sandbox]\`), as sandbox deployments serve them. |
 | \`types/variant-r.ts\`, \`types/variant-d.ts\`, \`types/full.ts\` | openapi-typescript types (\`paths\`, \`components\`, \`operations\`) of each sandbox document (production's plus the helpers). |
 | \`handlers.ts\` | The typed handler contract: \`OperationHandlers\` has one member per operation, typed from \`operations\`, so a handler that returns an undocumented status or body does not compile. |
