@@ -17,7 +17,7 @@ import { assignRequestId } from "./http/request-id.js";
 import { rateLimit } from "./http/rate-limit.js";
 import { requestLog } from "./http/request-log.js";
 import { securityHeaders } from "./http/security-headers.js";
-import { registerRoutes } from "./http/routes.js";
+import { registerRoutes, servedOperations } from "./http/routes.js";
 import { DEFAULT_RATE_LIMITS, type RateLimitTable } from "./rate-limits/policy.js";
 import { RateLimiter } from "./rate-limits/rate-limiter.js";
 import { MemoryWindowStore, type WindowStore } from "./rate-limits/window-store.js";
@@ -33,7 +33,13 @@ export interface AppConfig {
   /** Variants served; default both. */
   variants?: readonly Variant[];
   embedBaseUrl: string;
-  partners: ReadonlyArray<{ partner: Partner; keys?: readonly string[]; keyHashes?: readonly string[] }>;
+  partners: ReadonlyArray<{
+    partner: Partner;
+    keys?: readonly string[];
+    keyHashes?: readonly string[];
+    /** Origins allowed to frame the embedded interface of this partner's users (serialized, see embed/framing.ts). */
+    embedOrigins?: readonly string[];
+  }>;
   clock?: Clock;
   store?: Store;
   /** Rate limits per key scope; default the service description's table. */
@@ -55,9 +61,10 @@ export interface AppConfig {
   validateResponses?: boolean;
   /** Request validation too; off only in benchmarks (handlers rely on validated input). */
   validateRequests?: boolean;
-  /** Unexpected errors; default the logger's error level. */
-  log?: (message: string, error?: unknown) => void;
-  /** Structured logs (one line per request); default silent, `npm start` logs to stdout. */
+  /**
+   * Structured logs: one info line per request (server/http/request-log.ts) and every unexpected
+   * error (a 500) at error level with its stack. Default silent; `npm start` logs to stdout.
+   */
   logger?: Logger;
 }
 
@@ -93,7 +100,12 @@ export function createApp(config: AppConfig): PartnerApi {
     clocks: new PartnerClocks(clock, config.environment),
     rateLimitStore: config.rateLimitStore ?? new MemoryWindowStore(),
     webhooks: { store: new MemoryWebhookStore(), dispatcher: undefined as unknown as WebhookDispatcher },
-    deployment: { environment: config.environment, variants, embedBaseUrl: config.embedBaseUrl.replace(/\/$/, "") },
+    deployment: {
+      environment: config.environment,
+      variants,
+      embedBaseUrl: config.embedBaseUrl.replace(/\/$/, ""),
+      embedOrigins: new Map(config.partners.map(({ partner, embedOrigins = [] }) => [partner.id, embedOrigins])),
+    },
   };
   services.webhooks.dispatcher = new WebhookDispatcher({
     store: () => services.webhooks.store,
@@ -112,15 +124,16 @@ export function createApp(config: AppConfig): PartnerApi {
     keyHashes.forEach((hash) => keys.addHash(partner, Buffer.from(hash, "hex")));
   }
   const logger = config.logger ?? pino({ level: "silent" });
-  const log = config.log ?? ((message: string, error?: unknown) => logger.error({ err: error }, message));
+  const served = new Set(servedOperations(services.deployment));
 
   const app = express();
   app.disable("x-powered-by");
   // ETags would hash every answer; the API documents none and clients do not revalidate.
   app.set("etag", false);
+  // First, so errors carry them too. No CORS middleware, on purpose: keys never reach a browser (see the module).
   app.use(securityHeaders);
   app.use(assignRequestId);
-  app.use(requestLog(logger));
+  app.use(requestLog(logger, served));
   app.use("/api", authenticate(keys));
   app.use("/api", rateLimit(new RateLimiter(config.rateLimits ?? DEFAULT_RATE_LIMITS, services.rateLimitStore), services));
   app.use(express.json({ limit: "1mb" }));
@@ -138,6 +151,6 @@ export function createApp(config: AppConfig): PartnerApi {
   );
   registerRoutes(app, { ...handlers, ...config.handlers }, services);
   app.use(unknownRoute);
-  app.use(errorHandler(log));
+  app.use(errorHandler(logger, served));
   return { app, services, keys, outbox, rateLimitStore: services.rateLimitStore };
 }

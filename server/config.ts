@@ -5,18 +5,29 @@
  * PARTNER_API_VARIANTS (R,D | R | D), PARTNER_API_EMBED_URL, PARTNER_API_CONFIG (partners file written
  * by `npm run keys`), PARTNER_API_KEYS (partnerId:key,... for CI secrets),
  * PARTNER_API_RATE_LIMIT_SCALE (multiplies every rate limit; default 1, for load tests),
- * EMBED_PORT (3001: where the embed host that login_url opens listens; 0 turns it off).
+ * EMBED_PORT (3001: where the embed host that login_url opens listens; 0 turns it off),
+ * PARTNER_API_EMBED_ORIGINS (partnerId=origin,...: origins allowed to frame the embedded interface,
+ * added to the partners file's `embed_origins`), DEMO_HOST_PORT (3002: the demo partner's page that
+ * frames the interface, served only for the demo partner; 0 turns it off).
  */
 import { existsSync, readFileSync } from "node:fs";
 import type { Variant } from "../generated/operations.js";
 import type { AppConfig } from "./app.js";
 import type { Environment } from "./auth/api-keys.js";
+import { parseEmbedOrigin } from "./embed/framing.js";
 import { DEFAULT_RATE_LIMITS, scaleRateLimits } from "./rate-limits/policy.js";
 
 export const DEFAULT_PARTNERS_FILE = "partner-api.config.json";
 
 export interface PartnersFile {
-  partners: Array<{ id: string; name: string; environment: Environment; key_hashes: string[] }>;
+  partners: Array<{
+    id: string;
+    name: string;
+    environment: Environment;
+    key_hashes: string[];
+    /** Origins of the partner's application allowed to frame the embedded interface. */
+    embed_origins?: string[];
+  }>;
 }
 
 export interface DeploymentConfig {
@@ -24,6 +35,10 @@ export interface DeploymentConfig {
   host: string;
   /** Port of the embed host; null when this process does not serve it. */
   embedPort: number | null;
+  /** Port of the demo partner's host page; null when not served. */
+  demoHostPort: number | null;
+  /** PARTNER_API_EMBED_ORIGINS by partner id, also for partners made after loading (the demo partner). */
+  embedOrigins: ReadonlyMap<string, string[]>;
   app: AppConfig;
 }
 
@@ -44,28 +59,60 @@ export function readPartnersFile(path: string): PartnersFile {
   return parsed;
 }
 
+function parsePort(name: string, value: string | undefined, fallback: number): number | null {
+  const port = Number(value ?? fallback);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`${name} must be a port number (got ${value})`);
+  return port === 0 ? null : port;
+}
+
+function embedOrigin(value: string, source: string): string {
+  try {
+    return parseEmbedOrigin(value);
+  } catch (error) {
+    return fail(`${source}: ${(error as Error).message}`);
+  }
+}
+
+/** `partnerId=origin,...`; a partner may appear several times. */
+function parseEmbedOriginsEnv(value: string | undefined): Map<string, string[]> {
+  const byPartner = new Map<string, string[]>();
+  for (const pair of (value ?? "").split(",").map((entry) => entry.trim()).filter(Boolean)) {
+    const at = pair.indexOf("=");
+    if (at <= 0) fail("PARTNER_API_EMBED_ORIGINS must be partnerId=origin pairs separated by commas");
+    const partnerId = pair.slice(0, at);
+    byPartner.set(partnerId, [...(byPartner.get(partnerId) ?? []), embedOrigin(pair.slice(at + 1), "PARTNER_API_EMBED_ORIGINS")]);
+  }
+  return byPartner;
+}
+
 export function loadDeploymentConfig(env: NodeJS.ProcessEnv): DeploymentConfig {
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`PORT must be a port number (got ${env.PORT})`);
   const environment = (env.PARTNER_API_ENVIRONMENT ?? "sandbox") as Environment;
   if (environment !== "sandbox" && environment !== "production") fail(`PARTNER_API_ENVIRONMENT must be sandbox or production (got ${environment})`);
   const partnersFile = readPartnersFile(env.PARTNER_API_CONFIG ?? DEFAULT_PARTNERS_FILE);
+  const embedOrigins = parseEmbedOriginsEnv(env.PARTNER_API_EMBED_ORIGINS);
   const partners: AppConfig["partners"][number][] = partnersFile.partners
     .filter((entry) => entry.environment === environment)
-    .map((entry) => ({ partner: { id: entry.id, name: entry.name }, keyHashes: entry.key_hashes }));
+    .map((entry) => ({
+      partner: { id: entry.id, name: entry.name },
+      keyHashes: entry.key_hashes,
+      embedOrigins: (entry.embed_origins ?? []).map((origin) => embedOrigin(origin, `embed_origins of ${entry.id}`)),
+    }));
   for (const pair of (env.PARTNER_API_KEYS ?? "").split(",").filter(Boolean)) {
     const [id, key] = pair.split(":");
     if (!id || !key) fail("PARTNER_API_KEYS must be partnerId:key pairs separated by commas");
     partners.push({ partner: { id, name: id }, keys: [key] });
   }
+  for (const entry of partners) entry.embedOrigins = [...new Set([...(entry.embedOrigins ?? []), ...(embedOrigins.get(entry.partner.id) ?? [])])];
   const rateLimitScale = Number(env.PARTNER_API_RATE_LIMIT_SCALE ?? 1);
   if (!(rateLimitScale > 0) || !Number.isFinite(rateLimitScale)) fail(`PARTNER_API_RATE_LIMIT_SCALE must be a positive number (got ${env.PARTNER_API_RATE_LIMIT_SCALE})`);
-  const embedPort = Number(env.EMBED_PORT ?? 3001);
-  if (!Number.isInteger(embedPort) || embedPort < 0 || embedPort > 65535) fail(`EMBED_PORT must be a port number (got ${env.EMBED_PORT})`);
   return {
     port,
     host: env.HOST ?? "127.0.0.1",
-    embedPort: embedPort === 0 ? null : embedPort,
+    embedPort: parsePort("EMBED_PORT", env.EMBED_PORT, 3001),
+    demoHostPort: parsePort("DEMO_HOST_PORT", env.DEMO_HOST_PORT, 3002),
+    embedOrigins,
     app: {
       environment,
       variants: parseVariants(env.PARTNER_API_VARIANTS),

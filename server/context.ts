@@ -15,6 +15,8 @@ export interface Deployment {
   variants: readonly Variant[];
   /** Base URL of the embed host that login_url points at. */
   embedBaseUrl: string;
+  /** By partner id: the origins allowed to frame the embedded interface (none: nothing may). */
+  embedOrigins: ReadonlyMap<string, readonly string[]>;
 }
 
 export interface Services {

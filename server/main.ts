@@ -1,10 +1,12 @@
 /** `npm start`: a sandbox deployment of the reference server. Prints a ready key when none is configured. */
+import type { AddressInfo } from "node:net";
 import { createApp } from "./app.js";
 import { generateApiKey } from "./auth/api-keys.js";
 import { loadDeploymentConfig } from "./config.js";
 import { createEmbedApp } from "./embed/embed-app.js";
+import { announceDemo, createDemoHostApp, DEMO_USER, demoHostOrigin } from "./embed/demo-host.js";
 import { every } from "./scheduling/every.js";
-import { shutDownGracefully } from "./http/graceful-shutdown.js";
+import { SHUTDOWN_GRACE_MS, shutDownGracefully } from "./http/graceful-shutdown.js";
 import { pino } from "pino";
 import { startDueChangeSweep } from "./scheduling/sweep.js";
 
@@ -14,19 +16,30 @@ const logger = pino({ level: process.env.LOG_LEVEL ?? "info" });
 let demoKey: string | null = null;
 if (config.app.partners.length === 0) {
   demoKey = generateApiKey(config.app.environment);
-  config.app.partners = [{ partner: { id: "demo", name: "Demo partner" }, keys: [demoKey] }];
+  // The demo page may frame the embedded interface, and so may origins PARTNER_API_EMBED_ORIGINS names for "demo".
+  const embedOrigins = [...(config.demoHostPort === null ? [] : [demoHostOrigin(config.demoHostPort)]), ...(config.embedOrigins.get("demo") ?? [])];
+  config.app.partners = [{ partner: { id: "demo", name: "Demo partner" }, keys: [demoKey], embedOrigins }];
 }
 const { app, services } = createApp({ ...config.app, deliverWebhooksPromptly: true, logger });
 const stopSweep = startDueChangeSweep(services, (error) => logger.error({ err: error }, "due-change sweep failed"));
 // Retries fall due as time passes; a second is well inside the shortest retry delay (1 minute).
 const stopWebhooks = every(1000, () => services.webhooks.dispatcher.tick(), (error) => logger.error({ err: error }, "webhook dispatch failed"));
-const embed = config.embedPort === null ? null : createEmbedApp(services).listen(config.embedPort, config.host);
+const embedLog = (message: string, error?: unknown) => (error === undefined ? logger.warn(message) : logger.error({ err: error }, message));
+const embed = config.embedPort === null ? null : createEmbedApp(services, { log: embedLog }).listen(config.embedPort, config.host);
+const demo = demoKey ? { apiBaseUrl: `http://${config.host}:${config.port}`, apiKey: demoKey, userIdentifier: DEMO_USER } : null;
+const demoHost = demo && config.demoHostPort !== null ? createDemoHostApp(demo).listen(config.demoHostPort, "127.0.0.1") : null;
 const server = app.listen(config.port, config.host, () => {
-  const baseUrl = `http://${config.host}:${config.port}`;
+  // The bound port: PORT=0 asks the system for a free one (the tests do).
+  const baseUrl = `http://${config.host}:${(server.address() as AddressInfo).port}`;
+  if (demo) demo.apiBaseUrl = baseUrl;
   console.log(`partner-api ${config.app.environment} server on ${baseUrl} (variants ${config.app.variants?.join(", ")})`);
   if (demoKey) {
     console.log(`\nAPI key of the demo partner (shown once, valid until this process ends):\n  ${demoKey}\n`);
     console.log(`Try it:\n  curl -s -X POST ${baseUrl}/api/v1/users -H 'Authorization: Bearer ${demoKey}' -H 'Content-Type: application/json' -d '{"user_identifier":"user_1"}'\n`);
+  }
+  if (demo && embed) {
+    const demoPage = config.demoHostPort === null ? null : `${demoHostOrigin(config.demoHostPort)}/`;
+    announceDemo(demo, demoPage).catch((error) => console.error("cannot open a demo session", error));
   }
 });
 server.on("error", (error) => {
@@ -34,16 +47,31 @@ server.on("error", (error) => {
   process.exit(1);
 });
 /**
- * SIGTERM (and Ctrl-C): stop accepting, let requests in flight and webhook deliveries under way
- * finish (at most 10 s), then exit 0; exit 1 if something had to be cut.
+ * SIGTERM (and Ctrl-C): stop accepting, close idle keep-alive connections, let requests in flight
+ * and webhook deliveries under way finish (at most SHUTDOWN_GRACE_MS, 10 s: well inside the 30 s
+ * an orchestrator usually waits before SIGKILL), then exit 0; exit 1 if something had to be cut,
+ * so a supervisor can tell a clean stop from a forced one. A second signal (Ctrl-C twice) ends the
+ * process at once with 1.
  */
 async function shutDown(signal: string): Promise<void> {
   logger.info({ signal }, "shutting down");
   stopSweep();
   stopWebhooks();
-  const servers = [server, embed].filter((listening) => listening !== null);
-  const finished = await Promise.all([...servers.map((listening) => shutDownGracefully(listening)), Promise.race([services.webhooks.dispatcher.idle(), new Promise((resolve) => setTimeout(resolve, 10_000).unref())])]);
-  logger.info({ complete: finished.every((done) => done !== false) }, "stopped");
-  process.exit(finished.every((done) => done !== false) ? 0 : 1);
+  const servers = [server, embed, demoHost].filter((listening) => listening !== null);
+  const webhooksIdle = Promise.race([
+    services.webhooks.dispatcher.idle().then(() => true),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), SHUTDOWN_GRACE_MS).unref()),
+  ]);
+  const finished = await Promise.all([...servers.map((listening) => shutDownGracefully(listening)), webhooksIdle]);
+  const complete = finished.every(Boolean);
+  logger.info({ complete }, "stopped");
+  process.exit(complete ? 0 : 1);
 }
-for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => void shutDown(signal));
+let stopping = false;
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.on(signal, () => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    void shutDown(signal);
+  });
+}

@@ -6,6 +6,10 @@ import type { DnsRecordRow, DomainRow } from "../store/types.js";
 import { recordConflict, recordViolations, storedPriority, type RecordDraft } from "./record-rules.js";
 import { toRecordD } from "./record-shapes.js";
 
+/** The order records are listed in: by name, then type, then creation. */
+export const byNameTypeCreation = (a: DnsRecordRow, b: DnsRecordRow) =>
+  a.name.localeCompare(b.name) || a.type.localeCompare(b.type) || a.createdAt.getTime() - b.createdAt.getTime();
+
 /** 422 naming every violated rule (the list shape shows all, the coded shape the first). */
 export function assertRecordValid(draft: RecordDraft, fieldNames: Partial<Record<string, string>> = {}): void {
   const violations = recordViolations(draft);

@@ -15,7 +15,8 @@ const TEMPLATE_TTL = 300;
 export function expandTemplate(templateId: DnsTemplateId, domainName: string, given: Record<string, string>): RecordDraft[] {
   const template = dnsTemplates[templateId];
   const specs = template.variables as Record<string, VariableSpec>;
-  const unknown = Object.keys(given).filter((name) => !(name in specs));
+  // Own keys only: `in` would take "constructor" or "__proto__" for variables of every template.
+  const unknown = Object.keys(given).filter((name) => !Object.hasOwn(specs, name));
   if (unknown.length > 0) {
     throw apiErrors.invalidValue(`variables.${unknown[0]}`, "invalid_value", `Template ${templateId} has no variable ${unknown[0]}; its variables are: ${Object.keys(specs).join(", ") || "none"}`);
   }

@@ -11,6 +11,8 @@ import type { TldPrice } from "../catalog/tlds.js";
 
 export const REGISTRAR_NAME = "Partner Domains Registrar";
 export const DEFAULT_NAMESERVERS = ["ns1.partner-dns.invalid", "ns2.partner-dns.invalid"];
+/** Registrations and renewals run 1 to 10 years at a time (the registry rule the spec states for `years`). */
+export const MAX_REGISTRATION_YEARS = 10;
 
 export interface Registration {
   partnerId: string;

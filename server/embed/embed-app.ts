@@ -1,48 +1,146 @@
 /**
- * The embed host that login_url opens: a session's token signs the user in for 24 hours without a
- * key. Pages are server-rendered HTML; every value from the store is escaped.
+ * The embed host that login_url opens, inside the partner's iframe: the user's domains, search and
+ * purchase, DNS records. Server-rendered HTML whose forms work without scripts; a small script only
+ * improves them. No API key is involved: the browser holds a session cookie, nothing else.
+ *
+ * Request ladder: security headers, static assets, the token exchange, then every other page needs an
+ * open session (else the session-ended page), and every POST passes the CSRF checks.
  */
-import express, { type Express } from "express";
-import type { Services } from "../context.js";
-import { openSession } from "./sessions.js";
+import { fileURLToPath } from "node:url";
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from "express";
+import { servicesOf, type Services } from "../context.js";
+import { ApiError } from "../errors.js";
+import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from "./cookies.js";
+import { CSRF_FIELD, csrfRefusal } from "./csrf.js";
+import { embedContextOf, type EmbedContext } from "./embed-context.js";
+import { frameAncestors } from "./framing.js";
+import { registerDnsRoutes } from "./routes/dns.js";
+import { registerDomainRoutes } from "./routes/domains.js";
+import { registerSearchRoutes } from "./routes/search.js";
+import { notFoundPage, problemPage, refusedPage, sessionEndedPage } from "./views/layout.js";
+import { openSession, resumeEmbedSession, startEmbedSession } from "./sessions.js";
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
-
-function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head><body><main>${body}</main></body></html>`;
+export interface EmbedAppOptions {
+  log?: (message: string, error?: unknown) => void;
 }
 
-export function createEmbedApp(services: Services): Express {
-  const app = express();
-  app.disable("x-powered-by");
-  app.use((_req, res, next) => {
-    // The page holds a signed-in session: never cached, never sniffed.
+const ASSETS = fileURLToPath(new URL("./assets/", import.meta.url));
+
+/** Everything comes from this host; scripts and styles from files, never inline. */
+const BASE_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'";
+
+const policyFor = (origins: readonly string[]) => `${BASE_POLICY}; ${frameAncestors(origins)}`;
+
+/** The origins of one partner; pages that belong to no partner (no session) may be framed by any partner's, to show why. */
+function originsOf(services: Services, partnerId: string | null): readonly string[] {
+  if (partnerId !== null) return services.deployment.embedOrigins.get(partnerId) ?? [];
+  return [...new Set([...services.deployment.embedOrigins.values()].flat())];
+}
+
+const ownOriginOf = (services: Services) => new URL(services.deployment.embedBaseUrl).origin;
+
+function securityHeaders(services: Services): RequestHandler {
+  return (_req, res, next) => {
+    // Pages hold a signed-in session: never cached, never sniffed, and the token URL never sent on as a referrer.
     res.setHeader("Cache-Control", "no-store");
     res.setHeader("X-Content-Type-Options", "nosniff");
     res.setHeader("Referrer-Policy", "no-referrer");
+    res.setHeader("Content-Security-Policy", policyFor(originsOf(services, null)));
     next();
-  });
-  app.get("/session/:token", (req, res) => {
-    const lookup = openSession(services, req.params.token);
-    if (lookup.state === "unknown") {
-      res.status(404).type("html").send(page("Link not valid", "<h1>This link is not valid</h1><p>Open the domains page again from the application.</p>"));
-      return;
-    }
-    if (lookup.state === "expired") {
-      res.status(410).type("html").send(page("Link expired", "<h1>This link has expired</h1><p>Links are valid for 24 hours. Open the domains page again from the application.</p>"));
+  };
+}
+
+/** GET login_url: the token becomes a session cookie, and the browser moves to an address without the token. */
+function exchangeToken(services: Services): RequestHandler {
+  return (req, res) => {
+    const lookup = openSession(services, String(req.params.token));
+    if (lookup.state !== "open") {
+      if (lookup.state === "expired") res.setHeader("Content-Security-Policy", policyFor(originsOf(services, lookup.partnerId)));
+      res.status(lookup.state === "expired" ? 410 : 404).type("html").send(sessionEndedPage());
       return;
     }
     const { session } = lookup;
-    const domains = services.store.domainsOfUser(session.partnerId, session.userIdentifier);
-    const rows = domains.map((domain) => `<li>${escapeHtml(domain.name)} <span>${escapeHtml(domain.status)}</span></li>`).join("");
-    res
-      .status(200)
-      .type("html")
-      .send(page("Your domains", `<h1>Your domains</h1><p>Signed in as ${escapeHtml(session.userIdentifier)}</p>${rows ? `<ul>${rows}</ul>` : "<p>No domains yet.</p>"}`));
-  });
+    const remainingSeconds = (session.expiresAt.getTime() - services.clocks.clockFor(session.partnerId).now().getTime()) / 1000;
+    res.setHeader("Content-Security-Policy", policyFor(originsOf(services, session.partnerId)));
+    res.setHeader("Set-Cookie", sessionCookie(startEmbedSession(services, session), remainingSeconds));
+    res.redirect(303, "/domains");
+  };
+}
+
+function requireSession(services: Services): RequestHandler {
+  return (req, res, next) => {
+    const lookup = resumeEmbedSession(services, readCookie(req.headers.cookie, SESSION_COOKIE));
+    if (lookup.state !== "open") {
+      if (lookup.state === "expired") {
+        res.setHeader("Content-Security-Policy", policyFor(originsOf(services, lookup.partnerId)));
+        res.setHeader("Set-Cookie", clearedSessionCookie());
+      }
+      res.status(lookup.state === "expired" ? 410 : 401).type("html").send(sessionEndedPage());
+      return;
+    }
+    const { session } = lookup;
+    const partnerServices = servicesOf(services, session.partnerId);
+    const context: EmbedContext = { services: partnerServices, session, user: partnerServices.store.findUser(session.partnerId, session.userIdentifier)! };
+    res.locals.embed = context;
+    res.setHeader("Content-Security-Policy", policyFor(originsOf(services, session.partnerId)));
+    next();
+  };
+}
+
+function verifyCsrf(services: Services, log: NonNullable<EmbedAppOptions["log"]>): RequestHandler {
+  return (req, res, next) => {
+    if (req.method !== "POST") return next();
+    const refusal = csrfRefusal({
+      headers: req.headers,
+      token: (req.body as Record<string, unknown> | undefined)?.[CSRF_FIELD],
+      sessionToken: embedContextOf(res).session.csrfToken,
+      ownOrigin: ownOriginOf(services),
+    });
+    if (refusal === null) return next();
+    log(`embed: refused ${req.method} ${req.path}: ${refusal}`);
+    res.status(403).type("html").send(refusedPage());
+  };
+}
+
+function errorPage(log: NonNullable<EmbedAppOptions["log"]>): ErrorRequestHandler {
+  return (error, req, res, _next) => {
+    // Another user's domain or record reads as an unknown one.
+    if (error instanceof ApiError && (error.status === 404 || error.status === 403)) {
+      res.status(404).type("html").send(notFoundPage());
+      return;
+    }
+    // A missing asset; body parser refusals (a body too large or not a form).
+    const status = (error as { status?: unknown }).status;
+    if (!(error instanceof ApiError) && status === 404) {
+      res.status(404).type("html").send(notFoundPage());
+      return;
+    }
+    if (!(error instanceof ApiError) && typeof status === "number" && status >= 400 && status < 500) {
+      res.status(status).type("html").send(refusedPage());
+      return;
+    }
+    log(`embed: unexpected error on ${req.method} ${req.path}`, error);
+    res.status(500).type("html").send(problemPage());
+  };
+}
+
+export function createEmbedApp(services: Services, options: EmbedAppOptions = {}): Express {
+  const log = options.log ?? ((message: string, error?: unknown) => console.error(message, error ?? ""));
+  const app = express();
+  app.disable("x-powered-by");
+  app.use(securityHeaders(services));
+  app.use("/assets", express.static(ASSETS, { index: false, fallthrough: false, cacheControl: false }));
+  app.get("/session/:token", exchangeToken(services));
+  app.use(express.urlencoded({ extended: false, limit: "32kb", parameterLimit: 50 }));
+  app.use(requireSession(services));
+  app.use(verifyCsrf(services, log));
+  app.get("/", (_req, res) => res.redirect(303, "/domains"));
+  registerDomainRoutes(app);
+  registerSearchRoutes(app);
+  registerDnsRoutes(app);
   app.use((_req, res) => {
-    res.status(404).type("html").send(page("Not found", "<h1>Not found</h1>"));
+    res.status(404).type("html").send(notFoundPage());
   });
+  app.use(errorPage(log));
   return app;
 }

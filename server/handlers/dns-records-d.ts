@@ -1,10 +1,10 @@
 /** Variant D: records scoped to their domain, with `content`; bulk creation and templates. */
 import type { OperationHandlers } from "../../generated/handlers.js";
 import { partnerOf, type RequestContext, type Services } from "../context.js";
-import { recordConflict, type RecordDraft } from "../dns/record-rules.js";
-import { assertRecordValid, createRecord, deleteRecord, updateRecord } from "../dns/record-service.js";
+import type { RecordDraft } from "../dns/record-rules.js";
+import { byNameTypeCreation, createRecord, deleteRecord, updateRecord } from "../dns/record-service.js";
 import { toRecordD } from "../dns/record-shapes.js";
-import { expandTemplate } from "../dns/templates.js";
+import { applyTemplate } from "../dns/template-service.js";
 import { domainOfPartner } from "../domains/domain-access.js";
 import { ApiError, apiErrors } from "../errors.js";
 import type { DnsRecordRow } from "../store/types.js";
@@ -20,9 +20,6 @@ function domainAndRecord(services: Services, partnerId: string, domainId: string
   if (!record || record.domainId !== domain.id) throw apiErrors.notFound("DNS record", recordId);
   return { domain, record };
 }
-
-const byNameTypeCreation = (a: DnsRecordRow, b: DnsRecordRow) =>
-  a.name.localeCompare(b.name) || a.type.localeCompare(b.type) || a.createdAt.getTime() - b.createdAt.getTime();
 
 export const dnsRecordDHandlers: Pick<
   Handlers,
@@ -77,17 +74,8 @@ export const dnsRecordDHandlers: Pick<
   },
 
   applyDnsTemplate: ({ path, body }, context) => {
-    const { services } = context;
-    const domain = domainOfPartner(services.store, partnerOf(context).id, path.domain_id);
-    const drafts = expandTemplate(body.template_id, domain.name, body.variables ?? {});
-    // All or nothing: every record is checked, against the zone and each other, before any is written.
-    const existing = services.store.recordsOfDomain(domain.id);
-    drafts.forEach((draft, index) => {
-      assertRecordValid(draft);
-      const conflict = recordConflict(draft, [...existing, ...drafts.slice(0, index)]);
-      if (conflict) throw apiErrors.conflict(`Template ${body.template_id}: ${conflict.message}`, { field: "template_id", code: conflict.code });
-    });
-    const created = drafts.map((draft) => createRecord(services, domain, draft));
+    const domain = domainOfPartner(context.services.store, partnerOf(context).id, path.domain_id);
+    const created = applyTemplate(context.services, domain, body.template_id, body.variables ?? {});
     return { status: 201, body: { template_id: body.template_id, records_created: created.map(toRecordD) } };
   },
 };

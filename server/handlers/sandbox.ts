@@ -1,12 +1,10 @@
 /** Sandbox test helpers (spec tag Sandbox): the clock, registering domains, domain status, reset. */
 import type { OperationHandlers } from "../../generated/handlers.js";
-import { addYears, timestamp } from "../clock.js";
-import { isAvailable, isPremium, PREMIUM_MULTIPLIER } from "../catalog/availability.js";
-import { parseDomainName } from "../catalog/domain-names.js";
+import { addYears, parseDateTime, timestamp } from "../clock.js";
 import { partnerOf, type RequestContext, type Services } from "../context.js";
 import { domainOfPartner } from "../domains/domain-access.js";
 import { setDomainStatus } from "../domains/domain-lifecycle.js";
-import { registerDomain } from "../domains/registration.js";
+import { purchaseDomain } from "../domains/purchase.js";
 import { domainDetail } from "../domains/domain-views.js";
 import { apiErrors } from "../errors.js";
 import { rateLimitScope } from "../http/rate-limit.js";
@@ -27,7 +25,10 @@ export const sandboxHandlers: Pick<Handlers, "getSandboxClock" | "advanceSandbox
     const { services } = context;
     const partner = partnerOf(context);
     const now = services.clock.now();
-    const target = body.seconds !== undefined ? new Date(now.getTime() + body.seconds * 1000) : new Date(body.to!);
+    // parseDateTime, not new Date: the validator lets through RFC 3339 spellings Date cannot read
+    // (a leap second, `+01`), and an invalid time would be stored as the partner's clock offset.
+    const target = body.seconds !== undefined ? new Date(now.getTime() + body.seconds * 1000) : parseDateTime(body.to!);
+    if (!target) throw apiErrors.invalidValue("to", "invalid_format", "to must be an RFC 3339 date-time such as 2027-01-01T00:00:00Z");
     if (target <= now) throw apiErrors.invalidValue("to", "invalid_value", `to must be later than the sandbox time ${timestamp(now)}; the clock never moves back`);
     if (target > addYears(now, MAX_ADVANCE_YEARS)) throw apiErrors.invalidValue(body.to ? "to" : "seconds", "out_of_range", `The clock moves at most ${MAX_ADVANCE_YEARS} years per call`);
     services.clocks.advance(partner.id, target.getTime() - now.getTime());
@@ -37,28 +38,15 @@ export const sandboxHandlers: Pick<Handlers, "getSandboxClock" | "advanceSandbox
 
   createSandboxDomain: ({ body }, context) => {
     const { services } = context;
-    const partner = partnerOf(context);
-    const { name, label, tld } = parseDomainName(body.domain_name, "domain_name");
-    if (!services.store.findUser(partner.id, body.user_identifier)) throw apiErrors.notFound("User", body.user_identifier);
-    if (!tld.available) throw apiErrors.invalidValue("domain_name", "invalid_value", `Registrations of .${tld.tld} domains are closed`);
-    if (!isAvailable(services.store, services.deployment.environment, name, label, true)) {
-      throw apiErrors.conflict(`${name} is not available`, { field: "domain_name", code: "not_available" });
-    }
-    const years = body.years ?? 1;
-    const yearlyPrice = isPremium(label, services.deployment.environment) ? tld.registration * PREMIUM_MULTIPLIER : tld.registration;
-    const domain = registerDomain(services.store, services.clock, {
-      partnerId: partner.id,
+    const domain = purchaseDomain(services, {
+      partnerId: partnerOf(context).id,
       userIdentifier: body.user_identifier,
-      name,
-      tld,
-      years,
-      charge: yearlyPrice * years,
+      domainName: body.domain_name,
+      years: body.years,
       autoRenew: body.auto_renew,
       whoisPrivacy: body.whois_privacy,
     });
-    const detail = domainDetail(services, domain);
-    services.outbox.emit(partner.id, "domain.registered", { data: detail });
-    return { status: 201, body: detail };
+    return { status: 201, body: domainDetail(services, domain) };
   },
 
   setSandboxDomainStatus: ({ path, body }, context) => {

@@ -1,8 +1,10 @@
 /** The one place errors become responses: the documented shape for the operation and status. */
 import type { ErrorRequestHandler, RequestHandler } from "express";
+import type { Logger } from "pino";
 import { operationTable, type OperationId } from "../../generated/operations.js";
 import { apiErrors, errorBody } from "../errors.js";
 import { requestErrorToApiError } from "./request-errors.js";
+import { routeOf } from "./request-log.js";
 import { operationAt } from "./routes.js";
 
 interface OpenApiRequestMetadata {
@@ -11,10 +13,17 @@ interface OpenApiRequestMetadata {
 
 export const unknownRoute: RequestHandler = (_req, _res, next) => next(requestErrorToApiError({ status: 404 }));
 
-export function errorHandler(log: (message: string, error: unknown) => void): ErrorRequestHandler {
+/**
+ * Unexpected errors (the 500s) go to the logger at error level with the request id, the route
+ * template and the error with its stack; like the request lines, never the raw path, headers or body.
+ */
+export function errorHandler(logger: Logger, served: ReadonlySet<OperationId>): ErrorRequestHandler {
   return (error, req, res, _next) => {
     const apiError = requestErrorToApiError(error);
-    if (!apiError) log(`unexpected error on ${req.method} ${req.path} (request ${res.locals.requestId})`, error);
+    if (!apiError) {
+      const { route, operationId } = routeOf(req.method, req.path, served);
+      logger.error({ requestId: res.locals.requestId, method: req.method, route, operationId, err: error }, `unexpected error on ${req.method} ${route ?? "an unknown route"}`);
+    }
     const refusal = apiError ?? apiErrors.internal();
     const operationId = ((req as OpenApiRequestMetadata).openapi?.schema?.operationId as OperationId | undefined) ?? operationAt(req.method, req.path);
     const listShape = operationId !== undefined && (operationTable[operationId]?.listErrorStatuses as readonly number[] | undefined)?.includes(refusal.status) === true;

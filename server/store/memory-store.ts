@@ -1,5 +1,6 @@
 /** In-memory Store: Maps with the indexes the operations need, so lookups never scan. */
-import type { DnsRecordRow, DomainRow, SessionRow, Store, TransferRow, UserPageQuery, UserRow } from "./types.js";
+import { SortedKeys } from "./sorted-keys.js";
+import type { DnsRecordRow, DomainRow, EmbedSessionRow, SessionRow, Store, TransferRow, UserPageQuery, UserRow, UserSort } from "./types.js";
 
 const userKey = (partnerId: string, userIdentifier: string) => `${partnerId}\u0000${userIdentifier}`;
 
@@ -23,6 +24,46 @@ export class MemoryStore implements Store {
   private readonly transferIdsByUser = new Map<string, Set<string>>();
   private readonly sessions = new Map<string, SessionRow>();
   private readonly sessionHashesByUser = new Map<string, Set<string>>();
+  private readonly embedSessions = new Map<string, EmbedSessionRow>();
+  private readonly embedSessionHashesByUser = new Map<string, Set<string>>();
+
+  /** Per partner, the user keys in the order of every sort and direction of the user list. */
+  private readonly userOrders = new Map<string, Record<`${UserSort}:${"asc" | "desc"}`, SortedKeys<string>>>();
+
+  private sortValue(sort: UserSort, key: string): number {
+    const user = this.users.get(key)!;
+    if (sort === "domain_count") return this.domainIdsByUser.get(key)?.size ?? 0;
+    return (sort === "last_login" ? user.lastLogin : user.createdAt).getTime();
+  }
+
+  private ordersOf(partnerId: string) {
+    let orders = this.userOrders.get(partnerId);
+    if (!orders) {
+      // Ties are broken by user_identifier ascending in both directions, so pages are stable.
+      const byIdentifier = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+      const order = (sort: UserSort, direction: 1 | -1) =>
+        new SortedKeys<string>((a, b) => direction * (this.sortValue(sort, a) - this.sortValue(sort, b)) || byIdentifier(a, b));
+      orders = {
+        "created_at:asc": order("created_at", 1),
+        "created_at:desc": order("created_at", -1),
+        "last_login:asc": order("last_login", 1),
+        "last_login:desc": order("last_login", -1),
+        "domain_count:asc": order("domain_count", 1),
+        "domain_count:desc": order("domain_count", -1),
+      };
+      this.userOrders.set(partnerId, orders);
+    }
+    return orders;
+  }
+
+  /** Re-sorts a user in the orders of one sort key around a change of its value. */
+  private reorder(partnerId: string, key: string, sorts: readonly UserSort[], change: () => void): void {
+    const orders = this.ordersOf(partnerId);
+    const affected = sorts.flatMap((sort) => [orders[`${sort}:asc`], orders[`${sort}:desc`]]);
+    if (this.users.has(key)) affected.forEach((order) => order.remove(key));
+    change();
+    if (this.users.has(key)) affected.forEach((order) => order.insert(key));
+  }
 
   findUser(partnerId: string, userIdentifier: string): UserRow | undefined {
     return this.users.get(userKey(partnerId, userIdentifier));
@@ -30,23 +71,29 @@ export class MemoryStore implements Store {
 
   saveUser(user: UserRow): void {
     const key = userKey(user.partnerId, user.userIdentifier);
-    this.users.set(key, { ...user });
-    addToIndex(this.usersByPartner, user.partnerId, key);
+    const existing = this.users.get(key);
+    if (!existing) {
+      this.users.set(key, { ...user });
+      addToIndex(this.usersByPartner, user.partnerId, key);
+      const orders = this.ordersOf(user.partnerId);
+      Object.values(orders).forEach((order) => order.insert(key));
+      return;
+    }
+    // Only the orders whose sort value changed move: a login moves the user in two of six.
+    const changed: UserSort[] = [];
+    if (existing.createdAt.getTime() !== user.createdAt.getTime()) changed.push("created_at");
+    if (existing.lastLogin.getTime() !== user.lastLogin.getTime()) changed.push("last_login");
+    this.reorder(user.partnerId, key, changed, () => this.users.set(key, { ...user }));
   }
 
   listUsers(partnerId: string, { limit, offset, sort, order }: UserPageQuery): { users: UserRow[]; total: number } {
-    const rows = [...(this.usersByPartner.get(partnerId) ?? [])].map((key) => this.users.get(key)!);
-    const sortValue = (user: UserRow) =>
-      sort === "domain_count" ? this.countDomains(user.partnerId, user.userIdentifier)
-      : sort === "last_login" ? user.lastLogin.getTime()
-      : user.createdAt.getTime();
-    const direction = order === "asc" ? 1 : -1;
-    rows.sort((a, b) => direction * (sortValue(a) - sortValue(b)) || (a.userIdentifier < b.userIdentifier ? -1 : 1));
-    return { users: rows.slice(offset, offset + limit).map((row) => ({ ...row })), total: rows.length };
+    const keys = this.ordersOf(partnerId)[`${sort}:${order}`];
+    return { users: keys.page(offset, limit).map((key) => ({ ...this.users.get(key)! })), total: keys.size };
   }
 
   deleteUser(partnerId: string, userIdentifier: string): void {
     const key = userKey(partnerId, userIdentifier);
+    if (this.users.has(key)) Object.values(this.ordersOf(partnerId)).forEach((order) => order.remove(key));
     for (const domainId of this.domainIdsByUser.get(key) ?? []) {
       for (const recordId of this.recordIdsByDomain.get(domainId) ?? []) this.records.delete(recordId);
       this.recordIdsByDomain.delete(domainId);
@@ -59,9 +106,11 @@ export class MemoryStore implements Store {
       this.transfers.delete(transferId);
     }
     for (const hash of this.sessionHashesByUser.get(key) ?? []) this.sessions.delete(hash);
+    for (const hash of this.embedSessionHashesByUser.get(key) ?? []) this.embedSessions.delete(hash);
     this.domainIdsByUser.delete(key);
     this.transferIdsByUser.delete(key);
     this.sessionHashesByUser.delete(key);
+    this.embedSessionHashesByUser.delete(key);
     this.usersByPartner.get(partnerId)?.delete(key);
     this.users.delete(key);
   }
@@ -69,6 +118,7 @@ export class MemoryStore implements Store {
   deletePartnerData(partnerId: string): void {
     for (const key of [...(this.usersByPartner.get(partnerId) ?? [])]) this.deleteUser(partnerId, this.users.get(key)!.userIdentifier);
     this.usersByPartner.delete(partnerId);
+    this.userOrders.delete(partnerId);
   }
 
   partnersWithData(): string[] {
@@ -111,9 +161,12 @@ export class MemoryStore implements Store {
   }
 
   saveDomain(domain: DomainRow): void {
+    const owner = userKey(domain.partnerId, domain.userIdentifier);
+    const isNew = !this.domainIdsByUser.get(owner)?.has(domain.id);
     this.domains.set(domain.id, { ...domain, nameservers: [...domain.nameservers] });
     this.domainIdByName.set(domain.name, domain.id);
-    addToIndex(this.domainIdsByUser, userKey(domain.partnerId, domain.userIdentifier), domain.id);
+    // A new domain changes its owner's domain_count, and so its place in that order.
+    if (isNew) this.reorder(domain.partnerId, owner, ["domain_count"], () => addToIndex(this.domainIdsByUser, owner, domain.id));
   }
 
   findRecord(id: string): DnsRecordRow | undefined {
@@ -166,6 +219,16 @@ export class MemoryStore implements Store {
 
   findSession(tokenHash: string): SessionRow | undefined {
     const row = this.sessions.get(tokenHash);
+    return row && { ...row };
+  }
+
+  saveEmbedSession(session: EmbedSessionRow): void {
+    this.embedSessions.set(session.idHash, { ...session });
+    addToIndex(this.embedSessionHashesByUser, userKey(session.partnerId, session.userIdentifier), session.idHash);
+  }
+
+  findEmbedSession(idHash: string): EmbedSessionRow | undefined {
+    const row = this.embedSessions.get(idHash);
     return row && { ...row };
   }
 }

@@ -69,6 +69,21 @@ export interface SessionRow {
   expiresAt: Date;
 }
 
+/**
+ * A browser's session in the embedded interface, opened by exchanging a login_url token. It lives
+ * as long as the login session it came from (the 24 hours of that token) and ends with it.
+ */
+export interface EmbedSessionRow {
+  /** SHA-256 of the cookie value; the value itself is never stored. */
+  idHash: string;
+  /** The login session (SessionRow.tokenHash) it was opened from. */
+  loginTokenHash: string;
+  partnerId: string;
+  userIdentifier: string;
+  /** Synchronizer token every form of this session carries (CSRF). */
+  csrfToken: string;
+}
+
 export type UserSort = "created_at" | "last_login" | "domain_count";
 
 export interface UserPageQuery {
@@ -82,7 +97,7 @@ export interface Store {
   findUser(partnerId: string, userIdentifier: string): UserRow | undefined;
   saveUser(user: UserRow): void;
   listUsers(partnerId: string, query: UserPageQuery): { users: UserRow[]; total: number };
-  /** Deletes the user with its domains, records, transfers and sessions. */
+  /** Deletes the user with its domains, records, transfers and sessions (login and embed). */
   deleteUser(partnerId: string, userIdentifier: string): void;
   /** Deletes every user of the partner, with all that belongs to them (a sandbox reset). */
   deletePartnerData(partnerId: string): void;
@@ -112,4 +127,7 @@ export interface Store {
 
   saveSession(session: SessionRow): void;
   findSession(tokenHash: string): SessionRow | undefined;
+
+  saveEmbedSession(session: EmbedSessionRow): void;
+  findEmbedSession(idHash: string): EmbedSessionRow | undefined;
 }

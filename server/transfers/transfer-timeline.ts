@@ -40,7 +40,8 @@ export const MAGIC_AUTH_CODES: Readonly<Record<string, readonly TimelineStep[]>>
 };
 
 export function timelineOf(authCode: string, environment: Environment): readonly TimelineStep[] {
-  return (environment === "sandbox" ? MAGIC_AUTH_CODES[authCode] : undefined) ?? USUAL;
+  // Own keys only: an auth code such as "constructor" or "__proto__" must not reach Object.prototype.
+  return (environment === "sandbox" && Object.hasOwn(MAGIC_AUTH_CODES, authCode) ? MAGIC_AUTH_CODES[authCode] : undefined) ?? USUAL;
 }
 
 /** The transfer's next step and when it falls due, or null when it has none left on its path. */

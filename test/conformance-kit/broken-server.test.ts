@@ -21,7 +21,6 @@ beforeAll(async () => {
     rateLimits: scaleRateLimits(DEFAULT_RATE_LIMITS, 100),
     // Its own validator would turn the broken answers into 500s: this server ships them, as a broken implementation would.
     validateResponses: false,
-    log: () => undefined,
     handlers: {
       // Drops the required total_spent, and finds every user, even one that does not exist.
       getUser: ({ path }) => ({

@@ -7,6 +7,7 @@ import { hashApiKey } from "../../server/auth/api-keys.js";
 import { createApp } from "../../server/app.js";
 import { loadDeploymentConfig } from "../../server/config.js";
 import { rateLimits } from "../../generated/operations.js";
+import { captureLogger } from "../support/capture-logger.js";
 import { PARTNER_A_KEY, startTestServer, type TestServer } from "../support/test-server.js";
 
 let s: TestServer | undefined;
@@ -57,7 +58,7 @@ describe("configuration from the environment", () => {
 
   it("takes partners and keys from PARTNER_API_KEYS for CI", () => {
     const config = loadDeploymentConfig({ PARTNER_API_CONFIG: "/nonexistent.json", PARTNER_API_KEYS: `ci:${PARTNER_A_KEY}`, PARTNER_API_VARIANTS: "d" });
-    expect(config.app.partners).toEqual([{ partner: { id: "ci", name: "ci" }, keys: [PARTNER_A_KEY] }]);
+    expect(config.app.partners).toEqual([{ partner: { id: "ci", name: "ci" }, keys: [PARTNER_A_KEY], embedOrigins: [] }]);
     expect(config.app.variants).toEqual(["D"]);
   });
 
@@ -89,7 +90,7 @@ describe("npm run keys", () => {
     expect(stored).not.toContain(key);
     expect(stored).toContain(hashApiKey(key).toString("hex"));
     const config = loadDeploymentConfig({ PARTNER_API_CONFIG: file });
-    expect(config.app.partners).toEqual([{ partner: { id: "acme_hosting", name: "Acme Hosting" }, keyHashes: [hashApiKey(key).toString("hex")] }]);
+    expect(config.app.partners).toEqual([{ partner: { id: "acme_hosting", name: "Acme Hosting" }, keyHashes: [hashApiKey(key).toString("hex")], embedOrigins: [] }]);
     const { keys } = createApp(config.app);
     expect(keys.partnerFor(key)).toEqual({ id: "acme_hosting", name: "Acme Hosting" });
 
@@ -100,14 +101,14 @@ describe("npm run keys", () => {
 
 describe("response validation", () => {
   it("turns a response that breaks the spec into a logged 500, never shipping it", async () => {
-    const logged: string[] = [];
+    const logged = captureLogger("error");
     const { app } = createApp({
       environment: "sandbox",
       embedBaseUrl: "http://embed.test",
       partners: [],
       // A handler that drops the required `time`, as a buggy implementation would.
       handlers: { getHealth: () => ({ status: 200, body: { status: "ok" } }) as never },
-      log: (message) => logged.push(message),
+      logger: logged.logger,
     });
     const server = app.listen(0, "127.0.0.1");
     await new Promise((resolve) => server.once("listening", resolve));
@@ -116,6 +117,6 @@ describe("response validation", () => {
     server.close();
     expect(response.status).toBe(500);
     expect(await response.json()).toEqual({ error: "internal_error", message: "An unexpected error occurred; quote the X-Request-Id when contacting support" });
-    expect(logged).toHaveLength(1);
+    expect(logged.lines.map((line) => [line.msg, line.route])).toEqual([["unexpected error on GET /health", "/health"]]);
   });
 });

@@ -1013,6 +1013,15 @@ describe("POST /api/v1/domains/{domain_id}/dns/template", () => {
     expect(await listD()).toEqual([]);
   });
 
+  // Found by test/server/properties.test.ts: `name in specs` saw Object.prototype, so these were ignored and the template applied.
+  it.each(["constructor", "toString", "__proto__"])("refuses a variable named like a property of every object (%s) as any unknown one", async (name) => {
+    const variables = JSON.parse(`{"ip":"203.0.113.10",${JSON.stringify(name)}:"x"}`) as Record<string, string>;
+    const { error, response } = await apply({ template_id: "web-host", variables });
+    expect(response.status).toBe(422);
+    expect(error).toEqual(coded(422, `Template web-host has no variable ${name}; its variables are: ip`, `variables.${name}`, "invalid_value"));
+    expect(await listD()).toEqual([]);
+  });
+
   it.each([
     ["a policy outside its list", { template_id: "spf-dmarc", variables: { report_email: "d@adalovelace.com", policy: "block" } }, "variables.policy"],
     ["an ip that makes an invalid A record", { template_id: "web-host", variables: { ip: "not-an-ip" } }, "content"],

@@ -1,143 +1,272 @@
 /** Security headers, no CORS, structured logs without secrets, graceful shutdown. */
 import { spawn } from "node:child_process";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { Writable } from "node:stream";
+import type { Server } from "node:http";
+import { connect, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pino } from "pino";
-import { createApp } from "../../server/app.js";
+import { createApp, type AppConfig } from "../../server/app.js";
+import { healthHandlers } from "../../server/handlers/health.js";
 import { shutDownGracefully } from "../../server/http/graceful-shutdown.js";
-import { PARTNER_A_KEY, useTestServer } from "../support/test-server.js";
+import { captureLogger } from "../support/capture-logger.js";
+import { PARTNER_A_KEY, startTestServer, useTestServer } from "../support/test-server.js";
 
 const s = useTestServer();
-const send = (path: string, init: RequestInit = {}) => fetch(`${s.baseUrl}${path}`, { ...init, headers: { Authorization: `Bearer ${PARTNER_A_KEY}`, ...init.headers } });
+const send = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
+  fetch(`${s.baseUrl}${path}`, { ...init, headers: { Authorization: `Bearer ${PARTNER_A_KEY}`, ...init.headers } });
+const headerNames = (response: Response) => {
+  const names: string[] = [];
+  response.headers.forEach((_value, name) => names.push(name));
+  return names;
+};
+const corsHeaders = (response: Response) => headerNames(response).filter((name) => name.startsWith("access-control-"));
+
+function expectSecurityHeaders(response: Response): void {
+  expect(response.headers.get("content-security-policy")).toBe("default-src 'none';frame-ancestors 'none'");
+  expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+  expect(response.headers.get("x-frame-options")).toBe("DENY");
+  expect(response.headers.get("referrer-policy")).toBe("no-referrer");
+  expect(response.headers.get("cross-origin-resource-policy")).toBe("same-origin");
+  expect(response.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
+  expect(response.headers.get("x-powered-by")).toBeNull();
+  expect(response.headers.get("etag")).toBeNull();
+}
+
+async function listen(config: Partial<AppConfig> & Pick<AppConfig, "partners">): Promise<{ server: Server; baseUrl: string; port: number }> {
+  const { app } = createApp({ environment: "sandbox", embedBaseUrl: "http://embed.test", ...config });
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
+  });
+  const { port } = server.address() as AddressInfo;
+  return { server, baseUrl: `http://127.0.0.1:${port}`, port };
+}
 
 describe("security headers", () => {
   it.each([
-    ["a success", "/api/v1/domains/tlds"],
-    ["an error", "/api/v1/users/nobody"],
-    ["the open health check", "/health"],
-  ])("are on %s: nothing may load in or frame a JSON answer", async (_name, path) => {
-    const response = await send(path);
-    expect(response.headers.get("content-security-policy")).toBe("default-src 'none';frame-ancestors 'none'");
-    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
-    expect(response.headers.get("x-frame-options")).toBe("SAMEORIGIN");
-    expect(response.headers.get("referrer-policy")).toBe("no-referrer");
-    expect(response.headers.get("cross-origin-resource-policy")).toBe("same-origin");
-    expect(response.headers.get("strict-transport-security")).toMatch(/^max-age=\d+/);
-    expect(response.headers.get("x-powered-by")).toBeNull();
-    expect(response.headers.get("etag")).toBeNull();
+    ["a success", "/api/v1/domains/tlds", {}, 200],
+    ["a documented error", "/api/v1/users/nobody", {}, 404],
+    ["a request without a key", "/api/v1/domains/tlds", { Authorization: "" }, 401],
+    ["an unknown route", "/nowhere", {}, 404],
+    ["the open health check", "/health", {}, 200],
+  ] as const)("are on %s: nothing may load in, frame or sniff a JSON answer", async (_name, path, headers, status) => {
+    const response = await send(path, { headers });
+    expect(response.status).toBe(status);
+    expectSecurityHeaders(response);
   });
 });
 
-describe("no CORS: API keys are server-side secrets, so no browser origin is ever allowed to call the API", () => {
+describe("no CORS: API keys are server-side secrets a browser must never hold, so no browser origin is allowed to call the API", () => {
   it("sends no Access-Control-* header, even to a request with an Origin", async () => {
-    const response = await send("/api/v1/domains/tlds", { headers: { Origin: "https://partner.example" } });
-    expect(response.status).toBe(200);
-    expect([...response.headers.keys()].filter((name) => name.startsWith("access-control-"))).toEqual([]);
+    for (const key of [PARTNER_A_KEY, "sk_sandbox_notAKeyOfAnyPartner0000000000"]) {
+      const response = await send("/api/v1/domains/tlds", { headers: { Authorization: `Bearer ${key}`, Origin: "https://partner.example" } });
+      expect(corsHeaders(response)).toEqual([]);
+    }
   });
 
-  it("refuses a preflight with a documented error and no permission", async () => {
-    const response = await fetch(`${s.baseUrl}/api/v1/users`, { method: "OPTIONS", headers: { Origin: "https://partner.example", "Access-Control-Request-Method": "POST" } });
-    expect([401, 404, 405]).toContain(response.status);
-    expect(await response.json()).toMatchObject({ error: expect.any(String), message: expect.any(String) });
-    expect([...response.headers.keys()].filter((name) => name.startsWith("access-control-"))).toEqual([]);
+  it("answers a browser's preflight (which carries no key) with the documented 401 and no permission", async () => {
+    const response = await fetch(`${s.baseUrl}/api/v1/users`, {
+      method: "OPTIONS",
+      headers: { Origin: "https://partner.example", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization, content-type" },
+    });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ error: "unauthorized", message: expect.any(String) });
+    expect(corsHeaders(response)).toEqual([]);
+    expectSecurityHeaders(response);
+  });
+
+  it.each([
+    ["/api/v1/users", 405, "GET, POST"],
+    ["/api/v1/users/u1", 405, "DELETE, PUT, GET"],
+    ["/health", 405, "GET"],
+    ["/api/v1/nowhere", 404, null],
+  ] as const)("answers OPTIONS %s with a key in the documented shape (%i), never a 500 or a CORS permission", async (path, status, allow) => {
+    const response = await send(path, { method: "OPTIONS", headers: { Origin: "https://partner.example", "Access-Control-Request-Method": "POST" } });
+    expect(response.status).toBe(status);
+    expect(response.headers.get("allow")).toBe(allow);
+    expect(await response.json()).toEqual({ error: status === 405 ? "method_not_allowed" : "not_found", message: expect.any(String) });
+    expect(corsHeaders(response)).toEqual([]);
   });
 });
 
 describe("structured logs", () => {
-  const lines: Array<Record<string, unknown>> = [];
-  let raw = "";
+  const KEY = "sk_sandbox_loggingPartnerKey0000000000000";
+  const logs = captureLogger("info");
   let server: Server;
   let baseUrl: string;
-  const KEY = "sk_sandbox_loggingPartnerKey0000000000000";
+  let releaseSlow!: () => void;
   beforeAll(async () => {
-    const destination = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        raw += chunk.toString();
-        chunk.toString().split("\n").filter(Boolean).forEach((line) => lines.push(JSON.parse(line)));
-        done();
-      },
-    });
-    const { app } = createApp({
-      environment: "sandbox",
-      embedBaseUrl: "http://embed.test",
+    ({ server, baseUrl } = await listen({
       partners: [{ partner: { id: "logged", name: "Logged" }, keys: [KEY] }],
-      logger: pino({ level: "info" }, destination),
-      handlers: { listTlds: () => { throw new Error("boom in a handler"); } },
-    });
-    server = await new Promise((resolve) => {
-      const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
-    });
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      logger: logs.logger,
+      handlers: {
+        listTlds: () => {
+          throw new Error("boom in a handler");
+        },
+        getApiHealth: async (input, context) => {
+          await new Promise<void>((resolve) => (releaseSlow = resolve));
+          return healthHandlers.getApiHealth(input, context);
+        },
+      },
+    }));
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const call = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
+    fetch(`${baseUrl}${path}`, { ...init, headers: { Authorization: `Bearer ${KEY}`, "Content-Type": "application/json", ...init.headers } });
 
-  it("log one line per request with its id, route template, operation, status, duration and partner; never a key, token or body", async () => {
-    const session = await fetch(`${baseUrl}/api/v1/users`, { method: "POST", headers: { Authorization: `Bearer ${KEY}`, "Content-Type": "application/json" }, body: JSON.stringify({ user_identifier: "secret_user", email: "ada@example.com" }) });
-    const { login_url: loginUrl } = (await session.json()) as { login_url: string };
-    const token = loginUrl.split("/").pop()!;
-    await fetch(`${baseUrl}/api/v1/users/secret_user?x=1`, { headers: { Authorization: `Bearer ${KEY}` } });
-    await fetch(`${baseUrl}/api/v1/health`, { headers: { Authorization: "Bearer sk_sandbox_wrongwrongwrong" } });
-    const crashed = await fetch(`${baseUrl}/api/v1/domains/tlds`, { headers: { Authorization: `Bearer ${KEY}` } });
-    expect(crashed.status).toBe(500);
+  it("log one line per request: request id, route template, operationId, status, duration, partner; never a key, login token, webhook secret, body, query or raw path", async () => {
+    const login = await call("/api/v1/users", { method: "POST", body: JSON.stringify({ user_identifier: "secret_user", email: "ada@example.com" }) });
+    const { login_url: loginUrl } = (await login.json()) as { login_url: string };
+    const token = loginUrl.split("/session/")[1]!;
+    expect(token.length).toBeGreaterThan(10);
+    const endpoint = await call("/api/v1/webhook_endpoints", { method: "POST", body: JSON.stringify({ url: "http://127.0.0.1:9/secret_hook" }) });
+    const { secret } = (await endpoint.json()) as { secret: string };
+    expect(secret).toMatch(/^whsec_/);
+    const responses = [
+      login,
+      endpoint,
+      await call("/api/v1/users/secret_user"),
+      await call("/api/v1/users/secret_user?x=secret_query"),
+      await call("/api/v1/health", { headers: { Authorization: "Bearer sk_sandbox_wrongwrongwrong" } }),
+      await call("/api/v1/secret_user/typo"),
+      await call("/api/v1/domains/tlds"),
+    ];
+    expect(responses.map((response) => response.status)).toEqual([201, 201, 200, 400, 401, 404, 500]);
 
-    const requests = lines.filter((line) => line.msg === "request");
+    const requests = logs.lines.filter((line) => line.msg === "request");
     expect(requests.map((line) => [line.method, line.route, line.operationId, line.status, line.partner])).toEqual([
       ["POST", "/api/v1/users", "createUserSession", 201, "logged"],
+      ["POST", "/api/v1/webhook_endpoints", "createWebhookEndpoint", 201, "logged"],
+      ["GET", "/api/v1/users/{user_identifier}", "getUser", 200, "logged"],
       ["GET", "/api/v1/users/{user_identifier}", "getUser", 400, "logged"],
       ["GET", "/api/v1/health", "getApiHealth", 401, null],
+      ["GET", null, null, 404, "logged"],
       ["GET", "/api/v1/domains/tlds", "listTlds", 500, "logged"],
     ]);
-    for (const line of requests) {
-      expect(line.requestId).toMatch(/^req_/);
-      expect(typeof line.durationMs).toBe("number");
+    requests.forEach((line, i) => {
+      expect(line.level).toBe(30);
+      expect(line.requestId).toBe(responses[i]!.headers.get("x-request-id"));
+      expect(line.durationMs).toEqual(expect.any(Number));
+      expect(line.durationMs as number).toBeGreaterThanOrEqual(0);
+    });
+    for (const leak of [KEY, "sk_sandbox_wrongwrongwrong", token, secret, "whsec_", "/session/", "ada@example.com", "secret_user", "secret_query", "secret_hook", "authorization", "Bearer"]) {
+      expect(logs.text()).not.toContain(leak);
     }
-    const error = lines.find((line) => line.level === 50)!;
-    expect(error.msg).toMatch(/unexpected error on GET \/api\/v1\/domains\/tlds \(request req_/);
-    expect(JSON.stringify(error.err)).toContain("boom in a handler");
-    for (const secret of [KEY, "sk_sandbox_wrongwrongwrong", token, "ada@example.com", "secret_user", "authorization", "Bearer"]) expect(raw).not.toContain(secret);
+  });
+
+  it("log an unexpected error (a 500) at error level with the request id and the stack, and the client sees only the id", async () => {
+    const crashed = await call("/api/v1/domains/tlds");
+    expect(crashed.status).toBe(500);
+    expectSecurityHeaders(crashed);
+    const requestId = crashed.headers.get("x-request-id");
+    expect(await crashed.json()).toEqual({ error: "internal_error", message: expect.stringContaining("X-Request-Id") });
+    const error = logs.lines.filter((line) => line.level === 50).at(-1)!;
+    expect(error).toMatchObject({ msg: "unexpected error on GET /api/v1/domains/tlds", requestId, method: "GET", route: "/api/v1/domains/tlds", operationId: "listTlds" });
+    expect((error.err as { stack: string }).stack).toMatch(/^Error: boom in a handler\n\s+at /);
+  });
+
+  it("log a request whose client went away before the answer, marked aborted", async () => {
+    const controller = new AbortController();
+    const gone = call("/api/v1/health", { signal: controller.signal }).catch((error: Error) => error);
+    for (let i = 0; i < 100 && !releaseSlow; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    controller.abort();
+    expect(await gone).toBeInstanceOf(Error);
+    for (let i = 0; i < 100 && logs.lines.at(-1)?.operationId !== "getApiHealth"; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(logs.lines.at(-1)).toMatchObject({ msg: "request", route: "/api/v1/health", operationId: "getApiHealth", partner: "logged", aborted: true });
+    releaseSlow();
+  });
+});
+
+describe("the test server's logger", () => {
+  it("fails close() when the server logged an error-level line (an unexpected error), as every suite relies on", async () => {
+    const server = await startTestServer();
+    server.services.store = {} as never;
+    const response = await fetch(`${server.baseUrl}/api/v1/users/u1`, { headers: { Authorization: `Bearer ${PARTNER_A_KEY}` } });
+    expect(response.status).toBe(500);
+    await expect(server.close()).rejects.toThrow(/the server logged unexpected errors: .*"level":50.*TypeError/);
   });
 });
 
 describe("graceful shutdown", () => {
-  it("finishes a request in flight, refuses new connections, then resolves", async () => {
+  const KEY = "sk_sandbox_shutdownPartnerKey000000000000";
+  /** A server whose GET /api/v1/health waits until the test releases it. */
+  async function slowServer() {
     let release!: () => void;
+    let started!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    const server = createServer((_req, res) => {
-      void held.then(() => res.writeHead(200).end("done"));
+    const inHandler = new Promise<void>((resolve) => (started = resolve));
+    const listening = await listen({
+      partners: [{ partner: { id: "p", name: "P" }, keys: [KEY] }],
+      handlers: {
+        getApiHealth: async (input, context) => {
+          started();
+          await held;
+          return healthHandlers.getApiHealth(input, context);
+        },
+      },
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-    const inFlight = fetch(url).then(async (response) => [response.status, await response.text()]);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const slow = () => fetch(`${listening.baseUrl}/api/v1/health`, { headers: { Authorization: `Bearer ${KEY}` } });
+    return { ...listening, slow, release, inHandler };
+  }
+  const refusesConnections = (port: number) =>
+    new Promise<string | undefined>((resolve) => {
+      const socket = connect(port, "127.0.0.1");
+      socket.once("connect", () => {
+        socket.destroy();
+        resolve("connected");
+      });
+      socket.once("error", (error: NodeJS.ErrnoException) => resolve(error.code));
+    });
+
+  it("finishes a request in flight with 200, refuses new connections, closes idle keep-alive ones at once, then resolves true", async () => {
+    const { server, baseUrl, port, slow, release, inHandler } = await slowServer();
+    // A keep-alive connection left idle in the client's pool: it must not hold the shutdown open.
+    expect((await fetch(`${baseUrl}/health`)).status).toBe(200);
+    const inFlight = slow().then(async (response) => ({ status: response.status, body: (await response.json()) as { status: string } }));
+    await inHandler;
+    const started = Date.now();
     const stopped = shutDownGracefully(server, 5000);
-    await expect(fetch(url)).rejects.toThrow();
+    expect(await refusesConnections(port)).toBe("ECONNREFUSED");
     release();
-    expect(await inFlight).toEqual([200, "done"]);
+    expect(await inFlight).toMatchObject({ status: 200, body: { status: "ok" } });
     expect(await stopped).toBe(true);
+    // Far less than the keep-alive timeout (5 s): idle connections were closed, not waited for.
+    expect(Date.now() - started).toBeLessThan(1000);
   });
 
-  it("cuts what is still running when the grace period ends, and says so", async () => {
-    const server = createServer(() => undefined);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-    const hanging = fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`).catch((error: Error) => error);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  it("cuts what is still running when the grace period ends, and resolves false", async () => {
+    const { server, slow, inHandler, release } = await slowServer();
+    const hanging = slow().catch((error: Error) => error);
+    await inHandler;
     expect(await shutDownGracefully(server, 100)).toBe(false);
     expect(await hanging).toBeInstanceOf(Error);
+    release();
   });
 
-  it("npm start exits 0 on SIGTERM", async () => {
-    const child = spawn("node", ["--import", "tsx", "server/main.ts"], {
-      env: { ...process.env, PORT: "0", EMBED_PORT: "0", DEMO_HOST_PORT: "0", LOG_LEVEL: "silent", PARTNER_API_CONFIG: "/nonexistent.json" },
+  it("npm start (server/main.ts) logs the bound address, serves, and exits 0 on SIGTERM", async () => {
+    const key = "sk_sandbox_childProcessKey00000000000000";
+    const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+      env: { ...process.env, PORT: "0", EMBED_PORT: "0", DEMO_HOST_PORT: "0", LOG_LEVEL: "info", PARTNER_API_CONFIG: "/nonexistent.json", PARTNER_API_KEYS: `child:${key}` },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
     child.stdout!.on("data", (chunk) => (output += chunk));
-    for (let i = 0; i < 200 && !output.includes("server on"); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(output).toContain("server on");
+    child.stderr!.on("data", (chunk) => (output += chunk));
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-    child.kill("SIGTERM");
-    expect(await exited).toBe(0);
+    try {
+      for (let i = 0; i < 400 && !/server on http:\/\/127\.0\.0\.1:\d+/.test(output); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      const port = /server on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1];
+      expect(port, output).toBeDefined();
+      expect(Number(port)).toBeGreaterThan(0);
+      expect((await fetch(`http://127.0.0.1:${port}/api/v1/health`, { headers: { Authorization: `Bearer ${key}` } })).status).toBe(200);
+      const signalled = Date.now();
+      child.kill("SIGTERM");
+      expect(await exited).toBe(0);
+      expect(Date.now() - signalled).toBeLessThan(5000);
+      const lines = output.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(lines).toContainEqual(expect.objectContaining({ msg: "request", operationId: "getApiHealth", status: 200, partner: "child" }));
+      expect(lines).toContainEqual(expect.objectContaining({ msg: "shutting down", signal: "SIGTERM" }));
+      expect(lines).toContainEqual(expect.objectContaining({ msg: "stopped", complete: true }));
+      expect(output).not.toContain(key);
+    } finally {
+      if (child.exitCode === null) child.kill("SIGKILL");
+    }
   }, 30_000);
 });

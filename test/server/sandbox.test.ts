@@ -66,6 +66,27 @@ describe("the sandbox clock", () => {
     expect(await clockOf()).toEqual({ now: NOW, advanced_seconds: 0 });
   });
 
+  // Found by test/server/properties.test.ts: these passed the validator and then broke the partner's clock (500, then every request).
+  it.each([
+    ["2027-06-30T23:59:60Z", "2027-07-01T00:00:00Z"],
+    ["2027-01-01t10:00:00z", "2027-01-01T10:00:00Z"],
+    ["2027-01-01T10:00:00+01", "2027-01-01T09:00:00Z"],
+    ["2027-01-01T10:00:00-0130", "2027-01-01T11:30:00Z"],
+    ["2027-01-01T10:00:00.999999Z", "2027-01-01T10:00:00Z"],
+  ])("reads every RFC 3339 spelling the validator accepts: %s is %s", async (to, now) => {
+    const { data, response } = await advance({ to });
+    expect(response.status).toBe(200);
+    expect(data).toMatchObject({ now });
+    expect((await clockOf()).now).toBe(now);
+  });
+
+  it("refuses a leap second in the past like any past time, and the clock still works", async () => {
+    const { error, response } = await advance({ to: "1969-01-01T23:59:60Z" });
+    expect(response.status).toBe(422);
+    expect(error).toMatchObject({ details: { field: "to", code: "invalid_value" } });
+    expect(await clockOf()).toEqual({ now: NOW, advanced_seconds: 0 });
+  });
+
   it("accepts the edges: one second, and exactly ten years", async () => {
     expect((await advance({ seconds: 1 })).response.status).toBe(200);
     expect((await advance({ to: "2036-11-22T10:00:01Z" })).data).toMatchObject({ now: "2036-11-22T10:00:01Z" });
@@ -138,6 +159,13 @@ describe("transfers on the sandbox clock", () => {
     expect((await s.api.GET("/api/v1/domains/availability/{domain_name}", { params: { path: { domain_name: "turing.com" } } })).data!.available).toBe(true);
   });
 
+  // Found by test/server/properties.test.ts: MAGIC_AUTH_CODES["__proto__"] is Object.prototype, and the next advance answered 500.
+  it.each(["__proto__", "constructor", "toString", "hasOwnProperty"])("an auth code named like a property of every object (%s) takes the usual path", async (code) => {
+    const id = (await transfer("turing.com", code)).data!.transfer_id;
+    expect((await advance({ seconds: 8 * DAY_S })).response.status).toBe(200);
+    expect((await getTransfer(id)).status).toBe("completed");
+  });
+
   it("magic codes are exact: another code takes the usual path", async () => {
     const id = (await transfer("turing.com", "SANDBOX-FAIL")).data!.transfer_id;
     await advance({ seconds: 8 * DAY_S });
@@ -191,7 +219,13 @@ describe("sessions on the sandbox clock", () => {
   });
   afterAll(() => new Promise<void>((resolve) => embed.close(() => resolve())));
 
-  const openLoginUrl = async (loginUrl: string) => fetch(loginUrl.replace("http://embed.test", embedUrl));
+  /** Opens a login_url as a browser does: the token exchange sets a cookie and redirects to the domains page. */
+  const openLoginUrl = async (loginUrl: string) => {
+    const exchange = await fetch(loginUrl.replace("http://embed.test", embedUrl), { redirect: "manual" });
+    if (exchange.status !== 303) return exchange;
+    const cookie = exchange.headers.get("set-cookie")!.split(";")[0]!;
+    return fetch(new URL(exchange.headers.get("location")!, embedUrl), { headers: { cookie } });
+  };
 
   it("login_url opens the embedded interface until 24 hours have passed on the partner's clock, then 410", async () => {
     const { data } = await s.api.POST("/api/v1/users", { body: { user_identifier: "u1" } });
@@ -200,11 +234,11 @@ describe("sessions on the sandbox clock", () => {
     await advance({ seconds: DAY_S - 1 });
     const stillOpen = await openLoginUrl(loginUrl);
     expect(stillOpen.status).toBe(200);
-    expect(await stillOpen.text()).toContain("Signed in as u1");
+    expect(await stillOpen.text()).toContain("Signed in as <strong>u1</strong>");
     await advance({ seconds: 1 });
     const expired = await openLoginUrl(loginUrl);
     expect(expired.status).toBe(410);
-    expect(await expired.text()).toContain("This link has expired");
+    expect(await expired.text()).toContain("This session has expired");
   });
 
   it("another partner's clock does not end the session", async () => {

@@ -12,6 +12,7 @@ import { findTld } from "../../server/catalog/tlds.js";
 import { registerDomain } from "../../server/domains/registration.js";
 import type { RateLimitTable } from "../../server/rate-limits/policy.js";
 import { MemoryWebhookStore } from "../../server/webhooks/webhook-store.js";
+import { captureLogger } from "./capture-logger.js";
 
 export interface TestServerOptions {
   variants?: Variant[];
@@ -47,7 +48,8 @@ const PARTNER_B = { id: "partner_b", name: "Partner B" };
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const clock = new ManualClock(CLOCK_START);
-  const errors: unknown[] = [];
+  // Only error-level lines: the unexpected errors (500s) that fail close().
+  const errors = captureLogger("error");
   const api = createApp({
     environment: "sandbox",
     variants: options.variants,
@@ -59,7 +61,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       { partner: PARTNER_A, keys: [PARTNER_A_KEY] },
       { partner: PARTNER_B, keys: [PARTNER_B_KEY] },
     ],
-    log: (message, error) => errors.push({ message, error }),
+    logger: errors.logger,
   });
   const server: Server = await new Promise((resolve) => {
     const listening = api.app.listen(0, "127.0.0.1", () => resolve(listening));
@@ -88,7 +90,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
     close: () =>
       new Promise((resolve, reject) => {
-        if (errors.length > 0) reject(new Error(`the server logged unexpected errors: ${JSON.stringify(errors, (_k, v) => (v instanceof Error ? v.stack : v))}`));
+        if (errors.lines.length > 0) reject(new Error(`the server logged unexpected errors: ${errors.text()}`));
         server.close(() => resolve());
         server.closeAllConnections();
       }),

@@ -1,0 +1,22 @@
+/** A domain's settings a user changes (auto-renew, WHOIS privacy): through the API or the embedded interface. */
+import type { Services } from "../context.js";
+import type { DomainRow } from "../store/types.js";
+import { domainDetail } from "./domain-views.js";
+
+export interface DomainSettings {
+  autoRenew?: boolean;
+  whoisPrivacy?: boolean;
+}
+
+/** Applies the settings given (others keep their value) and emits `domain.updated`. */
+export function updateDomainSettings(services: Services, domain: DomainRow, settings: DomainSettings): DomainRow {
+  const updated: DomainRow = {
+    ...domain,
+    autoRenew: settings.autoRenew ?? domain.autoRenew,
+    whoisPrivacy: settings.whoisPrivacy ?? domain.whoisPrivacy,
+    updatedAt: services.clock.now(),
+  };
+  services.store.saveDomain(updated);
+  services.outbox.emit(domain.partnerId, "domain.updated", { data: domainDetail(services, updated) });
+  return updated;
+}

@@ -1,0 +1,50 @@
+/**
+ * Buying a name for a user: what the embedded interface's purchase and the sandbox's register-a-domain
+ * helper both do. Checks availability (with the sandbox's magic names), prices premium names, registers
+ * the domain, charges the user and emits `domain.registered`.
+ */
+import { isAvailable, isPremium, PREMIUM_MULTIPLIER } from "../catalog/availability.js";
+import { parseDomainName } from "../catalog/domain-names.js";
+import type { Services } from "../context.js";
+import { apiErrors } from "../errors.js";
+import type { DomainRow } from "../store/types.js";
+import { domainDetail } from "./domain-views.js";
+import { MAX_REGISTRATION_YEARS, registerDomain } from "./registration.js";
+
+export interface Purchase {
+  partnerId: string;
+  userIdentifier: string;
+  domainName: string;
+  years?: number;
+  autoRenew?: boolean;
+  whoisPrivacy?: boolean;
+}
+
+/** `services` must be the partner's (servicesOf): the registration, the charge and the event carry its time. */
+export function purchaseDomain(services: Services, purchase: Purchase): DomainRow {
+  const { store, deployment } = services;
+  const { name, label, tld } = parseDomainName(purchase.domainName, "domain_name");
+  if (!store.findUser(purchase.partnerId, purchase.userIdentifier)) throw apiErrors.notFound("User", purchase.userIdentifier);
+  if (!tld.available) throw apiErrors.invalidValue("domain_name", "invalid_value", `Registrations of .${tld.tld} domains are closed`);
+  if (!isAvailable(store, deployment.environment, name, label, true)) {
+    throw apiErrors.conflict(`${name} is not available`, { field: "domain_name", code: "not_available" });
+  }
+  const years = purchase.years ?? 1;
+  // The API's schema already bounds years; the embedded interface's forms reach here unchecked.
+  if (!Number.isInteger(years) || years < 1 || years > MAX_REGISTRATION_YEARS) {
+    throw apiErrors.invalidValue("years", "out_of_range", `years must be a whole number from 1 to ${MAX_REGISTRATION_YEARS}`);
+  }
+  const yearlyPrice = isPremium(label, deployment.environment) ? tld.registration * PREMIUM_MULTIPLIER : tld.registration;
+  const domain = registerDomain(store, services.clock, {
+    partnerId: purchase.partnerId,
+    userIdentifier: purchase.userIdentifier,
+    name,
+    tld,
+    years,
+    charge: yearlyPrice * years,
+    autoRenew: purchase.autoRenew,
+    whoisPrivacy: purchase.whoisPrivacy,
+  });
+  services.outbox.emit(purchase.partnerId, "domain.registered", { data: domainDetail(services, domain) });
+  return domain;
+}

@@ -1,0 +1,48 @@
+/** Renewing a domain on request (the API's renew operation and the embedded interface). */
+import { addYears } from "../clock.js";
+import type { Services } from "../context.js";
+import { apiErrors } from "../errors.js";
+import type { Cents } from "../money.js";
+import type { DomainRow } from "../store/types.js";
+import { domainDetail } from "./domain-views.js";
+import { MAX_REGISTRATION_YEARS } from "./registration.js";
+
+/** A registration may not end more than this many years ahead (registry rule for gTLDs). */
+const MAX_YEARS_AHEAD = 10;
+
+export interface Renewal {
+  domain: DomainRow;
+  cost: Cents;
+  renewedAt: Date;
+}
+
+/** Extends the registration by `years`, charges the user and emits `domain.renewed`. */
+export function renewDomain(services: Services, domain: DomainRow, years: number): Renewal {
+  if (domain.status === "pending" || domain.status === "suspended") {
+    throw apiErrors.conflict(`A ${domain.status} domain cannot be renewed`, { field: "status", code: "invalid_status" });
+  }
+  // The API's schema already bounds years; the embedded interface's forms reach here unchecked.
+  if (!Number.isInteger(years) || years < 1 || years > MAX_REGISTRATION_YEARS) {
+    throw apiErrors.invalidValue("years", "out_of_range", `years must be a whole number from 1 to ${MAX_REGISTRATION_YEARS}`);
+  }
+  const now = services.clock.now();
+  // An expired domain is renewed from today; an active one from its current expiry.
+  const base = domain.expiresAt > now ? domain.expiresAt : now;
+  const expiresAt = addYears(base, years);
+  if (expiresAt > addYears(now, MAX_YEARS_AHEAD)) {
+    throw apiErrors.unprocessable(`A registration may not end more than ${MAX_YEARS_AHEAD} years from now; at most ${maxRenewableYears(base, now)} more years are possible`, { field: "years", code: "out_of_range" });
+  }
+  const cost = years * domain.renewalPrice;
+  const renewed: DomainRow = { ...domain, expiresAt, status: "active", updatedAt: now };
+  services.store.saveDomain(renewed);
+  const user = services.store.findUser(domain.partnerId, domain.userIdentifier)!;
+  services.store.saveUser({ ...user, totalSpent: user.totalSpent + cost });
+  services.outbox.emit(domain.partnerId, "domain.renewed", { data: domainDetail(services, renewed) });
+  return { domain: renewed, cost, renewedAt: now };
+}
+
+function maxRenewableYears(base: Date, now: Date): number {
+  let years = 0;
+  while (years < MAX_YEARS_AHEAD && addYears(base, years + 1) <= addYears(now, MAX_YEARS_AHEAD)) years++;
+  return years;
+}

@@ -1,0 +1,47 @@
+/** Find a domain (availability, price, suggestions) and buy it. */
+import type { Express, Request, Response } from "express";
+import { checkAvailability } from "../../catalog/availability.js";
+import { purchaseDomain } from "../../domains/purchase.js";
+import { ApiError } from "../../errors.js";
+import { chromeOf, embedContextOf, type EmbedContext } from "../embed-context.js";
+import { formErrors, integerOf, NO_ERRORS, textOf, valuesOf, type FormBody, type FormState } from "../forms.js";
+import { searchPage } from "../views/search-view.js";
+
+/** The search page for a query: its availability, or why the query is not a name we sell. */
+function renderSearch(context: EmbedContext, query: string, purchase?: FormState): { status: number; html: string } {
+  const base = { chrome: chromeOf(context, "search"), csrfToken: context.session.csrfToken, query, purchase };
+  if (query === "") return { status: 200, html: searchPage({ ...base, queryErrors: NO_ERRORS, result: null }) };
+  try {
+    const result = checkAvailability(context.services.store, context.services.deployment.environment, query);
+    return { status: 200, html: searchPage({ ...base, queryErrors: NO_ERRORS, result }) };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return { status: error.status, html: searchPage({ ...base, queryErrors: formErrors(error), result: null }) };
+  }
+}
+
+export function registerSearchRoutes(app: Express): void {
+  app.get("/search", (req: Request, res: Response) => {
+    const query = typeof req.query.q === "string" ? req.query.q.trim() : "";
+    const { status, html } = renderSearch(embedContextOf(res), query);
+    res.status(status).type("html").send(html);
+  });
+
+  app.post("/purchase", (req: Request, res: Response) => {
+    const context = embedContextOf(res);
+    const body = req.body as FormBody;
+    try {
+      const domain = purchaseDomain(context.services, {
+        partnerId: context.session.partnerId,
+        userIdentifier: context.session.userIdentifier,
+        domainName: textOf(body, "domain_name"),
+        years: integerOf(body, "years") ?? 1,
+      });
+      res.redirect(303, `/domains/${domain.id}?notice=purchased&domain=${domain.id}`);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const { html } = renderSearch(context, textOf(body, "domain_name"), { values: valuesOf(body, ["years"]), errors: formErrors(error) });
+      res.status(error.status).type("html").send(html);
+    }
+  });
+}

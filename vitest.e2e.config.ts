@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config";
+
+/** Browser tests of the embedded interface in headless Chromium (`npm run test:e2e`; needs Debian's chromium). */
+export default defineConfig({
+  test: {
+    include: ["test/e2e/**/*.test.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    // One browser at a time: the machines have two cores.
+    fileParallelism: false,
+  },
+});
