@@ -5,7 +5,7 @@ import { operationTable, type OperationId } from "../../generated/operations.js"
 import { apiErrors, errorBody } from "../errors.js";
 import { requestErrorToApiError } from "./request-errors.js";
 import { routeOf } from "./request-log.js";
-import { operationAt } from "./routes.js";
+import { methodsAt, operationAt } from "./routes.js";
 
 interface OpenApiRequestMetadata {
   openapi?: { schema?: { operationId?: string } };
@@ -24,11 +24,18 @@ export function errorHandler(logger: Logger, served: ReadonlySet<OperationId>): 
       const { route, operationId } = routeOf(req.method, req.path, served);
       logger.error({ requestId: res.locals.requestId, method: req.method, route, operationId, err: error }, `unexpected error on ${req.method} ${route ?? "an unknown route"}`);
     }
-    const refusal = apiError ?? apiErrors.internal();
     const operationId = ((req as OpenApiRequestMetadata).openapi?.schema?.operationId as OperationId | undefined) ?? operationAt(req.method, req.path);
+    let refusal = apiError ?? apiErrors.internal();
+    // A body that is not JSON, or a path that does not decode, is refused before routing; when the
+    // request addresses no operation at all, that it has no route is the answer that helps.
+    let allow = (error as { headers?: Record<string, string> } | null)?.headers?.Allow;
+    if (operationId === undefined && refusal.status === 400) {
+      const methods = methodsAt(req.path);
+      refusal = requestErrorToApiError({ status: methods.length > 0 ? 405 : 404 })!;
+      if (methods.length > 0) allow = methods.join(", ");
+    }
     const listShape = operationId !== undefined && (operationTable[operationId]?.listErrorStatuses as readonly number[] | undefined)?.includes(refusal.status) === true;
     // express-openapi-validator names the allowed methods of a 405 in its error's headers.
-    const allow = (error as { headers?: Record<string, string> } | null)?.headers?.Allow;
     if (refusal.status === 405 && allow) res.setHeader("Allow", allow);
     res.status(refusal.status).json(errorBody(refusal, listShape));
   };

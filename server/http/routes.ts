@@ -60,3 +60,8 @@ export function registerRoutes(app: Express, handlers: OperationHandlers<Request
     });
   }
 }
+
+/** The methods some operation has on a path (for a 405's Allow), empty when the path is none of the API's. */
+export function methodsAt(path: string): string[] {
+  return [...MATCHERS_BY_METHOD].filter(([, matchers]) => matchers.some((matcher) => matcher.pattern.test(path))).map(([method]) => method);
+}

@@ -1,0 +1,13 @@
+/** @partner-api/client: the typed client of the Partner Domain and DNS Service API. Webhook verification: `@partner-api/client/webhooks`. */
+export { createPartnerClient } from "./client.js";
+export type { ApiVariant, PartnerClient, PartnerClientInfo, PartnerClientOptions, PathsOf, UserPagination } from "./client.js";
+export { environmentOfKey, KEY_PREFIXES, SPEC_BASE_URLS } from "./environment.js";
+export type { Environment } from "./environment.js";
+export { PartnerClientConfigError } from "./config-error.js";
+export type { ConfigErrorCode } from "./config-error.js";
+export { errorMessages, hasErrorCode, isCodedError, isErrorList, isRateLimited, isValidationError, PartnerApiError } from "./errors.js";
+export type { ApiError, ApiErrorBody, ApiErrorList, ErrorCode, RateLimitError } from "./errors.js";
+export { RETRIED_METHODS, RETRIED_STATUSES } from "./retry.js";
+export type { FetchFunction, RetryClock, RetryEvent, RetryOptions } from "./retry.js";
+export type { UserList, UserListItem, UserPaginationOptions } from "./pagination.js";
+export type { components, operations, paths, VariantD, VariantDPaths, VariantR, VariantRPaths } from "./api-types.js";

@@ -1,0 +1,113 @@
+/** The user-list iterators over GET /api/v1/users against the reference server. */
+import { beforeEach, describe, expect, it } from "vitest";
+import { DEFAULT_RATE_LIMITS } from "../../server/rate-limits/policy.js";
+import { createPartnerClient, PartnerApiError, type RetryClock } from "../../client/src/index.js";
+import { PARTNER_A_KEY, PARTNER_B_KEY, useTestServer } from "../support/test-server.js";
+
+const s = useTestServer({ rateLimits: { ...DEFAULT_RATE_LIMITS, classes: { ...DEFAULT_RATE_LIMITS.classes, user_retrieval: { limit: 3, window: 60 } } } });
+const IDS = ["u01", "u02", "u03", "u04", "u05", "u06", "u07"];
+
+/** A client that records the query of each request it sends. */
+function recordingClient(key = PARTNER_A_KEY, retry?: { clock: RetryClock }) {
+  const queries: string[] = [];
+  const fetch = (request: Request) => {
+    queries.push(new URL(request.url).search);
+    return globalThis.fetch(request);
+  };
+  return { api: createPartnerClient({ apiKey: key, baseUrl: s.baseUrl, fetch, retry }), queries };
+}
+
+beforeEach(async () => {
+  const { api } = recordingClient();
+  // One a second, so created_at orders them.
+  for (const user_identifier of IDS) {
+    await api.POST("/api/v1/users", { body: { user_identifier } });
+    s.clock.advance(1000);
+  }
+});
+
+describe("paginateUsers", () => {
+  it("walks every page, oldest first, with limit/offset", async () => {
+    const { api, queries } = recordingClient();
+    const seen: string[] = [];
+    for await (const user of api.paginateUsers({ pageSize: 3 })) seen.push(user.user_identifier);
+    expect(seen).toEqual(IDS);
+    expect(queries).toEqual(["?limit=3&sort=created_at&order=asc&offset=0", "?limit=3&sort=created_at&order=asc&offset=3", "?limit=3&sort=created_at&order=asc&offset=6"]);
+  });
+
+  it("takes the sort and order; stops after the page that reaches total", async () => {
+    const { api, queries } = recordingClient();
+    const seen: string[] = [];
+    for await (const user of api.paginateUsers({ pageSize: 7, order: "desc" })) seen.push(user.user_identifier);
+    expect(seen).toEqual([...IDS].reverse());
+    expect(queries).toHaveLength(1);
+  });
+
+  it("asks for pages of 100 by default", async () => {
+    const { api, queries } = recordingClient();
+    const seen = [];
+    for await (const user of api.paginateUsers()) seen.push(user);
+    expect(seen).toHaveLength(7);
+    expect(queries).toEqual(["?limit=100&sort=created_at&order=asc&offset=0"]);
+  });
+
+  it("yields nothing for a partner without users", async () => {
+    const { api, queries } = recordingClient(PARTNER_B_KEY);
+    const seen = [];
+    for await (const user of api.paginateUsers()) seen.push(user);
+    expect(seen).toEqual([]);
+    expect(queries).toHaveLength(1);
+  });
+
+  it("stopping early sends no further request", async () => {
+    const { api, queries } = recordingClient();
+    for await (const user of api.paginateUsers({ pageSize: 2 })) if (user.user_identifier === "u02") break;
+    expect(queries).toHaveLength(1);
+  });
+});
+
+describe("userPages", () => {
+  it("yields each page with total, limit and offset", async () => {
+    const { api } = recordingClient();
+    const pages = [];
+    for await (const page of api.userPages({ pageSize: 3 })) pages.push({ total: page.total, limit: page.limit, offset: page.offset, count: page.users.length });
+    expect(pages).toEqual([
+      { total: 7, limit: 3, offset: 0, count: 3 },
+      { total: 7, limit: 3, offset: 3, count: 3 },
+      { total: 7, limit: 3, offset: 6, count: 1 },
+    ]);
+  });
+});
+
+describe("failures", () => {
+  it("a refused page throws PartnerApiError with the documented body", async () => {
+    const { api } = recordingClient();
+    const walk = async () => {
+      for await (const _user of api.paginateUsers({ pageSize: 101 })) expect.unreachable();
+    };
+    const error = await walk().catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(PartnerApiError);
+    expect(error).toMatchObject({ status: 400, body: { error: "validation_error", details: { field: "limit" } } });
+    expect((error as PartnerApiError).requestId).toMatch(/.+/);
+  });
+
+  it("without retries, a rate-limited page throws; with them, the walk waits and goes on", async () => {
+    const { api } = recordingClient();
+    const seen: string[] = [];
+    const walk = async () => {
+      for await (const user of api.paginateUsers({ pageSize: 2 })) seen.push(user.user_identifier);
+    };
+    // user_retrieval allows 3 a minute: the fourth page is refused.
+    await expect(walk()).rejects.toMatchObject({ name: "PartnerApiError", status: 429, body: { error: "rate_limit_exceeded" } });
+    expect(seen).toEqual(IDS.slice(0, 6));
+
+    s.clock.advance(60_000);
+    const sleeps: number[] = [];
+    const clock: RetryClock = { now: () => s.clock.now().getTime(), sleep: async (ms) => (sleeps.push(ms), s.clock.advance(ms)) };
+    const retrying = recordingClient(PARTNER_A_KEY, { clock });
+    const all: string[] = [];
+    for await (const user of retrying.api.paginateUsers({ pageSize: 2 })) all.push(user.user_identifier);
+    expect(all).toEqual(IDS);
+    expect(sleeps).toHaveLength(1);
+  });
+});
