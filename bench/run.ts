@@ -50,8 +50,10 @@ const WORKLOADS: Workload[] = [
     name: "write: POST record (Variant D)",
     request: (t) => ({
       method: "POST",
-      path: `/api/v1/domains/${t.domainId}/dns`,
-      setupRequest: (request) => ({ ...request, body: JSON.stringify({ type: "TXT", name: `w${++writeSequence}`, content: "benchmark" }) }),
+      setupRequest: (request) => {
+        const n = ++writeSequence;
+        return { ...request, path: `/api/v1/domains/${t.writeDomainIds[n % t.writeDomainIds.length]}/dns`, body: JSON.stringify({ type: "TXT", name: `w${n}`, content: "benchmark" }) };
+      },
     }),
   },
   { name: "list: GET users (limit 100)", request: () => ({ method: "GET", path: "/api/v1/users?limit=100" }) },

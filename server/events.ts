@@ -21,7 +21,13 @@ export interface EventOutbox {
   emit(partnerId: string, type: EventType, payload: Record<string, unknown>): OutboxEvent;
 }
 
-/** Keeps events in order in memory; the webhook dispatcher reads from it. */
+/** How many recent events the log keeps; deliveries hold their own copy of the events they carry. */
+export const EVENT_LOG_SIZE = 10_000;
+
+/**
+ * The most recent events in order (for tests and inspection), and the hook the webhook fan-out
+ * listens on. Bounded, so a long-running server does not keep every event it ever emitted.
+ */
 export class MemoryOutbox {
   readonly events: OutboxEvent[] = [];
   private readonly listeners: Array<(event: OutboxEvent) => void> = [];
@@ -29,6 +35,8 @@ export class MemoryOutbox {
   append(partnerId: string, type: EventType, payload: Record<string, unknown>, createdAt: Date): OutboxEvent {
     const event = { id: newId("evt"), partnerId, type, createdAt, payload };
     this.events.push(event);
+    // Trimmed in halves, so the cost of trimming stays constant per event.
+    if (this.events.length >= 2 * EVENT_LOG_SIZE) this.events.splice(0, this.events.length - EVENT_LOG_SIZE);
     this.listeners.forEach((listener) => listener(event));
     return event;
   }

@@ -7,6 +7,8 @@ export interface RunningTarget {
   child: ChildProcess;
   port: number;
   domainId: string;
+  /** Domains the writes go to, in turn; the read domain when the target has no others. */
+  writeDomainIds: string[];
 }
 
 /** Starts a target that prints `{"port":..,"domainId":..}` when it serves. */
@@ -16,8 +18,8 @@ export function startPrintingTarget(command: string, args: string[], env: NodeJS
     const lines = createInterface({ input: child.stdout! });
     lines.on("line", (line) => {
       if (!line.startsWith("{")) return;
-      const { port, domainId } = JSON.parse(line) as { port: number; domainId: string };
-      resolve({ child, port, domainId });
+      const { port, domainId, writeDomainIds } = JSON.parse(line) as { port: number; domainId: string; writeDomainIds?: string[] };
+      resolve({ child, port, domainId, writeDomainIds: writeDomainIds ?? [domainId] });
     });
     child.on("exit", (code) => reject(new Error(`${command} ${args.join(" ")} exited with ${code} before serving`)));
   });
@@ -29,7 +31,7 @@ export async function startPolledTarget(command: string, args: string[], port: n
   for (let i = 0; i < 300; i++) {
     try {
       await fetch(`http://127.0.0.1:${port}${probePath}`);
-      return { child, port, domainId: "dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab" };
+      return { child, port, domainId: "dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab", writeDomainIds: ["dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab"] };
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

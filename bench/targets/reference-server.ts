@@ -16,7 +16,9 @@ const { app, services } = createApp({
   validateResponses: validate,
   validateRequests: validate,
 });
-const { domainId } = seed(services);
+const { domainId, writeDomainIds } = seed(services);
 const server = app.listen(Number(process.env.PORT ?? 0), "127.0.0.1", () => {
-  console.log(JSON.stringify({ port: (server.address() as { port: number }).port, domainId }));
+  console.log(JSON.stringify({ port: (server.address() as { port: number }).port, domainId, writeDomainIds }));
 });
+// A signal ends the process normally, so `--cpu-prof` can write its profile.
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => server.close(() => process.exit(0)));

@@ -1,11 +1,9 @@
 /** Registers one Express route per operation the deployment serves, from the generated table. */
-import type { Express, Request, Response } from "express";
+import type { Express, NextFunction, Request, Response } from "express";
 import type { OperationHandlers } from "../../generated/handlers.js";
 import { operationTable, type OperationId, type Variant } from "../../generated/operations.js";
 import { servicesOf, type RequestContext, type Services } from "../context.js";
 
-/** `/api/v1/domains/{domain_id}` -> `/api/v1/domains/:domain_id` */
-const expressPath = (template: string) => template.replace(/\{([^}]+)\}/g, ":$1");
 
 /** Static segments before parameters, position by position (OpenAPI's path matching rule). */
 function byStaticSegmentsFirst(a: string, b: string): number {
@@ -46,19 +44,29 @@ export function operationAt(method: string, path: string): OperationId | undefin
 
 type AnyHandler = (input: { path: unknown; query: unknown; body: unknown }, context: RequestContext) => unknown;
 
+interface OpenApiMatch {
+  openapi?: { schema?: { operationId?: string }; pathParams?: Record<string, string> };
+}
+
+/**
+ * One dispatcher for every operation the deployment serves. express-openapi-validator has already
+ * matched the request to its operation (and decoded its path parameters), so matching it again
+ * against one Express route per operation would cost a regular expression per route per request.
+ * A request it matched to no served operation falls through to the unknown-route answer.
+ */
 export function registerRoutes(app: Express, handlers: OperationHandlers<RequestContext>, services: Services): void {
-  for (const operationId of servedOperations(services.deployment)) {
-    const { method, path } = operationTable[operationId];
-    const handler = handlers[operationId] as AnyHandler;
-    app[method](expressPath(path), async (req: Request, res: Response) => {
-      const result = (await handler(
-        { path: req.params, query: req.query, body: req.body },
-        { partner: res.locals.partner ?? null, services: res.locals.partner ? servicesOf(services, res.locals.partner.id) : services },
-      )) as { status: number; body?: unknown };
-      if (result.body === undefined) res.status(result.status).end();
-      else res.status(result.status).json(result.body);
-    });
-  }
+  const served = new Map(servedOperations(services.deployment).map((id) => [id as string, handlers[id] as AnyHandler]));
+  app.use(async (req: Request, res: Response, next: NextFunction) => {
+    const match = (req as OpenApiMatch).openapi;
+    const handler = match?.schema?.operationId === undefined ? undefined : served.get(match.schema.operationId);
+    if (!handler) return next();
+    const result = (await handler(
+      { path: match?.pathParams ?? {}, query: req.query, body: req.body },
+      { partner: res.locals.partner ?? null, services: res.locals.partner ? servicesOf(services, res.locals.partner.id) : services },
+    )) as { status: number; body?: unknown };
+    if (result.body === undefined) res.status(result.status).end();
+    else res.status(result.status).json(result.body);
+  });
 }
 
 /** The methods some operation has on a path (for a 405's Allow), empty when the path is none of the API's. */
