@@ -33,6 +33,8 @@ export function routeOf(method: string, path: string, served: ReadonlySet<Operat
 
 /** `served`: the operations of this deployment (variants and environment), so a 404 for another variant's path names none. */
 export function requestLog(logger: Logger, served: ReadonlySet<OperationId>): RequestHandler {
+  // A silent logger (tests, benchmarks) should cost nothing per request.
+  if (!logger.isLevelEnabled("info")) return (_req, _res, next) => next();
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     // Read now: mounted middleware (app.use("/api", ...)) rewrites req.url while it runs.
