@@ -1328,7 +1328,14 @@ export interface components {
             /** @description Event id (`evt_...`); the same on every delivery of the event. */
             id: string;
             type: components["schemas"]["EventType"];
+            /** @description When the event happened; the same on every delivery. Order events by it. */
             created_at: components["schemas"]["Timestamp"];
+            /**
+             * @description When this delivery attempt was sent; new on every attempt and signed with the body,
+             *     so a receiver checks its replay window against it (a retry a day later is not a
+             *     replay) and de-duplicates by `id`.
+             */
+            sent_at: components["schemas"]["Timestamp"];
             /** @enum {string} */
             api_version: "v1";
         };

@@ -19,9 +19,12 @@ export const USER_AGENT = "PartnerAPI-Webhooks/1.0";
 export const DELIVERY_RETENTION_MS = 30 * 24 * 3_600_000;
 export const API_VERSION = "v1";
 
-/** The signed body: the envelope of the spec's WebhookEvent. */
-export function envelopeOf(event: OutboxEvent): string {
-  return JSON.stringify({ id: event.id, type: event.type, created_at: timestamp(event.createdAt), api_version: API_VERSION, ...event.payload });
+/**
+ * The signed body: the envelope of the spec's WebhookEvent. `sent_at` is the attempt's own time,
+ * so a retry is a new signed body a receiver's replay window accepts, with the same `id`.
+ */
+export function envelopeOf(event: OutboxEvent, sentAt: Date): string {
+  return JSON.stringify({ id: event.id, type: event.type, created_at: timestamp(event.createdAt), sent_at: timestamp(sentAt), api_version: API_VERSION, ...event.payload });
 }
 
 /** The secrets that sign now: the current one, and a rotated-out one until it expires. */
@@ -107,7 +110,7 @@ export class WebhookDispatcher {
   private async attempt(endpoint: WebhookEndpointRow, delivery: WebhookDeliveryRow): Promise<void> {
     const clock = this.options.clocks.clockFor(endpoint.partnerId);
     const attemptedAt = clock.now();
-    const body = envelopeOf(delivery.event);
+    const body = envelopeOf(delivery.event, attemptedAt);
     const result = await this.options.send(endpoint.url, body, {
       "Content-Type": "application/json",
       "User-Agent": USER_AGENT,

@@ -140,7 +140,7 @@ describe("deliveries", () => {
       "partner-event-id": delivery.body.id,
       "partner-event-type": "user.deleted",
     });
-    expect(delivery.body).toEqual({ id: expect.stringMatching(/^evt_/), type: "user.deleted", created_at: "2026-11-22T10:00:00Z", api_version: "v1", data: { user_identifier: "u1" } });
+    expect(delivery.body).toEqual({ id: expect.stringMatching(/^evt_/), type: "user.deleted", created_at: "2026-11-22T10:00:00Z", sent_at: "2026-11-22T10:00:00Z", api_version: "v1", data: { user_identifier: "u1" } });
     expect(validator.errorsAt(pointer("x-webhooks", "user.deleted", "post", "requestBody", "content", "application/json", "schema"), delivery.body)).toBeNull();
     const log = await deliveries(id);
     expect(log).toMatchObject({ total: 1, limit: 20, offset: 0 });
@@ -216,6 +216,9 @@ describe("deliveries", () => {
     expect(delivery!.next_attempt_at).toBeNull();
     expect(await endpointStatus(id)).toBe("failing");
     expect(new Set(receiver.received.map((received) => received.body.id)).size).toBe(1);
+    // Every attempt is signed anew with its own sent_at; created_at stays the event's.
+    expect(new Set(receiver.received.map((received) => received.body.created_at)).size).toBe(1);
+    expect(new Set(receiver.received.map((received) => received.body.sent_at)).size).toBe(10);
 
     receiver.answerWith(204);
     await emitUserDeleted("u2");
@@ -299,7 +302,7 @@ describe("test events and redelivery", () => {
     expect(response.status).toBe(201);
     expect(data).toMatchObject({ id: expect.stringMatching(/^whd_/), endpoint_id: id, event_type: "webhook.test", status: "pending", attempts: [] });
     await tick();
-    expect(receiver.received.map((delivery) => delivery.body)).toEqual([{ id: data!.event_id, type: "webhook.test", created_at: "2026-11-22T10:00:00Z", api_version: "v1", data: { endpoint_id: id } }]);
+    expect(receiver.received.map((delivery) => delivery.body)).toEqual([{ id: data!.event_id, type: "webhook.test", created_at: "2026-11-22T10:00:00Z", sent_at: "2026-11-22T10:00:00Z", api_version: "v1", data: { endpoint_id: id } }]);
     expect(other.received).toEqual([]);
   });
 

@@ -15,7 +15,7 @@ const isEnvelope = (value: unknown): value is WebhookEvent => {
 /**
  * Verifies a delivery and returns its event. Throws WebhookVerificationError (`reason` says why)
  * when the header is missing or malformed, no value matches, the body is not an event envelope,
- * or `created_at` is outside the replay window. Throwing, rather than returning a flag, means a
+ * or `sent_at` is outside the replay window. Throwing, rather than returning a flag, means a
  * forgotten check cannot let a forged event through.
  */
 export function verifyWebhookSignature(rawBody: RawBody, signatureHeader: SignatureHeader, secret: string | readonly string[], options: VerifyWebhookOptions = {}): WebhookEvent {
@@ -31,6 +31,8 @@ export function verifyWebhookSignature(rawBody: RawBody, signatureHeader: Signat
     throw new WebhookVerificationError("malformed_body", "The body is not JSON");
   }
   if (!isEnvelope(event)) throw new WebhookVerificationError("malformed_body", "The body is not an event envelope {id, type, created_at, api_version, data}");
-  checkReplayWindow(event.created_at, options);
+  // sent_at is the attempt's time (a retry is not a replay); created_at only if a sender omits it.
+  const { sent_at: sentAt } = event as { sent_at?: unknown };
+  checkReplayWindow(sentAt ?? event.created_at, options);
   return event;
 }
