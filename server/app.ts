@@ -16,6 +16,7 @@ import { errorHandler, unknownRoute } from "./http/error-handler.js";
 import { assignRequestId } from "./http/request-id.js";
 import { rateLimit } from "./http/rate-limit.js";
 import { requestLog } from "./http/request-log.js";
+import { memoizeValidatorRouteRegexps } from "./http/route-regexp-cache.js";
 import { securityHeaders } from "./http/security-headers.js";
 import { registerRoutes, servedOperations } from "./http/routes.js";
 import { DEFAULT_RATE_LIMITS, type RateLimitTable } from "./rate-limits/policy.js";
@@ -89,6 +90,7 @@ function documentFor(variants: readonly Variant[], environment: Environment): Re
 }
 
 export function createApp(config: AppConfig): PartnerApi {
+  memoizeValidatorRouteRegexps();
   const variants = config.variants ?? (["R", "D"] as const);
   const clock = config.clock ?? systemClock;
   const outbox = new MemoryOutbox();

@@ -1,0 +1,17 @@
+/** The validator's per-request route compilation is served from a cache (server/http/route-regexp-cache.ts). */
+import { createRequire } from "node:module";
+import { expect, it } from "vitest";
+import { memoizeValidatorRouteRegexps } from "../../server/http/route-regexp-cache.js";
+
+const requireFromValidator = createRequire(createRequire(import.meta.url).resolve("express-openapi-validator"));
+
+it("compiles a route once and returns the same matcher after, for the same options only", () => {
+  memoizeValidatorRouteRegexps();
+  memoizeValidatorRouteRegexps();
+  const { pathToRegexp } = requireFromValidator("path-to-regexp") as { pathToRegexp: (path: string, options?: object) => { regexp: RegExp } };
+  const first = pathToRegexp("/api/v1/domains/:domain_id", { sensitive: false, strict: false });
+  expect(pathToRegexp("/api/v1/domains/:domain_id", { sensitive: false, strict: false })).toBe(first);
+  expect(pathToRegexp("/api/v1/domains/:domain_id", { sensitive: true, strict: false })).not.toBe(first);
+  expect(first.regexp.exec("/api/v1/domains/dom_1")?.[1]).toBe("dom_1");
+  expect(first.regexp.exec("/api/v1/domains/dom_1")?.[1]).toBe("dom_1");
+});
