@@ -1,0 +1,68 @@
+/**
+ * The client against the Prism mock of the published document: what a partner gets before any
+ * server exists. The mock answers the spec's examples, so the typed results equal them; a request
+ * the document refuses comes back as a typed error, never as a throw.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPartnerClient, isCodedError } from "../../client/src/index.js";
+import { SANDBOX_BUNDLE_PATHS } from "../../scripts/lib/bundle-paths.js";
+import { loadDocument } from "../support/openapi-document.js";
+
+let prism: ChildProcess;
+let baseUrl: string;
+const document = loadDocument("full");
+const example = (path: string, method: string, status: string) => document.paths[path][method].responses[status].content["application/json"].example;
+
+beforeAll(async () => {
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port: free } = probe.address() as { port: number };
+      probe.close(() => resolve(free));
+    });
+  });
+  prism = spawn("node_modules/.bin/prism", ["mock", SANDBOX_BUNDLE_PATHS.full, "-p", String(port), "--cors=false", "-v", "error"], { stdio: "ignore" });
+  baseUrl = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    try {
+      await fetch(`${baseUrl}/health`);
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  throw new Error("the Prism mock did not start");
+}, 60_000);
+afterAll(() => {
+  prism?.kill("SIGTERM");
+});
+
+describe("the client against the Prism mock", () => {
+  const api = () => createPartnerClient({ apiKey: "sk_sandbox_mockmockmockmockmock", baseUrl });
+
+  it("reads the TLD list: the document's example, typed", async () => {
+    const { data, error, response } = await api().GET("/api/v1/domains/tlds");
+    expect(error).toBeUndefined();
+    expect(response.status).toBe(200);
+    expect(data).toEqual(example("/api/v1/domains/tlds", "get", "200"));
+  });
+
+  it("creates a user session with a body the document accepts", async () => {
+    const { data, response } = await api().POST("/api/v1/users", { body: { user_identifier: "user_12345", email: "ada@example.com" } });
+    expect(response.status).toBe(201);
+    expect(data!.login_url).toMatch(/^https?:\/\//);
+  });
+
+  it("reads a domain by id with path parameters filled in", async () => {
+    const { data } = await api().GET("/api/v1/domains/{domain_id}", { params: { path: { domain_id: "dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab" } } });
+    expect(data).toMatchObject({ id: "dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab", name: "example.com" });
+  });
+
+  it("a body the document refuses comes back as a documented error in the coded shape, not a throw", async () => {
+    const { data, error, response } = await api().POST("/api/v1/users", { body: { email: "ada@example.com" } as never });
+    expect(data).toBeUndefined();
+    expect([400, 422]).toContain(response.status);
+    expect(isCodedError(error)).toBe(true);
+  });
+});
