@@ -11,6 +11,7 @@ import { writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { parseArgs } from "node:util";
 import { SANDBOX_BUNDLE_PATHS } from "../scripts/lib/bundle-paths.js";
+import { freePort } from "../scripts/lib/local-ports.js";
 import { BENCH_KEY } from "./targets/seed.js";
 import { peakRssMiB, startPolledTarget, startPrintingTarget, stop, type RunningTarget } from "./lib/processes.js";
 import { measureStartup } from "./startup.js";
@@ -26,7 +27,7 @@ interface Target {
   start(): Promise<RunningTarget>;
 }
 
-const PRISM_PORT = 4599;
+const PRISM_PORT = await freePort();
 const TARGETS: Target[] = [
   { name: "node:http, fixed body", start: () => startPrintingTarget("node", [...NODE_TSX, "bench/targets/bare-http.ts"]) },
   { name: "reference, validation off", start: () => startPrintingTarget("node", [...NODE_TSX, "bench/targets/reference-server.ts"], { VALIDATE: "0" }) },

@@ -7,39 +7,17 @@
  * Every process is started here on free ports and stopped at the end; exits non-zero if any run fails.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import { SANDBOX_BUNDLE_PATHS } from "./lib/bundle-paths.js";
+import { freePort, waitUntilServing } from "./lib/local-ports.js";
 
 const KEY = "sk_sandbox_conformanceCiPartnerA0000000000";
 const SECOND_KEY = "sk_sandbox_conformanceCiPartnerB0000000000";
 const children: ChildProcess[] = [];
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
-
 function start(command: string, args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
   children.push(child);
   return child;
-}
-
-async function waitUntilServing(url: string, timeoutMs = 30_000): Promise<void> {
-  for (const started = Date.now(); Date.now() - started < timeoutMs; ) {
-    try {
-      await fetch(url);
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
 }
 
 function run(name: string, args: string[]): Promise<boolean> {

@@ -74,7 +74,6 @@ export interface PartnerApi {
   services: Services;
   keys: KeyRing;
   outbox: MemoryOutbox;
-  rateLimitStore: WindowStore;
 }
 
 const parsedDocuments = new Map<string, Record<string, unknown>>();
@@ -94,14 +93,23 @@ export function createApp(config: AppConfig): PartnerApi {
   const variants = config.variants ?? (["R", "D"] as const);
   const clock = config.clock ?? systemClock;
   const outbox = new MemoryOutbox();
+  const clocks = new PartnerClocks(clock, config.environment);
+  // The store is read through `services` at each use: tests swap it for a fresh one between cases.
+  const dispatcher = new WebhookDispatcher({
+    store: () => services.webhooks.store,
+    clocks,
+    environment: config.environment,
+    send: config.webhookSender ?? httpSender(config.environment),
+    random: config.random,
+  });
   const services: Services = {
     store: config.store ?? new MemoryStore(),
     clock,
     outbox: outbox.stampedBy(clock),
     eventLog: outbox,
-    clocks: new PartnerClocks(clock, config.environment),
+    clocks,
     rateLimitStore: config.rateLimitStore ?? new MemoryWindowStore(),
-    webhooks: { store: new MemoryWebhookStore(), dispatcher: undefined as unknown as WebhookDispatcher },
+    webhooks: { store: new MemoryWebhookStore(), dispatcher },
     deployment: {
       environment: config.environment,
       variants,
@@ -109,13 +117,6 @@ export function createApp(config: AppConfig): PartnerApi {
       embedOrigins: new Map(config.partners.map(({ partner, embedOrigins = [] }) => [partner.id, embedOrigins])),
     },
   };
-  services.webhooks.dispatcher = new WebhookDispatcher({
-    store: () => services.webhooks.store,
-    clocks: services.clocks,
-    environment: config.environment,
-    send: config.webhookSender ?? httpSender(config.environment),
-    random: config.random,
-  });
   outbox.subscribe((event) => {
     services.webhooks.dispatcher.fanOut(event);
     if (config.deliverWebhooksPromptly) setImmediate(() => void services.webhooks.dispatcher.tick());
@@ -154,5 +155,5 @@ export function createApp(config: AppConfig): PartnerApi {
   registerRoutes(app, { ...handlers, ...config.handlers }, services);
   app.use(unknownRoute);
   app.use(errorHandler(logger, served));
-  return { app, services, keys, outbox, rateLimitStore: services.rateLimitStore };
+  return { app, services, keys, outbox };
 }

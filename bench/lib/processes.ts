@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
+import { waitUntilServing } from "../../scripts/lib/local-ports.js";
 
 export interface RunningTarget {
   child: ChildProcess;
@@ -28,16 +29,13 @@ export function startPrintingTarget(command: string, args: string[], env: NodeJS
 /** Starts a target that prints nothing useful, waiting until it answers `probePath`. */
 export async function startPolledTarget(command: string, args: string[], port: number, probePath: string): Promise<RunningTarget> {
   const child = spawn(command, args, { stdio: ["ignore", "ignore", "inherit"] });
-  for (let i = 0; i < 300; i++) {
-    try {
-      await fetch(`http://127.0.0.1:${port}${probePath}`);
-      return { child, port, domainId: "dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab", writeDomainIds: ["dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab"] };
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+  try {
+    await waitUntilServing(`http://127.0.0.1:${port}${probePath}`);
+  } catch (error) {
+    child.kill();
+    throw error;
   }
-  child.kill();
-  throw new Error(`${command} did not serve on ${port}`);
+  return { child, port, domainId: "dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab", writeDomainIds: ["dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab"] };
 }
 
 /** Peak resident set size of a process in MiB (Linux VmHWM). */

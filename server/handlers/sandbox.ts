@@ -7,7 +7,7 @@ import { setDomainStatus } from "../domains/domain-lifecycle.js";
 import { purchaseDomain } from "../domains/purchase.js";
 import { domainDetail } from "../domains/domain-views.js";
 import { apiErrors } from "../errors.js";
-import { rateLimitScope } from "../http/rate-limit.js";
+import { rateLimitScope } from "../rate-limits/policy.js";
 import { applyDueChanges } from "../scheduling/due-changes.js";
 
 type Handlers = OperationHandlers<RequestContext>;

@@ -7,6 +7,7 @@ import type { RequestHandler } from "express";
 import type { Partner } from "../auth/api-keys.js";
 import type { Services } from "../context.js";
 import { ApiError } from "../errors.js";
+import { rateLimitScope } from "../rate-limits/policy.js";
 import type { RateLimiter } from "../rate-limits/rate-limiter.js";
 import { operationAt } from "./routes.js";
 
@@ -19,8 +20,6 @@ function policyHeader(buckets: ReadonlyArray<{ name: string; limit: number; wind
   return header;
 }
 
-/** Keys of one partner and environment share their limits, so rotating keys doubles nothing. */
-export const rateLimitScope = (environment: string, partnerId: string) => `${environment}:${partnerId}`;
 
 export function rateLimit(limiter: RateLimiter, services: Services): RequestHandler {
   return async (req, res, next) => {

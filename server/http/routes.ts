@@ -20,8 +20,7 @@ function byStaticSegmentsFirst(a: string, b: string): number {
 export function servedOperations(deployment: Pick<Services["deployment"], "variants" | "environment">): OperationId[] {
   return (Object.keys(operationTable) as OperationId[])
     .filter((id) => operationTable[id].variants.some((variant) => deployment.variants.includes(variant)))
-    .filter((id) => (operationTable[id].environments as readonly string[]).includes(deployment.environment))
-    .sort((a, b) => byStaticSegmentsFirst(operationTable[a].path, operationTable[b].path));
+    .filter((id) => (operationTable[id].environments as readonly string[]).includes(deployment.environment));
 }
 
 /** Per HTTP method, the operations' path patterns in routing order (static segments first). */

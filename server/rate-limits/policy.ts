@@ -23,6 +23,9 @@ export interface Bucket extends RateLimitWindow {
 
 export const DEFAULT_RATE_LIMITS: RateLimitTable = rateLimits;
 
+/** Whose counters: keys of one partner and environment share them, so rotating keys doubles nothing. */
+export const rateLimitScope = (environment: string, partnerId: string) => `${environment}:${partnerId}`;
+
 /** The same table with every limit multiplied, for load tests and CI runs that need headroom. */
 export function scaleRateLimits(table: RateLimitTable, factor: number): RateLimitTable {
   const scale = ({ limit, window }: RateLimitWindow) => ({ limit: Math.max(1, Math.round(limit * factor)), window });

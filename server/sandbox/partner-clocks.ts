@@ -8,6 +8,8 @@ import type { Environment } from "../auth/api-keys.js";
 
 export class PartnerClocks {
   private readonly offsets = new Map<string, number>();
+  /** One clock object per partner, read on every request: made once, not per call. */
+  private readonly clocks = new Map<string, Clock>();
 
   constructor(
     readonly base: Clock,
@@ -16,7 +18,9 @@ export class PartnerClocks {
 
   clockFor(partnerId: string): Clock {
     if (this.environment !== "sandbox") return this.base;
-    return { now: () => new Date(this.base.now().getTime() + (this.offsets.get(partnerId) ?? 0)) };
+    let clock = this.clocks.get(partnerId);
+    if (!clock) this.clocks.set(partnerId, (clock = { now: () => new Date(this.base.now().getTime() + this.offsetOf(partnerId)) }));
+    return clock;
   }
 
   /** Milliseconds the partner's clock is ahead of the base clock. */

@@ -64,6 +64,8 @@ const copyDelivery = (row: WebhookDeliveryRow): WebhookDeliveryRow => ({ ...row,
 
 export class MemoryWebhookStore implements WebhookStore {
   private readonly endpoints = new Map<string, WebhookEndpointRow>();
+  /** Endpoint ids per partner, in creation order: every emitted event looks its partner's up. */
+  private readonly endpointIdsByPartner = new Map<string, Set<string>>();
   private readonly deliveries = new Map<string, WebhookDeliveryRow>();
   /** Delivery ids per endpoint, in creation order. */
   private readonly deliveryIdsByEndpoint = new Map<string, string[]>();
@@ -71,6 +73,9 @@ export class MemoryWebhookStore implements WebhookStore {
 
   saveEndpoint(endpoint: WebhookEndpointRow): void {
     this.endpoints.set(endpoint.id, { ...endpoint, events: endpoint.events && [...endpoint.events] });
+    let ids = this.endpointIdsByPartner.get(endpoint.partnerId);
+    if (!ids) this.endpointIdsByPartner.set(endpoint.partnerId, (ids = new Set()));
+    ids.add(endpoint.id);
   }
 
   findEndpoint(id: string): WebhookEndpointRow | undefined {
@@ -79,13 +84,15 @@ export class MemoryWebhookStore implements WebhookStore {
   }
 
   endpointsOf(partnerId: string): WebhookEndpointRow[] {
-    return [...this.endpoints.values()].filter((row) => row.partnerId === partnerId).map((row) => this.findEndpoint(row.id)!);
+    return [...(this.endpointIdsByPartner.get(partnerId) ?? [])].map((id) => this.findEndpoint(id)!);
   }
 
   deleteEndpoint(id: string): void {
     for (const deliveryId of this.deliveryIdsByEndpoint.get(id) ?? []) this.deliveries.delete(deliveryId);
     this.deliveryIdsByEndpoint.delete(id);
     this.pending.delete(id);
+    const endpoint = this.endpoints.get(id);
+    if (endpoint) this.endpointIdsByPartner.get(endpoint.partnerId)?.delete(id);
     this.endpoints.delete(id);
   }
 

@@ -4,10 +4,10 @@
  * the document refuses comes back as a typed error, never as a throw.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPartnerClient, isCodedError } from "../../client/src/index.js";
 import { SANDBOX_BUNDLE_PATHS } from "../../scripts/lib/bundle-paths.js";
+import { freePort, waitUntilServing } from "../../scripts/lib/local-ports.js";
 import { loadDocument } from "../support/openapi-document.js";
 
 let prism: ChildProcess;
@@ -16,23 +16,10 @@ const document = loadDocument("full");
 const example = (path: string, method: string, status: string) => document.paths[path][method].responses[status].content["application/json"].example;
 
 beforeAll(async () => {
-  const port = await new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port: free } = probe.address() as { port: number };
-      probe.close(() => resolve(free));
-    });
-  });
+  const port = await freePort();
   prism = spawn("node_modules/.bin/prism", ["mock", SANDBOX_BUNDLE_PATHS.full, "-p", String(port), "--cors=false", "-v", "error"], { stdio: "ignore" });
   baseUrl = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    try {
-      await fetch(`${baseUrl}/health`);
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  throw new Error("the Prism mock did not start");
+  await waitUntilServing(`${baseUrl}/health`);
 }, 60_000);
 afterAll(() => {
   prism?.kill("SIGTERM");

@@ -108,7 +108,7 @@ export async function startEmbedTestServer(options: EmbedTestServerOptions = {})
     reset() {
       partnerApi.services.store = new MemoryStore();
       partnerApi.outbox.events.length = 0;
-      partnerApi.rateLimitStore.clear();
+      partnerApi.services.rateLimitStore.clear();
       partnerApi.services.clocks.clear();
       clock.set(CLOCK_START);
       logs.length = 0;

@@ -81,7 +81,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     reset() {
       api.services.store = new MemoryStore();
       api.outbox.events.length = 0;
-      api.rateLimitStore.clear();
+      api.services.rateLimitStore.clear();
       api.services.clocks.clear();
       api.services.webhooks.store = new MemoryWebhookStore();
       clock.set(CLOCK_START);
