@@ -3,11 +3,16 @@
  * fell due: transfer steps and domain expiry or auto-renewal. Called when a sandbox clock is
  * advanced and by the server's periodic sweep for time that passes on its own. Sessions and
  * rate-limit windows need nothing here: they are checked against the clock when used.
+ *
+ * The partner's transfers and domains are read once; a change that makes another one due (the
+ * next step of a transfer, the domain a completed transfer creates, a renewed domain's next
+ * expiry) queues just that one, so k changes cost one pass over the partner's objects, not k.
  */
 import type { components } from "../../generated/types/full.js";
 import { timestamp, type Clock } from "../clock.js";
 import { servicesAt, type Services } from "../context.js";
 import { expireOrAutoRenew } from "../domains/domain-lifecycle.js";
+import type { DomainRow, TransferRow } from "../store/types.js";
 import { moveTransfer } from "../transfers/transfer-service.js";
 import { nextStep } from "../transfers/transfer-timeline.js";
 
@@ -15,48 +20,62 @@ export type Change = components["schemas"]["SandboxChange"];
 
 interface Due {
   at: Date;
-  apply(services: Services): Change;
+  /** Carries the change out; returns it and what it made due. */
+  apply(services: Services): { change: Change; then: Array<Due | null> };
 }
 
-/** The earliest change due by `until`, or null. A linear scan: sandbox partners hold few objects. */
-function earliestDue(services: Services, partnerId: string, until: Date): Due | null {
-  const { store, deployment } = services;
-  let earliest: Due | null = null;
-  const consider = (due: Due) => {
-    if (due.at <= until && (!earliest || due.at < earliest.at)) earliest = due;
+function transferDue(services: Services, transfer: TransferRow): Due | null {
+  const step = nextStep(transfer, services.deployment.environment);
+  if (!step) return null;
+  return {
+    at: step.dueAt,
+    apply: (servicesThen) => {
+      const moved = moveTransfer(servicesThen, transfer.id, step.status);
+      const created = moved.domainId ? services.store.findDomain(moved.domainId) : undefined;
+      return {
+        change: { object: "transfer", id: transfer.id, from: transfer.status, to: step.status, at: timestamp(step.dueAt) },
+        then: [transferDue(services, moved), created ? domainDue(created) : null],
+      };
+    },
   };
-  for (const transfer of store.activeTransfersOfPartner(partnerId)) {
-    const step = nextStep(transfer, deployment.environment);
-    if (!step) continue;
-    consider({
-      at: step.dueAt,
-      apply: (servicesThen) => {
-        moveTransfer(servicesThen, transfer.id, step.status);
-        return { object: "transfer", id: transfer.id, from: transfer.status, to: step.status, at: timestamp(step.dueAt) };
-      },
-    });
-  }
-  for (const domain of store.domainsOfPartner(partnerId)) {
-    if (domain.status !== "active") continue;
-    consider({
-      at: domain.expiresAt,
-      apply: (servicesThen) => {
-        const after = expireOrAutoRenew(servicesThen, domain);
-        return { object: "domain", id: domain.id, from: domain.status, to: after.status, at: timestamp(domain.expiresAt) };
-      },
-    });
-  }
-  return earliest;
+}
+
+function domainDue(domain: DomainRow): Due | null {
+  if (domain.status !== "active") return null;
+  return {
+    at: domain.expiresAt,
+    apply: (servicesThen) => {
+      const after = expireOrAutoRenew(servicesThen, domain);
+      return { change: { object: "domain", id: domain.id, from: domain.status, to: after.status, at: timestamp(domain.expiresAt) }, then: [domainDue(after)] };
+    },
+  };
+}
+
+/** Adds what a change made due, in time order, after those due at the same time. */
+function enqueue(queue: Due[], due: Due | null, until: Date): void {
+  if (!due || due.at > until) return;
+  let index = queue.length;
+  while (index > 0 && queue[index - 1]!.at > due.at) index--;
+  queue.splice(index, 0, due);
 }
 
 /** Applies everything due for the partner up to its clock's now; returns what changed, in order. */
 export function applyDueChanges(services: Services, partnerId: string): Change[] {
   const until = services.clocks.clockFor(partnerId).now();
+  const queue = [
+    ...services.store.activeTransfersOfPartner(partnerId).map((transfer) => transferDue(services, transfer)),
+    ...services.store.domainsOfPartner(partnerId).map(domainDue),
+  ]
+    .filter((due): due is Due => due !== null && due.at <= until)
+    // Stable: on a tie, transfers before domains, as they were read.
+    .sort((a, b) => a.at.getTime() - b.at.getTime());
   const changes: Change[] = [];
-  for (let due = earliestDue(services, partnerId, until); due; due = earliestDue(services, partnerId, until)) {
+  for (let due = queue.shift(); due; due = queue.shift()) {
     const dueAt = due.at;
     const then: Clock = { now: () => new Date(dueAt) };
-    changes.push(due.apply(servicesAt(services, then)));
+    const { change, then: next } = due.apply(servicesAt(services, then));
+    changes.push(change);
+    next.forEach((follow) => enqueue(queue, follow, until));
   }
   return changes;
 }
