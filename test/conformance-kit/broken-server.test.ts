@@ -3,14 +3,13 @@
  * a server whose user read drops a required field and answers 200 for an unknown user.
  */
 import { spawn } from "node:child_process";
-import type { AddressInfo } from "node:net";
-import type { Server } from "node:http";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { serveOnLoopback, type Listener } from "../support/listen.js";
 import { createApp } from "../../server/app.js";
 import { scaleRateLimits, DEFAULT_RATE_LIMITS } from "../../server/rate-limits/policy.js";
 
 const KEY = "sk_sandbox_brokenServerKey000000000000000";
-let server: Server;
+let server: Listener;
 let baseUrl: string;
 
 beforeAll(async () => {
@@ -29,12 +28,10 @@ beforeAll(async () => {
       }),
     },
   });
-  server = await new Promise((resolve) => {
-    const listening = broken.app.listen(0, "127.0.0.1", () => resolve(listening));
-  });
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await serveOnLoopback(broken.app);
+  baseUrl = server.url;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server.close());
 
 function conformance(args: string[]): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {

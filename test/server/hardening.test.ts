@@ -3,6 +3,7 @@ import { spawn } from "node:child_process";
 import type { Server } from "node:http";
 import { connect, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serveOnLoopback } from "../support/listen.js";
 import { createApp, type AppConfig } from "../../server/app.js";
 import { healthHandlers } from "../../server/handlers/health.js";
 import { shutDownGracefully } from "../../server/http/graceful-shutdown.js";
@@ -32,11 +33,8 @@ function expectSecurityHeaders(response: Response): void {
 
 async function listen(config: Partial<AppConfig> & Pick<AppConfig, "partners">): Promise<{ server: Server; baseUrl: string; port: number }> {
   const { app } = createApp({ environment: "sandbox", embedBaseUrl: "http://embed.test", ...config });
-  const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
-  });
-  const { port } = server.address() as AddressInfo;
-  return { server, baseUrl: `http://127.0.0.1:${port}`, port };
+  const { server, url, port } = await serveOnLoopback(app);
+  return { server, baseUrl: url, port };
 }
 
 describe("security headers", () => {

@@ -1,7 +1,6 @@
 /** The sandbox: per-partner clocks, the transfer and domain timelines they drive, magic values, test helpers. */
-import type { AddressInfo } from "node:net";
-import type { Server } from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { serveOnLoopback, type Listener } from "../support/listen.js";
 import createClient from "openapi-fetch";
 import type { paths } from "../../generated/types/full.js";
 import { createApp } from "../../server/app.js";
@@ -209,15 +208,13 @@ describe("domains on the sandbox clock", () => {
 });
 
 describe("sessions on the sandbox clock", () => {
-  let embed: Server;
+  let embed: Listener;
   let embedUrl: string;
   beforeAll(async () => {
-    embed = await new Promise((resolve) => {
-      const listening = createEmbedApp(s.services).listen(0, "127.0.0.1", () => resolve(listening));
-    });
-    embedUrl = `http://127.0.0.1:${(embed.address() as AddressInfo).port}`;
+    embed = await serveOnLoopback(createEmbedApp(s.services));
+    embedUrl = embed.url;
   });
-  afterAll(() => new Promise<void>((resolve) => embed.close(() => resolve())));
+  afterAll(() => embed.close());
 
   /** Opens a login_url as a browser does: the token exchange sets a cookie and redirects to the domains page. */
   const openLoginUrl = async (loginUrl: string) => {
@@ -368,15 +365,13 @@ describe("a production deployment", () => {
   const LIVE_KEY = "sk_live_partnerAkey00000000000000000000000";
   const clock = new ManualClock(NOW);
   const production = createApp({ environment: "production", embedBaseUrl: "https://embed.invalid", clock, partners: [{ partner: { id: "p", name: "P" }, keys: [LIVE_KEY] }] });
-  let server: Server;
+  let server: Listener;
   let api: ReturnType<typeof createClient<paths>>;
   beforeAll(async () => {
-    server = await new Promise((resolve) => {
-      const listening = production.app.listen(0, "127.0.0.1", () => resolve(listening));
-    });
-    api = createClient<paths>({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, headers: { Authorization: `Bearer ${LIVE_KEY}` } });
+    server = await serveOnLoopback(production.app);
+    api = createClient<paths>({ baseUrl: server.url, headers: { Authorization: `Bearer ${LIVE_KEY}` } });
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => server.close());
 
   it.each([
     ["GET", "/api/v1/sandbox/clock", undefined],
@@ -385,7 +380,7 @@ describe("a production deployment", () => {
     ["PUT", "/api/v1/sandbox/domains/dom_x/status", { status: "expired" }],
     ["POST", "/api/v1/sandbox/reset", undefined],
   ])("has no %s %s: 404 not_found", async (method, path, body) => {
-    const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`, {
+    const response = await fetch(`${server.url}${path}`, {
       method,
       headers: { Authorization: `Bearer ${LIVE_KEY}`, "Content-Type": "application/json" },
       body: body && JSON.stringify(body),

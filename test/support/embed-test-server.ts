@@ -3,8 +3,6 @@
  * the embed host (`http://localhost:<port>`, another site than the `127.0.0.1` pages that frame it), and
  * each partner may list the origins allowed to frame it. For the embed tests and the browser tests.
  */
-import type { AddressInfo } from "node:net";
-import { createServer, type RequestListener, type Server } from "node:http";
 import { pino } from "pino";
 import createClient from "openapi-fetch";
 import type { paths } from "../../generated/types/full.js";
@@ -13,36 +11,11 @@ import { ManualClock } from "../../server/clock.js";
 import { createEmbedApp } from "../../server/embed/embed-app.js";
 import { MemoryStore } from "../../server/store/memory-store.js";
 import { PARTNER_A_KEY, PARTNER_B_KEY } from "./test-server.js";
+import { listen } from "./listen.js";
+
+export { listen, type Listener } from "./listen.js";
 
 export const CLOCK_START = "2026-11-22T10:00:00Z";
-
-export interface Listener {
-  server: Server;
-  port: number;
-  /** http://127.0.0.1:<port> */
-  url: string;
-  /** Gives the listener its app once the app can be built. */
-  serve(app: RequestListener): void;
-  close(): Promise<void>;
-}
-
-/** A loopback listener on a free port, before its app exists (apps need each other's addresses). */
-export async function listen(): Promise<Listener> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    server,
-    port,
-    url: `http://127.0.0.1:${port}`,
-    serve: (app) => void server.on("request", app),
-    close: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
 
 export interface EmbedTestServer extends PartnerApi {
   apiUrl: string;

@@ -1,7 +1,6 @@
 /** The HTTP sender and the address policy: SSRF refused by environment, timeouts, at delivery time too. */
-import type { AddressInfo } from "node:net";
-import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serveOnLoopback, type Listener } from "../support/listen.js";
 import createClient from "openapi-fetch";
 import type { paths } from "../../generated/types/full.js";
 import { createApp } from "../../server/app.js";
@@ -78,16 +77,14 @@ describe("the HTTP sender", () => {
 
 describe("a production deployment", () => {
   const LIVE_KEY = "sk_live_partnerAkey00000000000000000000000";
-  let server: Server;
+  let server: Listener;
   let api: ReturnType<typeof createClient<paths>>;
   beforeAll(async () => {
     const { app } = createApp({ environment: "production", embedBaseUrl: "https://embed.invalid", partners: [{ partner: { id: "p", name: "P" }, keys: [LIVE_KEY] }] });
-    server = await new Promise((resolve) => {
-      const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
-    });
-    api = createClient<paths>({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, headers: { Authorization: `Bearer ${LIVE_KEY}` } });
+    server = await serveOnLoopback(app);
+    api = createClient<paths>({ baseUrl: server.url, headers: { Authorization: `Bearer ${LIVE_KEY}` } });
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => server.close());
 
   it.each(["http://127.0.0.1:4000/hook", "http://localhost/hook", "http://[::1]/hook", "http://192.168.0.10/hook"])("refuses the receiver %s with 422", async (url) => {
     const { error, response } = await api.POST("/api/v1/webhook_endpoints", { body: { url } });

@@ -1,0 +1,38 @@
+/** Loopback listeners on free ports for the tests. */
+import type { AddressInfo } from "node:net";
+import { createServer, type RequestListener, type Server } from "node:http";
+
+export interface Listener {
+  server: Server;
+  port: number;
+  /** http://127.0.0.1:<port> */
+  url: string;
+  /** Gives the listener its app once the app can be built. */
+  serve(app: RequestListener): void;
+  close(): Promise<void>;
+}
+
+/** A loopback listener on a free port, before its app exists (apps need each other's addresses). */
+export async function listen(): Promise<Listener> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    server,
+    port,
+    url: `http://127.0.0.1:${port}`,
+    serve: (app) => void server.on("request", app),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** An app served on a free loopback port. */
+export async function serveOnLoopback(app: RequestListener): Promise<Listener> {
+  const listener = await listen();
+  listener.serve(app);
+  return listener;
+}
