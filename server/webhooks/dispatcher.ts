@@ -101,7 +101,7 @@ export class WebhookDispatcher {
       const endpoint = this.store.findEndpoint(endpointId);
       if (!endpoint || !endpoint.enabled) return;
       const now = this.options.clocks.clockFor(endpoint.partnerId).now();
-      const due = this.store.pendingDeliveriesOf(endpointId).find((delivery) => delivery.nextAttemptAt !== null && delivery.nextAttemptAt <= now);
+      const due = this.store.nextDueDelivery(endpointId, now);
       if (!due) return;
       await this.attempt(endpoint, due);
     }

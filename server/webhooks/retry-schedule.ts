@@ -1,8 +1,7 @@
 /** When a failed delivery is tried again: the schedule documented in the spec's x-webhooks. */
 
-/** Seconds after each failed attempt, 1st to 9th; the 10th failure is final. */
+/** Seconds after each failed attempt, 1st to 9th; the 10th failure (one more than there are delays) is final. */
 export const RETRY_DELAYS_S = [60, 300, 900, 1800, 3600, 7200, 14400, 21600, 36000] as const;
-export const MAX_ATTEMPTS = RETRY_DELAYS_S.length + 1;
 /** Each delay grows by up to this share, so receivers that failed together are not retried together. */
 export const JITTER = 0.1;
 

@@ -50,8 +50,8 @@ export interface WebhookStore {
   findDelivery(id: string): WebhookDeliveryRow | undefined;
   /** Newest first. */
   deliveriesOf(endpointId: string, page: { limit: number; offset: number }): { deliveries: WebhookDeliveryRow[]; total: number };
-  /** Pending deliveries of the endpoint, oldest first: the order they are attempted in. */
-  pendingDeliveriesOf(endpointId: string): WebhookDeliveryRow[];
+  /** The endpoint's oldest pending delivery due by `now` (the order they are attempted in), if any. */
+  nextDueDelivery(endpointId: string, now: Date): WebhookDeliveryRow | undefined;
   /** Endpoints with at least one pending delivery. */
   endpointsWithPendingDeliveries(): string[];
   /** Forgets the endpoint's finished deliveries created before the time. */
@@ -121,8 +121,13 @@ export class MemoryWebhookStore implements WebhookStore {
     return { deliveries: newestFirst.map((id) => this.findDelivery(id)!), total: ids.length };
   }
 
-  pendingDeliveriesOf(endpointId: string): WebhookDeliveryRow[] {
-    return [...(this.pending.get(endpointId) ?? [])].map((id) => this.findDelivery(id)!);
+  nextDueDelivery(endpointId: string, now: Date): WebhookDeliveryRow | undefined {
+    // Reads in place and copies only the one returned: a receiver that was down has a backlog.
+    for (const id of this.pending.get(endpointId) ?? []) {
+      const delivery = this.deliveries.get(id)!;
+      if (delivery.nextAttemptAt !== null && delivery.nextAttemptAt <= now) return copyDelivery(delivery);
+    }
+    return undefined;
   }
 
   endpointsWithPendingDeliveries(): string[] {

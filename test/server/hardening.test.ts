@@ -1,7 +1,7 @@
 /** Security headers, no CORS, structured logs without secrets, graceful shutdown. */
 import { spawn } from "node:child_process";
 import type { Server } from "node:http";
-import { connect, type AddressInfo } from "node:net";
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveOnLoopback } from "../support/listen.js";
 import { createApp, type AppConfig } from "../../server/app.js";
