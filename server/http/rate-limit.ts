@@ -20,7 +20,6 @@ function policyHeader(buckets: ReadonlyArray<{ name: string; limit: number; wind
   return header;
 }
 
-
 export function rateLimit(limiter: RateLimiter, services: Services): RequestHandler {
   return async (req, res, next) => {
     const partner = res.locals.partner as Partner;
