@@ -27,7 +27,7 @@ function assertNoConflict(draft: RecordDraft, others: DnsRecordRow[]): void {
 
 export function createRecord(services: Services, domain: DomainRow, draft: RecordDraft, fieldNames?: Partial<Record<string, string>>): DnsRecordRow {
   assertRecordValid(draft, fieldNames);
-  assertNoConflict(draft, services.store.recordsOfDomain(domain.id));
+  assertNoConflict(draft, services.store.recordsAtName(domain.id, draft.name));
   const now = services.clock.now();
   const record: DnsRecordRow = { id: newId("rec"), domainId: domain.id, ...draft, priority: storedPriority(draft), createdAt: now, updatedAt: now };
   services.store.saveRecord(record);
@@ -37,7 +37,7 @@ export function createRecord(services: Services, domain: DomainRow, draft: Recor
 
 export function updateRecord(services: Services, domain: DomainRow, existing: DnsRecordRow, draft: RecordDraft, fieldNames?: Partial<Record<string, string>>): DnsRecordRow {
   assertRecordValid(draft, fieldNames);
-  assertNoConflict(draft, services.store.recordsOfDomain(domain.id).filter((other) => other.id !== existing.id));
+  assertNoConflict(draft, services.store.recordsAtName(domain.id, draft.name).filter((other) => other.id !== existing.id));
   const record: DnsRecordRow = { ...existing, ...draft, priority: storedPriority(draft), updatedAt: services.clock.now() };
   services.store.saveRecord(record);
   services.outbox.emit(domain.partnerId, "dns_record.updated", { domain_id: domain.id, data: toRecordD(record) });

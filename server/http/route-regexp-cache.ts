@@ -14,6 +14,17 @@ const MEMOIZED = Symbol.for("partner-api.memoizedPathToRegexp");
 /** Routes are few; a bound keeps a caller with ever-new paths from growing the cache forever. */
 const MAX_ENTRIES = 10_000;
 
+/**
+ * The validator passes only the two routing flags, once per route per request; serializing the
+ * options object for the key cost as much as the lookup saved. Other options keep a full key.
+ */
+function cacheKeyOf(options: Record<string, unknown> | undefined): string {
+  if (options === undefined) return "";
+  const names = Object.keys(options);
+  if (names.every((name) => name === "sensitive" || name === "strict")) return `${options.sensitive ? "s" : "-"}${options.strict ? "t" : "-"}`;
+  return JSON.stringify(options);
+}
+
 export function memoizeValidatorRouteRegexps(): void {
   const requireFromValidator = createRequire(createRequire(import.meta.url).resolve("express-openapi-validator"));
   const module = requireFromValidator("path-to-regexp") as { pathToRegexp: PathToRegexp & { [MEMOIZED]?: true } };
@@ -22,7 +33,7 @@ export function memoizeValidatorRouteRegexps(): void {
   const cache = new Map<string, unknown>();
   const memoized = Object.assign(
     (path: string, options?: Record<string, unknown>) => {
-      const key = `${path}\u0000${options ? JSON.stringify(options) : ""}`;
+      const key = `${path}\u0000${cacheKeyOf(options)}`;
       let compiled = cache.get(key);
       if (compiled === undefined) {
         compiled = original(path, options);

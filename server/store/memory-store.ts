@@ -3,6 +3,8 @@ import { SortedKeys } from "./sorted-keys.js";
 import type { DnsRecordRow, DomainRow, EmbedSessionRow, SessionRow, Store, TransferRow, UserPageQuery, UserRow, UserSort } from "./types.js";
 
 const userKey = (partnerId: string, userIdentifier: string) => `${partnerId}\u0000${userIdentifier}`;
+/** DNS names compare without regard to case. */
+const recordNameKey = (domainId: string, name: string) => `${domainId}\u0000${name.toLowerCase()}`;
 
 /** Adds to a Set held in a Map, creating it on first use. */
 function addToIndex<K, V>(index: Map<K, Set<V>>, key: K, value: V): void {
@@ -19,6 +21,8 @@ export class MemoryStore implements Store {
   private readonly domainIdsByUser = new Map<string, Set<string>>();
   private readonly records = new Map<string, DnsRecordRow>();
   private readonly recordIdsByDomain = new Map<string, Set<string>>();
+  /** Conflict checks read the records at one name; a zone can hold thousands. */
+  private readonly recordIdsByName = new Map<string, Set<string>>();
   private readonly transfers = new Map<string, TransferRow>();
   private readonly activeTransferIdByName = new Map<string, string>();
   private readonly transferIdsByUser = new Map<string, Set<string>>();
@@ -95,7 +99,7 @@ export class MemoryStore implements Store {
     const key = userKey(partnerId, userIdentifier);
     if (this.users.has(key)) Object.values(this.ordersOf(partnerId)).forEach((order) => order.remove(key));
     for (const domainId of this.domainIdsByUser.get(key) ?? []) {
-      for (const recordId of this.recordIdsByDomain.get(domainId) ?? []) this.records.delete(recordId);
+      for (const recordId of this.recordIdsByDomain.get(domainId) ?? []) this.deleteRecord(recordId);
       this.recordIdsByDomain.delete(domainId);
       this.domainIdByName.delete(this.domains.get(domainId)!.name);
       this.domains.delete(domainId);
@@ -178,20 +182,35 @@ export class MemoryStore implements Store {
     return [...(this.recordIdsByDomain.get(domainId) ?? [])].map((id) => ({ ...this.records.get(id)! }));
   }
 
+  recordsAtName(domainId: string, name: string): DnsRecordRow[] {
+    return [...(this.recordIdsByName.get(recordNameKey(domainId, name)) ?? [])].map((id) => ({ ...this.records.get(id)! }));
+  }
+
   countRecords(domainId: string): number {
     return this.recordIdsByDomain.get(domainId)?.size ?? 0;
   }
 
   saveRecord(record: DnsRecordRow): void {
+    const previous = this.records.get(record.id);
+    if (previous) this.unindexName(previous);
     this.records.set(record.id, { ...record });
     addToIndex(this.recordIdsByDomain, record.domainId, record.id);
+    addToIndex(this.recordIdsByName, recordNameKey(record.domainId, record.name), record.id);
   }
 
   deleteRecord(id: string): void {
     const record = this.records.get(id);
     if (!record) return;
     this.recordIdsByDomain.get(record.domainId)?.delete(id);
+    this.unindexName(record);
     this.records.delete(id);
+  }
+
+  private unindexName(record: DnsRecordRow): void {
+    const key = recordNameKey(record.domainId, record.name);
+    const ids = this.recordIdsByName.get(key);
+    ids?.delete(record.id);
+    if (ids?.size === 0) this.recordIdsByName.delete(key);
   }
 
   findTransfer(id: string): TransferRow | undefined {

@@ -114,6 +114,8 @@ export interface Store {
 
   findRecord(id: string): DnsRecordRow | undefined;
   recordsOfDomain(domainId: string): DnsRecordRow[];
+  /** The domain's records at a name, compared without regard to case as DNS does. */
+  recordsAtName(domainId: string, name: string): DnsRecordRow[];
   countRecords(domainId: string): number;
   saveRecord(record: DnsRecordRow): void;
   deleteRecord(id: string): void;

@@ -15,3 +15,16 @@ it("compiles a route once and returns the same matcher after, for the same optio
   expect(first.regexp.exec("/api/v1/domains/dom_1")?.[1]).toBe("dom_1");
   expect(first.regexp.exec("/api/v1/domains/dom_1")?.[1]).toBe("dom_1");
 });
+
+it("keys the cache on every option: each routing flag, and options beyond them", () => {
+  memoizeValidatorRouteRegexps();
+  const { pathToRegexp } = requireFromValidator("path-to-regexp") as { pathToRegexp: (path: string, options?: object) => { regexp: RegExp } };
+  const loose = pathToRegexp("/api/v1/users", { sensitive: false, strict: false });
+  const strict = pathToRegexp("/api/v1/users", { sensitive: false, strict: true });
+  expect(strict).not.toBe(loose);
+  expect(pathToRegexp("/api/v1/users", { strict: true, sensitive: false })).toBe(strict);
+  const prefix = pathToRegexp("/api/v1/users", { sensitive: false, strict: false, end: false });
+  expect(prefix).not.toBe(loose);
+  expect(prefix.regexp.test("/api/v1/users/user_1")).toBe(true);
+  expect(loose.regexp.test("/api/v1/users/user_1")).toBe(false);
+});
