@@ -6,7 +6,7 @@ import { partnerOf, type RequestContext, type Services } from "../context.js";
 import { apiErrors } from "../errors.js";
 import { randomBase62 } from "../ids.js";
 import { formatCents } from "../money.js";
-import type { UserRow } from "../store/types.js";
+import type { UserRow, UserWithDomainCount } from "../store/types.js";
 
 type Handlers = OperationHandlers<RequestContext>;
 
@@ -22,13 +22,13 @@ function requireUser(services: Services, partnerId: string, userIdentifier: stri
   return user;
 }
 
-function listItem(services: Services, user: UserRow) {
+function listItem(user: UserWithDomainCount) {
   return {
     user_identifier: user.userIdentifier,
     email: user.email,
     created_at: timestamp(user.createdAt),
     last_login: timestamp(user.lastLogin),
-    domain_count: services.store.countDomains(user.partnerId, user.userIdentifier),
+    domain_count: user.domainCount,
   };
 }
 
@@ -58,12 +58,14 @@ export const userHandlers: Pick<Handlers, "createUserSession" | "listUsers" | "g
   listUsers: ({ query }, context) => {
     const { limit = 50, offset = 0, sort = "created_at", order = "desc" } = query;
     const { users, total } = context.services.store.listUsers(partnerOf(context).id, { limit, offset, sort, order });
-    return { status: 200, body: { users: users.map((user) => listItem(context.services, user)), total, limit, offset } };
+    return { status: 200, body: { users: users.map(listItem), total, limit, offset } };
   },
 
   getUser: ({ path }, context) => {
-    const user = requireUser(context.services, partnerOf(context).id, path.user_identifier);
-    return { status: 200, body: { ...listItem(context.services, user), total_spent: formatCents(user.totalSpent) } };
+    const { services } = context;
+    const user = requireUser(services, partnerOf(context).id, path.user_identifier);
+    const domainCount = services.store.countDomains(user.partnerId, user.userIdentifier);
+    return { status: 200, body: { ...listItem({ ...user, domainCount }), total_spent: formatCents(user.totalSpent) } };
   },
 
   updateUser: ({ path, body }, context) => {

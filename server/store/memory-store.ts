@@ -1,6 +1,6 @@
 /** In-memory Store: Maps with the indexes the operations need, so lookups never scan. */
 import { SortedKeys } from "./sorted-keys.js";
-import type { DnsRecordRow, DomainRow, EmbedSessionRow, SessionRow, Store, TransferRow, UserPageQuery, UserRow, UserSort } from "./types.js";
+import type { DnsRecordRow, DomainRow, EmbedSessionRow, SessionRow, Store, TransferRow, UserPageQuery, UserRow, UserSort, UserWithDomainCount } from "./types.js";
 
 const userKey = (partnerId: string, userIdentifier: string) => `${partnerId}\u0000${userIdentifier}`;
 /** DNS names compare without regard to case. */
@@ -90,9 +90,11 @@ export class MemoryStore implements Store {
     this.reorder(user.partnerId, key, changed, () => this.users.set(key, { ...user }));
   }
 
-  listUsers(partnerId: string, { limit, offset, sort, order }: UserPageQuery): { users: UserRow[]; total: number } {
+  listUsers(partnerId: string, { limit, offset, sort, order }: UserPageQuery): { users: UserWithDomainCount[]; total: number } {
     const keys = this.ordersOf(partnerId)[`${sort}:${order}`];
-    return { users: keys.page(offset, limit).map((key) => ({ ...this.users.get(key)! })), total: keys.size };
+    // Counted by the index key the page holds: building the key again per user showed in profiles.
+    const users = keys.page(offset, limit).map((key) => ({ ...this.users.get(key)!, domainCount: this.domainIdsByUser.get(key)?.size ?? 0 }));
+    return { users, total: keys.size };
   }
 
   deleteUser(partnerId: string, userIdentifier: string): void {

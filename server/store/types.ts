@@ -86,6 +86,8 @@ export interface EmbedSessionRow {
 
 export type UserSort = "created_at" | "last_login" | "domain_count";
 
+export type UserWithDomainCount = UserRow & { domainCount: number };
+
 export interface UserPageQuery {
   limit: number;
   offset: number;
@@ -96,7 +98,8 @@ export interface UserPageQuery {
 export interface Store {
   findUser(partnerId: string, userIdentifier: string): UserRow | undefined;
   saveUser(user: UserRow): void;
-  listUsers(partnerId: string, query: UserPageQuery): { users: UserRow[]; total: number };
+  /** A page of users, each with its domain count (the list shows it for every user). */
+  listUsers(partnerId: string, query: UserPageQuery): { users: UserWithDomainCount[]; total: number };
   /** Deletes the user with its domains, records, transfers and sessions (login and embed). */
   deleteUser(partnerId: string, userIdentifier: string): void;
   /** Deletes every user of the partner, with all that belongs to them (a sandbox reset). */
