@@ -57,6 +57,7 @@ function operations(store: Store, users: number, domainIds: string[], recordIds:
     "find domain by name": timeIt(2000, (i) => store.findDomainByName(`n${(i * 7919) % users}x1.com`)),
     "find record": timeIt(2000, (i) => store.findRecord(pick(recordIds, i))),
     "records of a domain": timeIt(2000, (i) => store.recordsOfDomain(pick(domainIds, i))),
+    "records at a name (a write's conflict check)": timeIt(2000, (i) => store.recordsAtName(pick(domainIds, i), `H${i % RECORDS_PER_DOMAIN}`)),
     "domains of a user": timeIt(2000, (i) => store.domainsOfUser(PARTNER, `user_${(i * 7919) % users}`)),
     "list users, first page (100, created_at desc)": timeIt(200, () => store.listUsers(PARTNER, { limit: 100, offset: 0, sort: "created_at", order: "desc" })),
     "list users, deep page (offset 90% in, last_login asc)": timeIt(200, () => store.listUsers(PARTNER, { limit: 100, offset: Math.floor(users * 0.9), sort: "last_login", order: "asc" })),

@@ -6,7 +6,7 @@ import { partnerOf, type RequestContext, type Services } from "../context.js";
 import { apiErrors } from "../errors.js";
 import { randomBase62 } from "../ids.js";
 import { formatCents } from "../money.js";
-import type { UserRow, UserWithDomainCount } from "../store/types.js";
+import type { UserPageEntry, UserRow } from "../store/types.js";
 
 type Handlers = OperationHandlers<RequestContext>;
 
@@ -22,13 +22,13 @@ function requireUser(services: Services, partnerId: string, userIdentifier: stri
   return user;
 }
 
-function listItem(user: UserWithDomainCount) {
+function listItem({ user, domainCount }: UserPageEntry) {
   return {
     user_identifier: user.userIdentifier,
     email: user.email,
     created_at: timestamp(user.createdAt),
     last_login: timestamp(user.lastLogin),
-    domain_count: user.domainCount,
+    domain_count: domainCount,
   };
 }
 
@@ -65,7 +65,7 @@ export const userHandlers: Pick<Handlers, "createUserSession" | "listUsers" | "g
     const { services } = context;
     const user = requireUser(services, partnerOf(context).id, path.user_identifier);
     const domainCount = services.store.countDomains(user.partnerId, user.userIdentifier);
-    return { status: 200, body: { ...listItem({ ...user, domainCount }), total_spent: formatCents(user.totalSpent) } };
+    return { status: 200, body: { ...listItem({ user, domainCount }), total_spent: formatCents(user.totalSpent) } };
   },
 
   updateUser: ({ path, body }, context) => {

@@ -1,6 +1,6 @@
 /** In-memory Store: Maps with the indexes the operations need, so lookups never scan. */
 import { SortedKeys } from "./sorted-keys.js";
-import type { DnsRecordRow, DomainRow, EmbedSessionRow, SessionRow, Store, TransferRow, UserPageQuery, UserRow, UserSort, UserWithDomainCount } from "./types.js";
+import type { DnsRecordRow, DomainRow, EmbedSessionRow, SessionRow, Store, TransferRow, UserPageQuery, UserRow, UserSort, UserPageEntry } from "./types.js";
 
 const userKey = (partnerId: string, userIdentifier: string) => `${partnerId}\u0000${userIdentifier}`;
 /** DNS names compare without regard to case. */
@@ -21,8 +21,12 @@ export class MemoryStore implements Store {
   private readonly domainIdsByUser = new Map<string, Set<string>>();
   private readonly records = new Map<string, DnsRecordRow>();
   private readonly recordIdsByDomain = new Map<string, Set<string>>();
-  /** Conflict checks read the records at one name; a zone can hold thousands. */
-  private readonly recordIdsByName = new Map<string, Set<string>>();
+  /**
+   * Conflict checks read the records at one name; a zone can hold thousands. Most names hold one
+   * record, so the id is kept as it is and becomes a Set only when a second joins it: a Set per
+   * name cost about 230 bytes per record at a million records.
+   */
+  private readonly recordIdsByName = new Map<string, string | Set<string>>();
   private readonly transfers = new Map<string, TransferRow>();
   private readonly activeTransferIdByName = new Map<string, string>();
   private readonly transferIdsByUser = new Map<string, Set<string>>();
@@ -90,10 +94,10 @@ export class MemoryStore implements Store {
     this.reorder(user.partnerId, key, changed, () => this.users.set(key, { ...user }));
   }
 
-  listUsers(partnerId: string, { limit, offset, sort, order }: UserPageQuery): { users: UserWithDomainCount[]; total: number } {
+  listUsers(partnerId: string, { limit, offset, sort, order }: UserPageQuery): { users: UserPageEntry[]; total: number } {
     const keys = this.ordersOf(partnerId)[`${sort}:${order}`];
     // Counted by the index key the page holds: building the key again per user showed in profiles.
-    const users = keys.page(offset, limit).map((key) => ({ ...this.users.get(key)!, domainCount: this.domainIdsByUser.get(key)?.size ?? 0 }));
+    const users = keys.page(offset, limit).map((key) => ({ user: { ...this.users.get(key)! }, domainCount: this.domainIdsByUser.get(key)?.size ?? 0 }));
     return { users, total: keys.size };
   }
 
@@ -185,7 +189,9 @@ export class MemoryStore implements Store {
   }
 
   recordsAtName(domainId: string, name: string): DnsRecordRow[] {
-    return [...(this.recordIdsByName.get(recordNameKey(domainId, name)) ?? [])].map((id) => ({ ...this.records.get(id)! }));
+    const ids = this.recordIdsByName.get(recordNameKey(domainId, name));
+    if (ids === undefined) return [];
+    return (typeof ids === "string" ? [ids] : [...ids]).map((id) => ({ ...this.records.get(id)! }));
   }
 
   countRecords(domainId: string): number {
@@ -197,7 +203,7 @@ export class MemoryStore implements Store {
     if (previous) this.unindexName(previous);
     this.records.set(record.id, { ...record });
     addToIndex(this.recordIdsByDomain, record.domainId, record.id);
-    addToIndex(this.recordIdsByName, recordNameKey(record.domainId, record.name), record.id);
+    this.indexName(record);
   }
 
   deleteRecord(id: string): void {
@@ -208,11 +214,22 @@ export class MemoryStore implements Store {
     this.records.delete(id);
   }
 
+  private indexName(record: DnsRecordRow): void {
+    const key = recordNameKey(record.domainId, record.name);
+    const ids = this.recordIdsByName.get(key);
+    if (ids === undefined || ids === record.id) this.recordIdsByName.set(key, record.id);
+    else if (typeof ids === "string") this.recordIdsByName.set(key, new Set([ids, record.id]));
+    else ids.add(record.id);
+  }
+
   private unindexName(record: DnsRecordRow): void {
     const key = recordNameKey(record.domainId, record.name);
     const ids = this.recordIdsByName.get(key);
-    ids?.delete(record.id);
-    if (ids?.size === 0) this.recordIdsByName.delete(key);
+    if (ids === record.id) this.recordIdsByName.delete(key);
+    else if (typeof ids === "object") {
+      ids.delete(record.id);
+      if (ids.size === 1) this.recordIdsByName.set(key, ids.values().next().value!);
+    }
   }
 
   findTransfer(id: string): TransferRow | undefined {

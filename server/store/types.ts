@@ -86,7 +86,11 @@ export interface EmbedSessionRow {
 
 export type UserSort = "created_at" | "last_login" | "domain_count";
 
-export type UserWithDomainCount = UserRow & { domainCount: number };
+/** A user of a page with its domain count (not spread into one object: V8 copies `{ ...row }` fast, `{ ...row, more }` many times slower). */
+export interface UserPageEntry {
+  user: UserRow;
+  domainCount: number;
+}
 
 export interface UserPageQuery {
   limit: number;
@@ -99,7 +103,7 @@ export interface Store {
   findUser(partnerId: string, userIdentifier: string): UserRow | undefined;
   saveUser(user: UserRow): void;
   /** A page of users, each with its domain count (the list shows it for every user). */
-  listUsers(partnerId: string, query: UserPageQuery): { users: UserWithDomainCount[]; total: number };
+  listUsers(partnerId: string, query: UserPageQuery): { users: UserPageEntry[]; total: number };
   /** Deletes the user with its domains, records, transfers and sessions (login and embed). */
   deleteUser(partnerId: string, userIdentifier: string): void;
   /** Deletes every user of the partner, with all that belongs to them (a sandbox reset). */
