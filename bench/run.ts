@@ -82,22 +82,29 @@ async function measure(target: RunningTarget, workload: Workload, duration: numb
 
 const median = (runs: Measurement[]) => [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)]!;
 
+// Every target serves at once and they take turns, round by round. Measured one after another,
+// a machine whose speed drifts over the minutes of a run (other tenants, the load generator's own
+// JIT) would bend the ratios; taking turns shifts every target alike.
+const running = new Map<string, RunningTarget>();
+for (const target of TARGETS) running.set(target.name, await target.start());
+for (const target of running.values()) for (const workload of WORKLOADS) await measure(target, workload, 1); // warm-up: JIT, validator caches, connections
+const samples = new Map<string, Measurement[]>();
+const sampleKey = (target: string, workload: string) => `${target}\u0000${workload}`;
+for (let round = 1; round <= RUNS; round++) {
+  for (const workload of WORKLOADS) {
+    for (const [name, target] of running) {
+      const measurement = await measure(target, workload, DURATION);
+      samples.set(sampleKey(name, workload.name), [...(samples.get(sampleKey(name, workload.name)) ?? []), measurement]);
+      console.log(`round ${round} | ${name} | ${workload.name}: ${Math.round(measurement.rps)} req/s, p99 ${measurement.p99} ms${measurement.non2xx ? `, ${measurement.non2xx} non-2xx` : ""}`);
+    }
+  }
+}
 const results = new Map<string, Map<string, Measurement>>();
 const rss = new Map<string, number>();
-for (const target of TARGETS) {
-  const running = await target.start();
-  const byWorkload = new Map<string, Measurement>();
-  for (const workload of WORKLOADS) {
-    await measure(running, workload, 1); // warm-up: JIT, validator caches, connections
-    const runs: Measurement[] = [];
-    for (let i = 0; i < RUNS; i++) runs.push(await measure(running, workload, DURATION));
-    const chosen = median(runs);
-    byWorkload.set(workload.name, chosen);
-    console.log(`${target.name} | ${workload.name}: ${Math.round(chosen.rps)} req/s, p50 ${chosen.p50} ms, p99 ${chosen.p99} ms${chosen.non2xx ? `, ${chosen.non2xx} non-2xx` : ""}`);
-  }
-  rss.set(target.name, peakRssMiB(running.child.pid!));
-  await stop(running);
-  results.set(target.name, byWorkload);
+for (const [name, target] of running) {
+  results.set(name, new Map(WORKLOADS.map((workload) => [workload.name, median(samples.get(sampleKey(name, workload.name))!)])));
+  rss.set(name, peakRssMiB(target.child.pid!));
+  await stop(target);
 }
 
 const startup = await measureStartup(5);
@@ -113,7 +120,10 @@ const lines: string[] = [];
 const date = new Date().toISOString().slice(0, 10);
 lines.push(`# Benchmark results, ${date}`, "");
 lines.push(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? "CPU"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}.`);
-lines.push(`Command: \`npm run bench -- --duration ${DURATION} --runs ${RUNS}\` (autocannon, ${CONNECTIONS} connections, same machine; median of ${RUNS} runs after a 1 s warm-up).`, "");
+lines.push(
+  `Command: \`npm run bench -- --duration ${DURATION} --runs ${RUNS}\` (autocannon, ${CONNECTIONS} connections, same machine; all targets serving at once and taking turns, ${RUNS} rounds of ${DURATION} s per target and workload after a 1 s warm-up; the median round).`,
+  "",
+);
 lines.push("| Target | Workload | req/s | p50 ms | p99 ms | non-2xx |", "|---|---|---:|---:|---:|---:|");
 for (const [target, byWorkload] of results) {
   for (const [workload, m] of byWorkload) lines.push(`| ${target} | ${workload} | ${Math.round(m.rps)} | ${m.p50} | ${m.p99} | ${m.non2xx} |`);

@@ -11,7 +11,7 @@ import type { OperationHandlers } from "../generated/handlers.js";
 import type { RequestContext, Services } from "./context.js";
 import { MemoryOutbox } from "./events.js";
 import { handlers } from "./handlers/index.js";
-import { authenticate } from "./http/authenticate.js";
+import { authenticate, underApi } from "./http/authenticate.js";
 import { errorHandler, unknownRoute } from "./http/error-handler.js";
 import { assignRequestId } from "./http/request-id.js";
 import { rateLimit } from "./http/rate-limit.js";
@@ -137,8 +137,10 @@ export function createApp(config: AppConfig): PartnerApi {
   app.use(securityHeaders);
   app.use(assignRequestId);
   app.use(requestLog(logger, served));
-  app.use("/api", authenticate(keys));
-  app.use("/api", rateLimit(new RateLimiter(config.rateLimits ?? DEFAULT_RATE_LIMITS, services.rateLimitStore), services));
+  // Not mounted with app.use("/api", ...): a mount makes Express rewrite and parse the URL again
+  // around each such middleware on every request; they test the prefix themselves.
+  app.use(underApi(authenticate(keys)));
+  app.use(underApi(rateLimit(new RateLimiter(config.rateLimits ?? DEFAULT_RATE_LIMITS, services.rateLimitStore), services)));
   app.use(express.json({ limit: "1mb" }));
   app.use(
     OpenApiValidator.middleware({

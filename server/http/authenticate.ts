@@ -5,6 +5,11 @@ import { apiErrors } from "../errors.js";
 
 const BEARER = /^Bearer ([A-Za-z0-9_]{1,200})$/;
 
+/** Runs `middleware` for the API's paths (/api and below) only; GET /health and unknown paths pass by. */
+export function underApi(middleware: RequestHandler): RequestHandler {
+  return (req, res, next) => (req.path === "/api" || req.path.startsWith("/api/") ? middleware(req, res, next) : next());
+}
+
 export function authenticate(keys: KeyRing): RequestHandler {
   return (req, res, next) => {
     const match = BEARER.exec(req.get("authorization") ?? "");

@@ -26,9 +26,8 @@ export function rateLimit(limiter: RateLimiter, services: Services): RequestHand
     // The partner's own clock: advancing a sandbox clock moves its windows too.
     const now = services.clocks.clockFor(partner.id).now().getTime();
     const scope = rateLimitScope(services.deployment.environment, partner.id);
-    // Unknown routes are answered too, so they count against the overall limits. Mounted on /api,
-    // req.path lacks that prefix.
-    const decision = await limiter.consume(scope, operationAt(req.method, req.baseUrl + req.path), now);
+    // Unknown routes are answered too, so they count against the overall limits.
+    const decision = await limiter.consume(scope, operationAt(req.method, req.path), now);
     const { bucket, remaining, reset } = decision.reported;
     res.setHeader("X-RateLimit-Limit", bucket.limit);
     res.setHeader("X-RateLimit-Remaining", remaining);
