@@ -21,6 +21,7 @@ const { values } = parseArgs({ options: { duration: { type: "string", default: "
 const DURATION = Number(values.duration);
 const RUNS = Number(values.runs);
 const CONNECTIONS = 50;
+const WARM_UP_S = 3;
 const NODE_TSX = ["--import", "tsx"];
 
 interface Target {
@@ -87,7 +88,9 @@ const median = (runs: Measurement[]) => [...runs].sort((a, b) => a.rps - b.rps)[
 // JIT) would bend the ratios; taking turns shifts every target alike.
 const running = new Map<string, RunningTarget>();
 for (const target of TARGETS) running.set(target.name, await target.start());
-for (const target of running.values()) for (const workload of WORKLOADS) await measure(target, workload, 1); // warm-up: JIT, validator caches, connections
+// Warm-up: JIT, validator caches, connections. The reference server was still speeding up after
+// 2 s of load (its second run about a fifth faster than its first), so each workload gets WARM_UP_S.
+for (const target of running.values()) for (const workload of WORKLOADS) await measure(target, workload, WARM_UP_S);
 const samples = new Map<string, Measurement[]>();
 const sampleKey = (target: string, workload: string) => `${target}\u0000${workload}`;
 for (let round = 1; round <= RUNS; round++) {
@@ -121,7 +124,7 @@ const date = new Date().toISOString().slice(0, 10);
 lines.push(`# Benchmark results, ${date}`, "");
 lines.push(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? "CPU"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}.`);
 lines.push(
-  `Command: \`npm run bench -- --duration ${DURATION} --runs ${RUNS}\` (autocannon, ${CONNECTIONS} connections, same machine; all targets serving at once and taking turns, ${RUNS} rounds of ${DURATION} s per target and workload after a 1 s warm-up; the median round).`,
+  `Command: \`npm run bench -- --duration ${DURATION} --runs ${RUNS}\` (autocannon, ${CONNECTIONS} connections, same machine; all targets serving at once and taking turns, ${RUNS} rounds of ${DURATION} s per target and workload after a ${WARM_UP_S} s warm-up; the median round).`,
   "",
 );
 lines.push("| Target | Workload | req/s | p50 ms | p99 ms | non-2xx |", "|---|---|---:|---:|---:|---:|");
