@@ -97,7 +97,8 @@ export class MemoryStore implements Store {
   listUsers(partnerId: string, { limit, offset, sort, order }: UserPageQuery): { users: UserPageEntry[]; total: number } {
     const keys = this.ordersOf(partnerId)[`${sort}:${order}`];
     // Counted by the index key the page holds: building the key again per user showed in profiles.
-    const users = keys.page(offset, limit).map((key) => ({ user: { ...this.users.get(key)! }, domainCount: this.domainIdsByUser.get(key)?.size ?? 0 }));
+    // The rows are lent read-only (see UserPageEntry), not copied: a page is turned into its answer at once.
+    const users = keys.page(offset, limit).map((key) => ({ user: this.users.get(key)!, domainCount: this.domainIdsByUser.get(key)?.size ?? 0 }));
     return { users, total: keys.size };
   }
 

@@ -86,10 +86,15 @@ export interface EmbedSessionRow {
 
 export type UserSort = "created_at" | "last_login" | "domain_count";
 
-/** A user of a page with its domain count (not spread into one object: V8 copies `{ ...row }` fast, `{ ...row, more }` many times slower). */
+/**
+ * A user of a page with its domain count. The row is the stored one, read-only, where other reads
+ * hand out copies: a page of 100 is turned into its answer at once, and copying it showed in CPU
+ * profiles. (Not spread into one object either: V8 copies `{ ...row }` fast, `{ ...row, more }`
+ * about twenty times slower.)
+ */
 export interface UserPageEntry {
-  user: UserRow;
-  domainCount: number;
+  readonly user: Readonly<UserRow>;
+  readonly domainCount: number;
 }
 
 export interface UserPageQuery {
