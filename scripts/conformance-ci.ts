@@ -4,11 +4,13 @@
  *   2. against the reference server through Prism's validating proxy (`--errors`: any answer
  *      Prism finds non-conforming becomes an error the suite reports);
  *   3. against the Prism mock, stateless checks only (the spec's own examples conform).
+ * The reference server is the built one `npm start` runs (scripts/lib/server-build.ts), built here.
  * Every process is started here on free ports and stopped at the end; exits non-zero if any run fails.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { SANDBOX_BUNDLE_PATHS } from "./lib/bundle-paths.js";
 import { freePort, waitUntilServing } from "./lib/local-ports.js";
+import { buildServer, SERVER_ENTRY } from "./lib/server-build.js";
 
 const KEY = "sk_sandbox_conformanceCiPartnerA0000000000";
 const SECOND_KEY = "sk_sandbox_conformanceCiPartnerB0000000000";
@@ -31,7 +33,8 @@ function run(name: string, args: string[]): Promise<boolean> {
 const [serverPort, proxyPort, mockPort] = [await freePort(), await freePort(), await freePort()];
 const server = `http://127.0.0.1:${serverPort}`;
 try {
-  start("node_modules/.bin/tsx", ["server/main.ts"], {
+  await buildServer();
+  start(process.execPath, [SERVER_ENTRY], {
     PORT: String(serverPort),
     EMBED_PORT: "0",
     PARTNER_API_KEYS: `ci_a:${KEY},ci_b:${SECOND_KEY}`,

@@ -4,7 +4,7 @@ import express, { type Express } from "express";
 import { pino, type Logger } from "pino";
 import * as OpenApiValidator from "express-openapi-validator";
 import type { Variant } from "../generated/operations.js";
-import { bundleJsonPath } from "../scripts/lib/bundle-paths.js";
+import { validatorDocumentPath } from "../scripts/lib/bundle-paths.js";
 import { KeyRing, type Environment, type Partner } from "./auth/api-keys.js";
 import { systemClock, type Clock } from "./clock.js";
 import type { OperationHandlers } from "../generated/handlers.js";
@@ -28,6 +28,7 @@ import { httpSender, type WebhookSender } from "./webhooks/sender.js";
 import { MemoryWebhookStore } from "./webhooks/webhook-store.js";
 import { MemoryStore } from "./store/memory-store.js";
 import type { Store } from "./store/types.js";
+import { applyValidatorStartupShortcuts } from "./validator/startup-shortcuts.js";
 
 export interface AppConfig {
   environment: Environment;
@@ -78,14 +79,20 @@ export interface PartnerApi {
 
 const parsedDocuments = new Map<string, Record<string, unknown>>();
 
-/** The published document of the variants served (R, D, or both: the full document) in the environment. */
+/**
+ * What the validator gets: the validator document (the published one without what only readers use,
+ * see scripts/lib/validator-document.ts) of the variants served (R, D, or both: the full document)
+ * in the environment. Also lets the validator skip the start-up work it does not need for it
+ * (server/validator/startup-shortcuts.ts).
+ */
 function documentFor(variants: readonly Variant[], environment: Environment): Record<string, unknown> {
-  const path = bundleJsonPath(variants.length === 2 ? "full" : variants[0]!, environment);
+  applyValidatorStartupShortcuts();
+  const path = validatorDocumentPath(variants.length === 2 ? "full" : variants[0]!, environment);
   let document = parsedDocuments.get(path);
   if (!document) parsedDocuments.set(path, (document = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>));
-  // A copy per app, because the validator resolves references in place. The server variables name
-  // whole base addresses; this server serves the API at its root.
-  return { ...structuredClone(document), servers: [{ url: "/" }] };
+  // No copy needed although the validator resolves references in place: it deep-clones what it is
+  // given first. The server variables name whole base addresses; this server serves the API at its root.
+  return { ...document, servers: [{ url: "/" }] };
 }
 
 export function createApp(config: AppConfig): PartnerApi {

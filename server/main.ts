@@ -1,4 +1,6 @@
 /** `npm start`: a sandbox deployment of the reference server. Prints a ready key when none is configured. */
+// First, so its clock starts before the other modules are evaluated.
+import { markStartup, startupMarks } from "./startup-timeline.js";
 import type { AddressInfo } from "node:net";
 import { createApp } from "./app.js";
 import { generateApiKey } from "./auth/api-keys.js";
@@ -10,6 +12,7 @@ import { SHUTDOWN_GRACE_MS, shutDownGracefully } from "./http/graceful-shutdown.
 import { pino } from "pino";
 import { startDueChangeSweep } from "./scheduling/sweep.js";
 
+markStartup("imported");
 const config = loadDeploymentConfig(process.env);
 // LOG_LEVEL=silent for none; lines are JSON, one per request (see server/http/request-log.ts).
 const logger = pino({ level: process.env.LOG_LEVEL ?? "info" });
@@ -21,6 +24,7 @@ if (config.app.partners.length === 0) {
   config.app.partners = [{ partner: { id: "demo", name: "Demo partner" }, keys: [demoKey], embedOrigins }];
 }
 const { app, services } = createApp({ ...config.app, deliverWebhooksPromptly: true, logger });
+markStartup("appBuilt");
 const stopSweep = startDueChangeSweep(services, (error) => logger.error({ err: error }, "due-change sweep failed"));
 // Retries fall due as time passes; a second is well inside the shortest retry delay (1 minute).
 const stopWebhooks = every(1000, () => services.webhooks.dispatcher.tick(), (error) => logger.error({ err: error }, "webhook dispatch failed"));
@@ -29,6 +33,9 @@ const embed = config.embedPort === null ? null : createEmbedApp(services, { log:
 const demo = demoKey ? { apiBaseUrl: `http://${config.host}:${config.port}`, apiKey: demoKey, userIdentifier: DEMO_USER } : null;
 const demoHost = demo && config.demoHostPort !== null ? createDemoHostApp(demo).listen(config.demoHostPort, "127.0.0.1") : null;
 const server = app.listen(config.port, config.host, () => {
+  markStartup("listening");
+  // Milliseconds since the process started at which each step finished (see server/startup-timeline.ts).
+  logger.info({ startupMs: startupMarks() }, "listening");
   // The bound port: PORT=0 asks the system for a free one (the tests do).
   const baseUrl = `http://${config.host}:${(server.address() as AddressInfo).port}`;
   if (demo) demo.apiBaseUrl = baseUrl;

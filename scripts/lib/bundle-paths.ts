@@ -23,7 +23,8 @@ export const SANDBOX_BUNDLE_PATHS: Record<DocumentKind, string> = {
 export const bundlePath = (kind: DocumentKind, environment: Environment) => (environment === "sandbox" ? SANDBOX_BUNDLE_PATHS : BUNDLE_PATHS)[kind];
 
 /**
- * The same document as JSON, which the server loads: parsing 180 kB of YAML takes hundreds of
- * milliseconds of every start-up, JSON.parse a few.
+ * The document the server's validator loads, as JSON (scripts/lib/validator-document.ts): parsing
+ * 180 kB of YAML takes hundreds of milliseconds of every start-up, JSON.parse of this a few.
  */
-export const bundleJsonPath = (kind: DocumentKind, environment: Environment) => bundlePath(kind, environment).replace(/\.yml$/, ".json");
+export const validatorDocumentPath = (kind: DocumentKind, environment: Environment) =>
+  bundlePath(kind, environment).replace(/^generated\/openapi\//, "generated/validator/").replace(/\.yml$/, ".json");

@@ -4,9 +4,10 @@ import openapiTS, { astToString } from "openapi-typescript";
 import { parse, stringify } from "yaml";
 import { type DocumentKind, variantDocument } from "./variant-document.js";
 import { renderHandlerContract, renderOperationTable } from "./operation-table.js";
+import { validatorDocument } from "./validator-document.js";
 
-export { BUNDLE_PATHS, SANDBOX_BUNDLE_PATHS, SOURCE_PATH, bundleJsonPath, bundlePath } from "./bundle-paths.js";
-import { bundleJsonPath, bundlePath, SOURCE_PATH } from "./bundle-paths.js";
+export { BUNDLE_PATHS, SANDBOX_BUNDLE_PATHS, SOURCE_PATH, bundlePath, validatorDocumentPath } from "./bundle-paths.js";
+import { bundlePath, SOURCE_PATH, validatorDocumentPath } from "./bundle-paths.js";
 
 const TYPE_PATHS: Record<DocumentKind, string> = {
   R: "generated/types/variant-r.ts",
@@ -34,7 +35,7 @@ export async function renderGeneratedFiles(): Promise<Map<string, string>> {
       );
       // JSON has no comments: the notice is an extension field, first in the document.
       const notice = banner("", "scripts/generate.ts").trim();
-      files.set(bundleJsonPath(kind, environment), `${JSON.stringify({ "x-generated": notice, ...document })}\n`);
+      files.set(validatorDocumentPath(kind, environment), `${JSON.stringify({ "x-generated": notice, ...validatorDocument(document) })}\n`);
     }
     // Types cover the sandbox documents, a superset: a client can call the test helpers too.
     const document = variantDocument(source, kind, "sandbox");
@@ -60,8 +61,8 @@ which regenerates in memory and fails on any difference.
 | \`openapi/partner-api.yml\` | The published Variant R document (the minimal shapes). |
 | \`openapi/partner-api.d.yml\` | The published Variant D document. |
 | \`openapi/partner-api.full.yml\` | Both variants, as a deployment serving both answers. |
-| \`openapi/*.json\` | Each document as JSON, which the server loads (parsing YAML would cost hundreds of milliseconds of every start-up). |
 | \`openapi/*.sandbox.yml\` | The same three documents with the sandbox test helpers (\`x-environments: [sandbox]\`), as sandbox deployments serve them. |
+| \`validator/*.json\` | What the reference server's validator loads, per document: the published document without descriptions, summaries, examples, tags and \`x-\` extensions (see \`scripts/lib/validator-document.ts\`), as JSON (parsing YAML would cost hundreds of milliseconds of every start-up). |
 | \`types/variant-r.ts\`, \`types/variant-d.ts\`, \`types/full.ts\` | openapi-typescript types (\`paths\`, \`components\`, \`operations\`) of each sandbox document (production's plus the helpers). |
 | \`handlers.ts\` | The typed handler contract: \`OperationHandlers\` has one member per operation, typed from \`operations\`, so a handler that returns an undocumented status or body does not compile. |
 | \`operations.ts\` | The operation table (operationId to method, path, variants, rate-limit class, success status), the rate-limit table and the DNS template catalogue. |

@@ -5,8 +5,13 @@
  * was the largest single cost of a request in CPU profiles. It reads the function from the module
  * object at each call, so memoizing it there removes the cost without forking the validator;
  * the compiled objects are used read-only (no global or sticky flags), so sharing them is safe.
+ *
+ * The module object patched is the one the validator requires: path-to-regexp is a direct
+ * dependency pinned to the version the validator and Express resolve, so npm installs one copy,
+ * which Node loads once, and the server's bundler (scripts/lib/server-build.ts) includes once.
+ * test/server/route-regexp-cache.test.ts checks the first, test/server/server-build.test.ts the second.
  */
-import { createRequire } from "node:module";
+import pathToRegexpModule from "path-to-regexp";
 
 type PathToRegexp = (path: string, options?: Record<string, unknown>) => unknown;
 
@@ -26,8 +31,8 @@ function cacheKeyOf(options: Record<string, unknown> | undefined): string {
 }
 
 export function memoizeValidatorRouteRegexps(): void {
-  const requireFromValidator = createRequire(createRequire(import.meta.url).resolve("express-openapi-validator"));
-  const module = requireFromValidator("path-to-regexp") as { pathToRegexp: PathToRegexp & { [MEMOIZED]?: true } };
+  // The default import of a CommonJS module is its exports object, which the validator reads.
+  const module = pathToRegexpModule as unknown as { pathToRegexp: PathToRegexp & { [MEMOIZED]?: true } };
   if (module.pathToRegexp[MEMOIZED]) return;
   const original = module.pathToRegexp;
   const cache = new Map<string, unknown>();

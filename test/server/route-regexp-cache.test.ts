@@ -1,9 +1,20 @@
 /** The validator's per-request route compilation is served from a cache (server/http/route-regexp-cache.ts). */
 import { createRequire } from "node:module";
+import pathToRegexpModule from "path-to-regexp";
 import { expect, it } from "vitest";
 import { memoizeValidatorRouteRegexps } from "../../server/http/route-regexp-cache.js";
 
 const requireFromValidator = createRequire(createRequire(import.meta.url).resolve("express-openapi-validator"));
+
+it("patches the path-to-regexp the validator requires, which is the server's own dependency", () => {
+  // One copy installed (the direct dependency is pinned to the version the validator resolves):
+  // the module object the server imports is the one the validator reads. In the bundled server the
+  // build checks the same (scripts/lib/server-build.ts, test/server/server-build.test.ts).
+  expect(requireFromValidator("path-to-regexp")).toBe(pathToRegexpModule);
+  memoizeValidatorRouteRegexps();
+  const { pathToRegexp } = requireFromValidator("path-to-regexp") as { pathToRegexp: (path: string) => unknown };
+  expect(pathToRegexp("/api/v1/users")).toBe(pathToRegexp("/api/v1/users"));
+});
 
 it("compiles a route once and returns the same matcher after, for the same options only", () => {
   memoizeValidatorRouteRegexps();

@@ -1,0 +1,97 @@
+/**
+ * The built server `npm start` runs (scripts/lib/server-build.ts): one bundle whose patched
+ * packages are the instances the validator uses, which serves the API and the embed host's files,
+ * starts with its code cache, and stops cleanly.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Metafile } from "esbuild";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../scripts/lib/local-ports.js";
+import { buildServer, bundledOnce } from "../../scripts/lib/server-build.js";
+import { ENTRY_FILE } from "../../scripts/lib/server-bundle-files.js";
+
+const KEY = "sk_sandbox_serverBuildTestKey0000000000000";
+
+let directory: string;
+let metafile: Metafile;
+
+beforeAll(async () => {
+  directory = mkdtempSync(join(tmpdir(), "server-build-"));
+  metafile = await buildServer(directory);
+}, 60_000);
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+/** The bundled module an input's import of `specifier` became. */
+function resolvedImport(input: string, specifier: string): string | undefined {
+  return metafile.inputs[input]?.imports.find((entry) => entry.original === specifier)?.path;
+}
+
+describe("the built server", () => {
+  it("holds one path-to-regexp: the module the validator's route lookup requires is the one the route cache patches", () => {
+    const fromValidator = resolvedImport("node_modules/express-openapi-validator/dist/middlewares/openapi.metadata.js", "path-to-regexp");
+    expect(fromValidator).toBeDefined();
+    expect(resolvedImport("server/http/route-regexp-cache.ts", "path-to-regexp")).toBe(fromValidator);
+    expect(bundledOnce(metafile)).toEqual([]);
+  });
+
+  it("holds one express-openapi-validator: the start-up shortcuts patch the modules it uses", () => {
+    const dist = "node_modules/express-openapi-validator/dist";
+    const pairs = [
+      ["openapi.schema.validator.js", `${dist}/framework/index.js`, "./openapi.schema.validator"],
+      ["middlewares/parsers/schema.preprocessor.js", `${dist}/openapi.validator.js`, "./middlewares/parsers/schema.preprocessor"],
+      ["framework/index.js", `${dist}/framework/openapi.spec.loader.js`, "./index"],
+    ] as const;
+    for (const [module, importer, specifier] of pairs) {
+      const fromValidator = resolvedImport(importer, specifier);
+      expect(fromValidator, `${importer} imports ${specifier}`).toBeDefined();
+      const fromShortcuts = metafile.inputs["server/validator/startup-shortcuts.ts"]!.imports.find((entry) => entry.original?.endsWith(module))?.path;
+      expect(fromShortcuts, module).toBe(fromValidator);
+    }
+  });
+
+  it("says when a patched package would be bundled twice", () => {
+    const twice = {
+      inputs: {
+        "node_modules/path-to-regexp/dist/index.js": { bytes: 1, imports: [] },
+        "node_modules/express-openapi-validator/node_modules/path-to-regexp/dist/index.js": { bytes: 1, imports: [] },
+        "node_modules/express-openapi-validator/dist/index.js": { bytes: 1, imports: [] },
+      },
+      outputs: {},
+    } as unknown as Metafile;
+    expect(bundledOnce(twice)).toEqual([expect.stringContaining("path-to-regexp is bundled 2 times")]);
+  });
+
+  it("serves the API and the embed host's files, with its code cache, and exits 0 on SIGTERM", async () => {
+    const embedPort = await freePort();
+    const child = spawn(process.execPath, [join(directory, ENTRY_FILE)], {
+      env: { ...process.env, PORT: "0", EMBED_PORT: String(embedPort), LOG_LEVEL: "info", PARTNER_API_CONFIG: "/nonexistent.json", PARTNER_API_KEYS: `built:${KEY}` },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout!.on("data", (chunk) => (output += chunk));
+    child.stderr!.on("data", (chunk) => (output += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    try {
+      for (let i = 0; i < 400 && !/server on http:\/\/127\.0\.0\.1:\d+/.test(output); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+      const port = /server on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1];
+      expect(port, output).toBeDefined();
+      expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${port}/api/v1/health`, { headers: { Authorization: `Bearer ${KEY}` } })).status).toBe(200);
+      // Found through the source module's address (import.meta.url), rewritten for the bundle.
+      const stylesheet = await fetch(`http://127.0.0.1:${embedPort}/assets/embed.css`);
+      expect(stylesheet.status).toBe(200);
+      expect(await stylesheet.text()).toBe(readFileSync("server/embed/assets/embed.css", "utf8"));
+      const listening = output.split("\n").find((line) => line.includes('"msg":"listening"'));
+      expect(JSON.parse(listening!).startupMs).toEqual({ entry: expect.any(Number), imported: expect.any(Number), appBuilt: expect.any(Number), listening: expect.any(Number) });
+      child.kill("SIGTERM");
+      expect(await exited).toBe(0);
+      // V8 accepted the cache written by the build's priming run (else the entry says so).
+      expect(output).not.toContain("starting without it");
+    } finally {
+      if (child.exitCode === null) child.kill("SIGKILL");
+    }
+  }, 30_000);
+});
