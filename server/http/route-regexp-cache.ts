@@ -19,15 +19,17 @@ const MEMOIZED = Symbol.for("partner-api.memoizedPathToRegexp");
 /** Routes are few; a bound keeps a caller with ever-new paths from growing the cache forever. */
 const MAX_ENTRIES = 10_000;
 
+const FLAG_KEYS = ["--", "s-", "-t", "st"] as const;
+
 /**
- * The validator passes only the two routing flags, once per route per request; serializing the
- * options object for the key cost as much as the lookup saved. Other options keep a full key.
+ * The validator passes only the two routing flags, once per route per request, so their key is
+ * one of four constant strings, found without allocating (serializing the options cost as much as
+ * the lookup saved). Options beyond those two keep a full key.
  */
 function cacheKeyOf(options: Record<string, unknown> | undefined): string {
   if (options === undefined) return "";
-  const names = Object.keys(options);
-  if (names.every((name) => name === "sensitive" || name === "strict")) return `${options.sensitive ? "s" : "-"}${options.strict ? "t" : "-"}`;
-  return JSON.stringify(options);
+  for (const name in options) if (name !== "sensitive" && name !== "strict") return JSON.stringify(options);
+  return FLAG_KEYS[(options.sensitive ? 1 : 0) + (options.strict ? 2 : 0)]!;
 }
 
 export function memoizeValidatorRouteRegexps(): void {
@@ -35,14 +37,22 @@ export function memoizeValidatorRouteRegexps(): void {
   const module = pathToRegexpModule as unknown as { pathToRegexp: PathToRegexp & { [MEMOIZED]?: true } };
   if (module.pathToRegexp[MEMOIZED]) return;
   const original = module.pathToRegexp;
-  const cache = new Map<string, unknown>();
+  // By options, then by path: the validator passes the same route strings on every request, whose
+  // hashes V8 keeps, where a joined key would be a new string to hash per route per request.
+  const cache = new Map<string, Map<string, unknown>>();
+  let size = 0;
   const memoized = Object.assign(
     (path: string, options?: Record<string, unknown>) => {
-      const key = `${path}\u0000${cacheKeyOf(options)}`;
-      let compiled = cache.get(key);
+      const optionsKey = cacheKeyOf(options);
+      let byPath = cache.get(optionsKey);
+      if (byPath === undefined) cache.set(optionsKey, (byPath = new Map()));
+      let compiled = byPath.get(path);
       if (compiled === undefined) {
         compiled = original(path, options);
-        if (cache.size < MAX_ENTRIES) cache.set(key, compiled);
+        if (size < MAX_ENTRIES) {
+          byPath.set(path, compiled);
+          size++;
+        }
       }
       return compiled;
     },
