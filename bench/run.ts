@@ -128,9 +128,13 @@ lines.push(
   `Command: \`npm run bench -- --duration ${DURATION} --runs ${RUNS}\` (autocannon, ${CONNECTIONS} connections, same machine; all targets serving at once and taking turns, ${RUNS} rounds of ${DURATION} s per target and workload after a ${WARM_UP_S} s warm-up; the median round).`,
   "",
 );
-lines.push("| Target | Workload | req/s | p50 ms | p99 ms | non-2xx |", "|---|---|---:|---:|---:|---:|");
+// The spread of the rounds shows how far a single figure can be trusted on this machine.
+lines.push("| Target | Workload | req/s (median round) | rounds, lowest to highest | p50 ms | p99 ms | non-2xx |", "|---|---|---:|---:|---:|---:|---:|");
 for (const [target, byWorkload] of results) {
-  for (const [workload, m] of byWorkload) lines.push(`| ${target} | ${workload} | ${Math.round(m.rps)} | ${m.p50} | ${m.p99} | ${m.non2xx} |`);
+  for (const [workload, m] of byWorkload) {
+    const rounds = samples.get(sampleKey(target, workload))!.map((sample) => sample.rps);
+    lines.push(`| ${target} | ${workload} | ${Math.round(m.rps)} | ${Math.round(Math.min(...rounds))} to ${Math.round(Math.max(...rounds))} | ${m.p50} | ${m.p99} | ${m.non2xx} |`);
+  }
 }
 lines.push("", "| Target | Peak RSS (MiB) |", "|---|---:|", ...[...rss].map(([name, mib]) => `| ${name} | ${mib} |`), "");
 lines.push(
