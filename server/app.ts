@@ -82,11 +82,9 @@ const parsedDocuments = new Map<string, Record<string, unknown>>();
 /**
  * What the validator gets: the validator document (the published one without what only readers use,
  * see scripts/lib/validator-document.ts) of the variants served (R, D, or both: the full document)
- * in the environment. Also lets the validator skip the start-up work it does not need for it
- * (server/validator/startup-shortcuts.ts).
+ * in the environment.
  */
 function documentFor(variants: readonly Variant[], environment: Environment): Record<string, unknown> {
-  applyValidatorStartupShortcuts();
   const path = validatorDocumentPath(variants.length === 2 ? "full" : variants[0]!, environment);
   let document = parsedDocuments.get(path);
   if (!document) parsedDocuments.set(path, (document = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>));
@@ -96,7 +94,10 @@ function documentFor(variants: readonly Variant[], environment: Environment): Re
 }
 
 export function createApp(config: AppConfig): PartnerApi {
+  // Both adjust the validator's module objects once per process (server/http/route-regexp-cache.ts,
+  // server/validator/startup-shortcuts.ts), before it is built.
   memoizeValidatorRouteRegexps();
+  applyValidatorStartupShortcuts();
   const variants = config.variants ?? (["R", "D"] as const);
   const clock = config.clock ?? systemClock;
   const outbox = new MemoryOutbox();

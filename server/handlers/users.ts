@@ -1,5 +1,5 @@
 /** The partner's users and their embedded-interface sessions. */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { OperationHandlers } from "../../generated/handlers.js";
 import { DAY, timestamp } from "../clock.js";
 import { partnerOf, type RequestContext, type Services } from "../context.js";
@@ -14,7 +14,7 @@ type Handlers = OperationHandlers<RequestContext>;
 const SESSION_TOKEN_LENGTH = 43;
 export const SESSION_LIFETIME = DAY;
 
-export const hashSessionToken = (token: string) => createHash("sha256").update(token).digest("hex");
+export const hashSessionToken = (token: string) => hash("sha256", token, "hex");
 
 function requireUser(services: Services, partnerId: string, userIdentifier: string): UserRow {
   const user = services.store.findUser(partnerId, userIdentifier);

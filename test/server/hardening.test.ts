@@ -1,5 +1,4 @@
 /** Security headers, no CORS, structured logs without secrets, graceful shutdown. */
-import { spawn } from "node:child_process";
 import type { Server } from "node:http";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,6 +7,7 @@ import { createApp, type AppConfig } from "../../server/app.js";
 import { healthHandlers } from "../../server/handlers/health.js";
 import { shutDownGracefully } from "../../server/http/graceful-shutdown.js";
 import { captureLogger } from "../support/capture-logger.js";
+import { announcedAddress, spawnServer } from "../../scripts/lib/server-process.js";
 import { PARTNER_A_KEY, startTestServer, useTestServer } from "../support/test-server.js";
 
 const s = useTestServer();
@@ -240,29 +240,22 @@ describe("graceful shutdown", () => {
 
   it("npm start (server/main.ts) logs the bound address, serves, and exits 0 on SIGTERM", async () => {
     const key = "sk_sandbox_childProcessKey00000000000000";
-    const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-      env: { ...process.env, PORT: "0", EMBED_PORT: "0", DEMO_HOST_PORT: "0", LOG_LEVEL: "info", PARTNER_API_CONFIG: "/nonexistent.json", PARTNER_API_KEYS: `child:${key}` },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout!.on("data", (chunk) => (output += chunk));
-    child.stderr!.on("data", (chunk) => (output += chunk));
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const server = spawnServer(["--import", "tsx", "server/main.ts"], { PORT: "0", EMBED_PORT: "0", DEMO_HOST_PORT: "0", LOG_LEVEL: "info", PARTNER_API_CONFIG: "/nonexistent.json", PARTNER_API_KEYS: `child:${key}` });
+    const { child, output, exited } = server;
     try {
-      for (let i = 0; i < 400 && !/server on http:\/\/127\.0\.0\.1:\d+/.test(output); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-      const port = /server on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1];
-      expect(port, output).toBeDefined();
+      const port = /:(\d+)$/.exec((await announcedAddress(server, 20_000)) ?? "")?.[1];
+      expect(port, output()).toBeDefined();
       expect(Number(port)).toBeGreaterThan(0);
       expect((await fetch(`http://127.0.0.1:${port}/api/v1/health`, { headers: { Authorization: `Bearer ${key}` } })).status).toBe(200);
       const signalled = Date.now();
       child.kill("SIGTERM");
       expect(await exited).toBe(0);
       expect(Date.now() - signalled).toBeLessThan(5000);
-      const lines = output.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Record<string, unknown>);
+      const lines = output().split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Record<string, unknown>);
       expect(lines).toContainEqual(expect.objectContaining({ msg: "request", operationId: "getApiHealth", status: 200, partner: "child" }));
       expect(lines).toContainEqual(expect.objectContaining({ msg: "shutting down", signal: "SIGTERM" }));
       expect(lines).toContainEqual(expect.objectContaining({ msg: "stopped", complete: true }));
-      expect(output).not.toContain(key);
+      expect(output()).not.toContain(key);
     } finally {
       if (child.exitCode === null) child.kill("SIGKILL");
     }

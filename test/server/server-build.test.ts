@@ -3,7 +3,6 @@
  * packages are the instances the validator uses, which serves the API and the embed host's files,
  * starts with its code cache, and stops cleanly.
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/lib/local-ports.js";
 import { buildServer, bundledOnce } from "../../scripts/lib/server-build.js";
 import { ENTRY_FILE } from "../../scripts/lib/server-bundle-files.js";
+import { announcedAddress, spawnServer } from "../../scripts/lib/server-process.js";
 
 const KEY = "sk_sandbox_serverBuildTestKey0000000000000";
 
@@ -66,30 +66,23 @@ describe("the built server", () => {
 
   it("serves the API and the embed host's files, with its code cache, and exits 0 on SIGTERM", async () => {
     const embedPort = await freePort();
-    const child = spawn(process.execPath, [join(directory, ENTRY_FILE)], {
-      env: { ...process.env, PORT: "0", EMBED_PORT: String(embedPort), LOG_LEVEL: "info", PARTNER_API_CONFIG: "/nonexistent.json", PARTNER_API_KEYS: `built:${KEY}` },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout!.on("data", (chunk) => (output += chunk));
-    child.stderr!.on("data", (chunk) => (output += chunk));
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const server = spawnServer([join(directory, ENTRY_FILE)], { PORT: "0", EMBED_PORT: String(embedPort), LOG_LEVEL: "info", PARTNER_API_CONFIG: "/nonexistent.json", PARTNER_API_KEYS: `built:${KEY}` });
+    const { child, output, exited } = server;
     try {
-      for (let i = 0; i < 400 && !/server on http:\/\/127\.0\.0\.1:\d+/.test(output); i++) await new Promise((resolve) => setTimeout(resolve, 25));
-      const port = /server on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1];
-      expect(port, output).toBeDefined();
+      const port = /:(\d+)$/.exec((await announcedAddress(server, 10_000)) ?? "")?.[1];
+      expect(port, output()).toBeDefined();
       expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
       expect((await fetch(`http://127.0.0.1:${port}/api/v1/health`, { headers: { Authorization: `Bearer ${KEY}` } })).status).toBe(200);
       // Found through the source module's address (import.meta.url), rewritten for the bundle.
       const stylesheet = await fetch(`http://127.0.0.1:${embedPort}/assets/embed.css`);
       expect(stylesheet.status).toBe(200);
       expect(await stylesheet.text()).toBe(readFileSync("server/embed/assets/embed.css", "utf8"));
-      const listening = output.split("\n").find((line) => line.includes('"msg":"listening"'));
+      const listening = output().split("\n").find((line) => line.includes('"msg":"listening"'));
       expect(JSON.parse(listening!).startupMs).toEqual({ entry: expect.any(Number), imported: expect.any(Number), appBuilt: expect.any(Number), listening: expect.any(Number) });
       child.kill("SIGTERM");
       expect(await exited).toBe(0);
       // V8 accepted the cache written by the build's priming run (else the entry says so).
-      expect(output).not.toContain("starting without it");
+      expect(output()).not.toContain("starting without it");
     } finally {
       if (child.exitCode === null) child.kill("SIGKILL");
     }

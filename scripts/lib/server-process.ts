@@ -1,0 +1,36 @@
+/**
+ * A server started as its own process (`server/main.ts` under tsx, or the built entry), its output
+ * kept, and the address it announces ("server on http://..."): for the build's priming run and the
+ * tests that start the server as `npm start` would.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+
+export interface ServerProcess {
+  child: ChildProcess;
+  /** Everything it wrote so far, standard output and error together. */
+  output(): string;
+  /** Its exit code, once it ends. */
+  exited: Promise<number | null>;
+}
+
+const ANNOUNCED = /server on (http:\/\/\S+)/;
+
+export function spawnServer(args: readonly string[], env: NodeJS.ProcessEnv): ServerProcess {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+/** The base address the server announces once it listens; undefined when it ends or stays silent for `timeoutMs`. */
+export async function announcedAddress(server: ServerProcess, timeoutMs = 20_000): Promise<string | undefined> {
+  for (const started = Date.now(); Date.now() - started < timeoutMs; ) {
+    const match = ANNOUNCED.exec(server.output());
+    if (match) return match[1];
+    if (server.child.exitCode !== null) return undefined;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return undefined;
+}
