@@ -9,6 +9,7 @@ import { createEmbedApp } from "./embed/embed-app.js";
 import { announceDemo, createDemoHostApp, DEMO_USER, demoHostOrigin } from "./embed/demo-host.js";
 import { every } from "./scheduling/every.js";
 import { SHUTDOWN_GRACE_MS, shutDownGracefully } from "./http/graceful-shutdown.js";
+import { createHttpServer } from "./http/http-server.js";
 import { pino } from "pino";
 import { startDueChangeSweep } from "./scheduling/sweep.js";
 
@@ -29,10 +30,10 @@ const stopSweep = startDueChangeSweep(services, (error) => logger.error({ err: e
 // Retries fall due as time passes; a second is well inside the shortest retry delay (1 minute).
 const stopWebhooks = every(1000, () => services.webhooks.dispatcher.tick(), (error) => logger.error({ err: error }, "webhook dispatch failed"));
 const embedLog = (message: string, error?: unknown) => (error === undefined ? logger.warn(message) : logger.error({ err: error }, message));
-const embed = config.embedPort === null ? null : createEmbedApp(services, { log: embedLog }).listen(config.embedPort, config.host);
+const embed = config.embedPort === null ? null : createHttpServer(createEmbedApp(services, { log: embedLog })).listen(config.embedPort, config.host);
 const demo = demoKey ? { apiBaseUrl: `http://${config.host}:${config.port}`, apiKey: demoKey, userIdentifier: DEMO_USER } : null;
-const demoHost = demo && config.demoHostPort !== null ? createDemoHostApp(demo).listen(config.demoHostPort, "127.0.0.1") : null;
-const server = app.listen(config.port, config.host, () => {
+const demoHost = demo && config.demoHostPort !== null ? createHttpServer(createDemoHostApp(demo)).listen(config.demoHostPort, "127.0.0.1") : null;
+const server = createHttpServer(app).listen(config.port, config.host, () => {
   markStartup("listening");
   // Milliseconds since the process started at which each step finished (see server/startup-timeline.ts).
   logger.info({ startupMs: startupMarks() }, "listening");
