@@ -11,14 +11,16 @@ import type { OperationHandlers } from "../generated/handlers.js";
 import type { RequestContext, Services } from "./context.js";
 import { MemoryOutbox } from "./events.js";
 import { handlers } from "./handlers/index.js";
-import { authenticate, underApi } from "./http/authenticate.js";
-import { errorHandler, unknownRoute } from "./http/error-handler.js";
+import { authenticate } from "./http/authenticate.js";
+import { errorHandler } from "./http/error-handler.js";
+import { checkIntegerQuery } from "./http/integer-query.js";
+import { matchOperation, OperationMatcher } from "./http/operation-match.js";
 import { assignRequestId } from "./http/request-id.js";
 import { rateLimit } from "./http/rate-limit.js";
 import { requestLog } from "./http/request-log.js";
 import { memoizeValidatorRouteRegexps } from "./http/route-regexp-cache.js";
 import { securityHeaders } from "./http/security-headers.js";
-import { registerRoutes, servedOperations } from "./http/routes.js";
+import { answerUnaddressed, registerRoutes, servedOperations } from "./http/routes.js";
 import { DEFAULT_RATE_LIMITS, type RateLimitTable } from "./rate-limits/policy.js";
 import { RateLimiter } from "./rate-limits/rate-limiter.js";
 import { MemoryWindowStore, type WindowStore } from "./rate-limits/window-store.js";
@@ -135,20 +137,25 @@ export function createApp(config: AppConfig): PartnerApi {
     keyHashes.forEach((hash) => keys.addHash(partner, Buffer.from(hash, "hex")));
   }
   const logger = config.logger ?? pino({ level: "silent" });
-  const served = new Set(servedOperations(services.deployment));
+  const matcher = new OperationMatcher(servedOperations(services.deployment));
 
   const app = express();
   app.disable("x-powered-by");
+  // Read by express-openapi-validator's own route lookup: exact, like the operation match.
+  app.enable("case sensitive routing");
+  app.enable("strict routing");
   // ETags would hash every answer; the API documents none and clients do not revalidate.
   app.set("etag", false);
   // First, so errors carry them too. No CORS middleware, on purpose: keys never reach a browser (see the module).
   app.use(securityHeaders);
   app.use(assignRequestId);
-  app.use(requestLog(logger, served));
-  // Not mounted with app.use("/api", ...): a mount makes Express rewrite and parse the URL again
-  // around each such middleware on every request; they test the prefix themselves.
-  app.use(underApi(authenticate(keys)));
-  app.use(underApi(rateLimit(new RateLimiter(config.rateLimits ?? DEFAULT_RATE_LIMITS, services.rateLimitStore), services)));
+  app.use(requestLog(logger));
+  // Everything after this reads the one decision of which operation the request addresses.
+  app.use(matchOperation(matcher));
+  app.use(authenticate(keys));
+  app.use(rateLimit(new RateLimiter(config.rateLimits ?? DEFAULT_RATE_LIMITS, services.rateLimitStore), services));
+  app.use(answerUnaddressed);
+  app.use(checkIntegerQuery);
   app.use(express.json({ limit: "1mb" }));
   app.use(
     OpenApiValidator.middleware({
@@ -163,7 +170,6 @@ export function createApp(config: AppConfig): PartnerApi {
     }),
   );
   registerRoutes(app, { ...handlers, ...config.handlers }, services);
-  app.use(unknownRoute);
-  app.use(errorHandler(logger, served));
+  app.use(errorHandler(logger));
   return { app, services, keys, outbox };
 }

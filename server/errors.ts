@@ -51,6 +51,9 @@ export const apiErrors = {
   forbidden: (what: string) => new ApiError("forbidden", `You do not have access to this ${what}`),
   notFound: (what: string, id: string) => new ApiError("not_found", `${what} ${id} not found`),
   conflict: (message: string, details?: ErrorDetails) => new ApiError("conflict", message, details),
+  /** 404 for a request that addresses no operation (see the spec's "Paths and methods"). */
+  noSuchOperation: () => new ApiError("not_found", "No such operation; see the API reference"),
+  methodNotAllowed: (method: string) => new ApiError("method_not_allowed", `${method} is not allowed on this path; see Allow`),
   internal: () => new ApiError("internal_error", "An unexpected error occurred; quote the X-Request-Id when contacting support"),
 };
 

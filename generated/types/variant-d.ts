@@ -1628,7 +1628,7 @@ export interface operations {
             query?: {
                 /** @description Page size. */
                 limit?: number;
-                /** @description Number of users to skip. */
+                /** @description Number of users to skip. *Decision:* at most 1000000. */
                 offset?: number;
                 /** @description Sort key. */
                 sort?: "created_at" | "last_login" | "domain_count";
@@ -2949,7 +2949,7 @@ export interface operations {
             query?: {
                 /** @description Page size. */
                 limit?: number;
-                /** @description Number of deliveries to skip. */
+                /** @description Number of deliveries to skip. *Decision:* at most 1000000. */
                 offset?: number;
             };
             header?: never;

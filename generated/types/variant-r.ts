@@ -2766,7 +2766,7 @@ export interface operations {
             query?: {
                 /** @description Page size. */
                 limit?: number;
-                /** @description Number of deliveries to skip. */
+                /** @description Number of deliveries to skip. *Decision:* at most 1000000. */
                 offset?: number;
             };
             header?: never;

@@ -16,6 +16,7 @@ interface OperationRow {
   successStatus: number;
   hasRequestBody: boolean;
   listErrorStatuses: number[];
+  integerQueryParameters: string[];
 }
 
 /** Error statuses whose documented body is the list shape (`ErrorList`), read from the responses. */
@@ -27,6 +28,16 @@ function listErrorStatuses(document: JsonObject, responses: Record<string, JsonO
       return JSON.stringify(resolved.content ?? {}).includes('"#/components/schemas/ErrorList"');
     })
     .map(([status]) => Number(status));
+}
+
+/** The names of an operation's integer query parameters, its own and its path's, references resolved. */
+function integerQueryParameters(document: JsonObject, item: JsonObject, op: JsonObject): string[] {
+  const shared = ((document.components as JsonObject).parameters ?? {}) as Record<string, JsonObject>;
+  const resolve = (parameter: JsonObject) => (typeof parameter.$ref === "string" ? shared[parameter.$ref.split("/").pop()!]! : parameter);
+  return [...((item.parameters ?? []) as JsonObject[]), ...((op.parameters ?? []) as JsonObject[])]
+    .map(resolve)
+    .filter((parameter) => parameter.in === "query" && (parameter.schema as JsonObject | undefined)?.type === "integer")
+    .map((parameter) => String(parameter.name));
 }
 
 export function operationRows(document: JsonObject): OperationRow[] {
@@ -50,6 +61,7 @@ export function operationRows(document: JsonObject): OperationRow[] {
         successStatus: Math.min(...statuses.filter((status) => status >= 200 && status < 300)),
         hasRequestBody: op.requestBody !== undefined,
         listErrorStatuses: listErrorStatuses(document, op.responses as Record<string, JsonObject>),
+        integerQueryParameters: integerQueryParameters(document, item, op),
       });
     }
   }
@@ -85,6 +97,8 @@ export interface OperationInfo {
   readonly hasRequestBody: boolean;
   /** Error statuses answered in the list shape (\`{ errors: [...] }\`); all others use the coded shape. */
   readonly listErrorStatuses: readonly number[];
+  /** Query parameters of type integer: written as decimal digits only, checked before the validator reads them as numbers. */
+  readonly integerQueryParameters: readonly string[];
 }
 
 /** Every operation of both variants, keyed by operationId. */

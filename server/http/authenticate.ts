@@ -1,17 +1,21 @@
-/** Bearer API-key authentication for everything under /api/ (GET /health stays open). */
+/**
+ * Bearer API-key authentication. Whether a request needs a key follows from the operation it
+ * addresses (server/http/operation-match.ts): only operations the spec marks `security: []`
+ * (GET /health) go without one; a request that addresses no operation needs one too.
+ */
 import type { RequestHandler } from "express";
 import type { KeyRing } from "../auth/api-keys.js";
 import { apiErrors } from "../errors.js";
+import { operationOf } from "./operation-match.js";
 
 const BEARER = /^Bearer ([A-Za-z0-9_]{1,200})$/;
 
-/** Runs `middleware` for the API's paths (/api and below) only; GET /health and unknown paths pass by. */
-export function underApi(middleware: RequestHandler): RequestHandler {
-  return (req, res, next) => (req.path === "/api" || req.path.startsWith("/api/") ? middleware(req, res, next) : next());
-}
-
 export function authenticate(keys: KeyRing): RequestHandler {
   return (req, res, next) => {
+    if (operationOf(res.locals)?.info.authenticated === false) {
+      next();
+      return;
+    }
     const match = BEARER.exec(req.get("authorization") ?? "");
     const partner = match ? keys.partnerFor(match[1]!) : null;
     if (!partner) {

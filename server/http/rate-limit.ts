@@ -9,7 +9,7 @@ import type { Services } from "../context.js";
 import { ApiError } from "../errors.js";
 import { rateLimitScope } from "../rate-limits/policy.js";
 import type { RateLimiter } from "../rate-limits/rate-limiter.js";
-import { operationAt } from "./routes.js";
+import { operationOf } from "./operation-match.js";
 
 /** The policy of a set of buckets, built once per set: the sets are the operations' and few. */
 const policyHeaders = new WeakMap<readonly unknown[], string>();
@@ -21,13 +21,18 @@ function policyHeader(buckets: ReadonlyArray<{ name: string; limit: number; wind
 }
 
 export function rateLimit(limiter: RateLimiter, services: Services): RequestHandler {
-  return async (req, res, next) => {
-    const partner = res.locals.partner as Partner;
+  return async (_req, res, next) => {
+    const partner = res.locals.partner as Partner | undefined;
+    // Operations without authentication (GET /health) are not counted: there is no partner to count for.
+    if (!partner) {
+      next();
+      return;
+    }
     // The partner's own clock: advancing a sandbox clock moves its windows too.
     const now = services.clocks.clockFor(partner.id).now().getTime();
     const scope = rateLimitScope(services.deployment.environment, partner.id);
-    // Unknown routes are answered too, so they count against the overall limits.
-    const decision = await limiter.consume(scope, operationAt(req.method, req.path), now);
+    // Requests that address no operation are answered too, so they count against the overall limits.
+    const decision = await limiter.consume(scope, operationOf(res.locals)?.id, now);
     const { bucket, remaining, reset } = decision.reported;
     res.setHeader("X-RateLimit-Limit", bucket.limit);
     res.setHeader("X-RateLimit-Remaining", remaining);

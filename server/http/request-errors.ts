@@ -2,7 +2,7 @@
  * Turns what the body parser and express-openapi-validator refuse into our documented errors:
  * 400 for a request's structure, 422 for a well-formed body value that breaks a rule.
  */
-import { ApiError } from "../errors.js";
+import { ApiError, apiErrors } from "../errors.js";
 
 interface ValidatorItem {
   path?: string;
@@ -68,9 +68,7 @@ export function requestErrorToApiError(error: unknown): ApiError | null {
     case 400:
       return e.errors?.[0] ? fromValidationItem(e.errors[0]) : new ApiError("validation_error", e.message ?? "Invalid request");
     case 404:
-      return new ApiError("not_found", "No such operation; see the API reference");
-    case 405:
-      return new ApiError("method_not_allowed", "This method is not allowed on this path");
+      return apiErrors.noSuchOperation();
     case 413:
       return new ApiError("payload_too_large", "Request bodies are limited to 1 MiB");
     case 415:

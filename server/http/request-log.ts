@@ -10,8 +10,8 @@
  */
 import type { RequestHandler } from "express";
 import type { Logger } from "pino";
-import { operationTable, type OperationId } from "../../generated/operations.js";
-import { operationAt } from "./routes.js";
+import type { OperationId } from "../../generated/operations.js";
+import { operationOf } from "./operation-match.js";
 
 export interface RequestLogLine {
   requestId: string;
@@ -25,25 +25,21 @@ export interface RequestLogLine {
   aborted?: true;
 }
 
-/** The operation a request addresses, if this deployment serves it; never the raw path. */
-export function routeOf(method: string, path: string, served: ReadonlySet<OperationId>): { route: string | null; operationId: OperationId | null } {
-  const operationId = operationAt(method, path);
-  return operationId !== undefined && served.has(operationId) ? { route: operationTable[operationId].path, operationId } : { route: null, operationId: null };
-}
-
-/** `served`: the operations of this deployment (variants and environment), so a 404 for another variant's path names none. */
-export function requestLog(logger: Logger, served: ReadonlySet<OperationId>): RequestHandler {
+/** The route is that of the operation matched once per request (server/http/operation-match.ts). */
+export function requestLog(logger: Logger): RequestHandler {
   // A silent logger (tests, benchmarks) should cost nothing per request.
   if (!logger.isLevelEnabled("info")) return (_req, _res, next) => next();
   return (req, res, next) => {
     const started = process.hrtime.bigint();
-    // Read now: mounted middleware (app.use("/api", ...)) rewrites req.url while it runs.
-    const { method, path } = req;
+    // Read now: the method a HEAD request was sent with, before it is handled as its GET.
+    const { method } = req;
     res.once("close", () => {
+      const operation = operationOf(res.locals);
       const line: RequestLogLine = {
         requestId: res.locals.requestId as string,
         method,
-        ...routeOf(method, path, served),
+        route: operation?.info.path ?? null,
+        operationId: operation?.id ?? null,
         status: res.statusCode,
         durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e3) / 1e3,
         partner: (res.locals.partner as { id: string } | undefined)?.id ?? null,

@@ -69,7 +69,7 @@ describe("the HTTP edges", () => {
     const response = await fetch(`${s.baseUrl}/api/v1/domains/tlds`, { method: "DELETE", headers });
     expect(response.status).toBe(405);
     expect(response.headers.get("allow")).toContain("GET");
-    expect(await response.json()).toEqual({ error: "method_not_allowed", message: "This method is not allowed on this path" });
+    expect(await response.json()).toEqual({ error: "method_not_allowed", message: "DELETE is not allowed on this path; see Allow" });
   });
 
   it("refuses malformed JSON with 400 malformed_json", async () => {

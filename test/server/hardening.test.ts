@@ -71,9 +71,9 @@ describe("no CORS: API keys are server-side secrets a browser must never hold, s
   });
 
   it.each([
-    ["/api/v1/users", 405, "GET, POST"],
-    ["/api/v1/users/u1", 405, "DELETE, PUT, GET"],
-    ["/health", 405, "GET"],
+    ["/api/v1/users", 405, "GET, HEAD, POST"],
+    ["/api/v1/users/u1", 405, "GET, HEAD, PUT, DELETE"],
+    ["/health", 405, "GET, HEAD"],
     ["/api/v1/nowhere", 404, null],
   ] as const)("answers OPTIONS %s with a key in the documented shape (%i), never a 500 or a CORS permission", async (path, status, allow) => {
     const response = await send(path, { method: "OPTIONS", headers: { Origin: "https://partner.example", "Access-Control-Request-Method": "POST" } });

@@ -105,18 +105,29 @@ function staticFirst(a: Operation, b: Operation): number {
   return right.length - left.length;
 }
 
+const decodes = (segment: string) => {
+  try {
+    decodeURIComponent(segment);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 /**
  * The operations a request addresses. The URL the server sees is the normalised one (dot
- * segments resolved by the URL parser), and Express ignores one trailing slash; a request whose
- * path matches no operation of its method, or whose most specific path has no such method, may
- * also be answered 404 or 405.
+ * segments resolved by the URL parser); paths match exactly (the spec's "Paths and methods": no
+ * trailing slash, no empty segment). A request whose path matches no operation of its method,
+ * whose most specific path has no such method, or with a segment that does not decode, may also
+ * be answered 404 or 405.
  */
 function addressed(method: string, url: URL): { candidates: Operation[]; unroutable: boolean } {
-  const path = url.pathname.length > 1 && url.pathname.endsWith("/") ? url.pathname.slice(0, -1) : url.pathname;
+  const path = url.pathname;
   const matching = OPERATIONS.filter((op) => op.pattern.test(path)).sort(staticFirst);
   const candidates = matching.filter((op) => op.method.toUpperCase() === method);
   const best = matching[0]?.path;
-  return { candidates, unroutable: candidates.length === 0 || !candidates.some((op) => op.path === best) };
+  const undecodable = !path.split("/").every(decodes);
+  return { candidates, unroutable: undecodable || candidates.length === 0 || !candidates.some((op) => op.path === best) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -253,7 +264,8 @@ function answerProblems(request: BuiltRequest, answer: Answer): string[] {
     return [`answered ${answer.status}, documented for ${candidates.map((op) => op.id).join(", ") || "no operation"}: ${[...allowed].sort().join(", ")}`];
   }
   // The body must conform for at least one operation the request may address.
-  const problems = (candidates.length > 0 ? candidates : [null]).map((op) => bodyProblem(op, answer.status, answer));
+  // A request that may address no operation may be answered in the shape of none.
+  const problems = (unroutable ? [...candidates, null] : candidates).map((op) => bodyProblem(op, answer.status, answer));
   return problems.every((problem) => problem !== null) ? [...new Set(problems as string[])] : [];
 }
 
@@ -796,7 +808,8 @@ describe("the oracle itself", () => {
     };
     expect(at("GET", "/api/v1/domains/tlds")).toEqual({ ids: ["getDomain", "listTlds"], unroutable: false });
     expect(at("PUT", "/api/v1/domains/tlds")).toEqual({ ids: ["updateDomain"], unroutable: true });
-    expect(at("GET", "/api/v1/users/")).toEqual({ ids: ["listUsers"], unroutable: false });
+    expect(at("GET", "/api/v1/users/")).toEqual({ ids: [], unroutable: true });
+    expect(at("GET", "/api/v1/dns_records/%FF")).toEqual({ ids: ["getDnsRecord"], unroutable: true });
     expect(at("GET", "/api/v1/nothing")).toEqual({ ids: [], unroutable: true });
     expect(at("DELETE", "/api/v1/domains/a%2Fb/dns/x")).toEqual({ ids: ["deleteDomainDnsRecord"], unroutable: false });
   });

@@ -131,9 +131,22 @@ describe("bounds and formats of the service description are in the schemas", () 
       document.paths["/api/v1/users"].get.parameters.map((p: { name: string; schema: object }) => [p.name, p.schema]),
     );
     expect(parameters.limit).toMatchObject({ minimum: 1, maximum: 100, default: 50 });
-    expect(parameters.offset).toMatchObject({ minimum: 0, default: 0 });
+    expect(parameters.offset).toMatchObject({ minimum: 0, maximum: 1_000_000, default: 0 });
     expect(parameters.sort).toMatchObject({ enum: ["created_at", "last_login", "domain_count"], default: "created_at" });
     expect(parameters.order).toMatchObject({ enum: ["asc", "desc"], default: "desc" });
+  });
+
+  it("bounds every integer parameter on both sides, so no number the validator reads can be unbounded", () => {
+    const resolve = (parameter: { $ref?: string }) => (parameter.$ref ? document.components.parameters[parameter.$ref.split("/").pop()!] : parameter);
+    const unbounded: string[] = [];
+    for (const [path, item] of Object.entries<Record<string, any>>(document.paths)) {
+      const operations = Object.values(item).filter((value) => typeof value === "object" && value !== null && "responses" in value);
+      for (const parameter of [...(item.parameters ?? []), ...operations.flatMap((op) => op.parameters ?? [])].map(resolve)) {
+        if (parameter.schema?.type !== "integer") continue;
+        if (parameter.schema.minimum === undefined || parameter.schema.maximum === undefined) unbounded.push(`${path} ${parameter.name}`);
+      }
+    }
+    expect(unbounded).toEqual([]);
   });
 
   it.each([
