@@ -249,7 +249,8 @@ export interface paths {
                 /**
                  * @description The name to check, e.g. `example.com`. Case-insensitive. *Decision:* internationalised
                  *     names may be given in Unicode or in their ASCII (`xn--`) form; the result names the
-                 *     ASCII form, in lower case.
+                 *     ASCII form, in lower case. Names IDNA2008 does not allow are refused (see the Catalog
+                 *     tag).
                  */
                 domain_name: string;
             };
@@ -701,7 +702,7 @@ export interface components {
          */
         Email: string;
         /**
-         * @description A fully qualified domain name in lower-case ASCII (IDNs in their `xn--` form).
+         * @description A fully qualified domain name in lower-case ASCII (IDNs in their `xn--` form, valid under IDNA2008; see the Catalog tag).
          * @example example.com
          */
         DomainName: string;
@@ -873,7 +874,7 @@ export interface components {
             renewed_at: components["schemas"]["Timestamp"];
         };
         TransferCreate: {
-            /** @description The domain to transfer in (Unicode names are accepted and stored in their `xn--` form). */
+            /** @description The domain to transfer in (Unicode names are accepted and stored in their `xn--` form; IDNA2008 rules as on the Catalog tag). */
             domain_name: string;
             user_identifier: components["schemas"]["UserIdentifier"];
             /** @description Authorization (EPP) code from the current registrar. */
@@ -945,7 +946,7 @@ export interface components {
         };
         SandboxDomainCreate: {
             user_identifier: components["schemas"]["UserIdentifier"];
-            /** @description The name to register; IDNs may be given in Unicode. */
+            /** @description The name to register; IDNs may be given in Unicode (IDNA2008 rules as on the Catalog tag). */
             domain_name: string;
             /** @default 1 */
             years?: number;
@@ -2257,7 +2258,8 @@ export interface operations {
                 /**
                  * @description The name to check, e.g. `example.com`. Case-insensitive. *Decision:* internationalised
                  *     names may be given in Unicode or in their ASCII (`xn--`) form; the result names the
-                 *     ASCII form, in lower case.
+                 *     ASCII form, in lower case. Names IDNA2008 does not allow are refused (see the Catalog
+                 *     tag).
                  */
                 domain_name: string;
             };
