@@ -721,7 +721,7 @@ export interface components {
         /**
          * @description Relative to the domain; `@` is the root. Labels of 1 to 63 letters, digits and hyphens,
          *     not starting or ending with a hyphen; a label may begin with `_`; the leftmost label
-         *     may be `*`.
+         *     may be `*`. With the domain, at most 253 characters; stored and answered in lower case.
          * @example www
          */
         DnsRecordName: string;
@@ -731,7 +731,8 @@ export interface components {
         /**
          * @description By type: A an IPv4 address; AAAA an IPv6 address; CNAME, MX and NS a host name; TXT
          *     text, at most 255 characters per string (longer texts as several double-quoted
-         *     strings); SRV `priority weight port target`.
+         *     strings; `"hello"` is the text `hello`); SRV `priority weight port target`. Stored and
+         *     answered in canonical form (the DNS records (Variant D) tag: Canonical form).
          * @example 203.0.113.10
          */
         DnsContent: string;
