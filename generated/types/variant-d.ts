@@ -249,7 +249,8 @@ export interface paths {
                 /**
                  * @description The name to check, e.g. `example.com`. Case-insensitive. *Decision:* internationalised
                  *     names may be given in Unicode or in their ASCII (`xn--`) form; the result names the
-                 *     ASCII form, in lower case.
+                 *     ASCII form, in lower case. Names IDNA2008 does not allow are refused (see the Catalog
+                 *     tag).
                  */
                 domain_name: string;
             };
@@ -701,7 +702,7 @@ export interface components {
          */
         Email: string;
         /**
-         * @description A fully qualified domain name in lower-case ASCII (IDNs in their `xn--` form).
+         * @description A fully qualified domain name in lower-case ASCII (IDNs in their `xn--` form, valid under IDNA2008; see the Catalog tag).
          * @example example.com
          */
         DomainName: string;
@@ -720,7 +721,7 @@ export interface components {
         /**
          * @description Relative to the domain; `@` is the root. Labels of 1 to 63 letters, digits and hyphens,
          *     not starting or ending with a hyphen; a label may begin with `_`; the leftmost label
-         *     may be `*`.
+         *     may be `*`. With the domain, at most 253 characters; stored and answered in lower case.
          * @example www
          */
         DnsRecordName: string;
@@ -730,7 +731,8 @@ export interface components {
         /**
          * @description By type: A an IPv4 address; AAAA an IPv6 address; CNAME, MX and NS a host name; TXT
          *     text, at most 255 characters per string (longer texts as several double-quoted
-         *     strings); SRV `priority weight port target`.
+         *     strings; `"hello"` is the text `hello`); SRV `priority weight port target`. Stored and
+         *     answered in canonical form (the DNS records (Variant D) tag: Canonical form).
          * @example 203.0.113.10
          */
         DnsContent: string;
@@ -873,7 +875,7 @@ export interface components {
             renewed_at: components["schemas"]["Timestamp"];
         };
         TransferCreate: {
-            /** @description The domain to transfer in (Unicode names are accepted and stored in their `xn--` form). */
+            /** @description The domain to transfer in (Unicode names are accepted and stored in their `xn--` form; IDNA2008 rules as on the Catalog tag). */
             domain_name: string;
             user_identifier: components["schemas"]["UserIdentifier"];
             /** @description Authorization (EPP) code from the current registrar. */
@@ -945,7 +947,7 @@ export interface components {
         };
         SandboxDomainCreate: {
             user_identifier: components["schemas"]["UserIdentifier"];
-            /** @description The name to register; IDNs may be given in Unicode. */
+            /** @description The name to register; IDNs may be given in Unicode (IDNA2008 rules as on the Catalog tag). */
             domain_name: string;
             /** @default 1 */
             years?: number;
@@ -2257,7 +2259,8 @@ export interface operations {
                 /**
                  * @description The name to check, e.g. `example.com`. Case-insensitive. *Decision:* internationalised
                  *     names may be given in Unicode or in their ASCII (`xn--`) form; the result names the
-                 *     ASCII form, in lower case.
+                 *     ASCII form, in lower case. Names IDNA2008 does not allow are refused (see the Catalog
+                 *     tag).
                  */
                 domain_name: string;
             };

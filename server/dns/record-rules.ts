@@ -2,8 +2,8 @@
  * The DNS rules of the spec (tag "DNS records (Variant D)"), in one place for every way a record
  * is written: both variants, bulk, templates, and the embedded interface.
  */
-import { isIPv4, isIPv6 } from "node:net";
 import type { DnsRecordRow } from "../store/types.js";
+import { parseSrv, readContent } from "./record-content.js";
 
 export type RecordType = DnsRecordRow["type"];
 
@@ -24,61 +24,28 @@ export interface RuleViolation {
 
 const LABEL = "(?:_?[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)";
 const RECORD_NAME = new RegExp(`^(?:@|(?:\\*|${LABEL})(?:\\.${LABEL})*)$`);
-const HOST_LABEL = "(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)";
-const HOST_NAME = new RegExp(`^(?=.{1,253}\\.?$)${HOST_LABEL}(?:\\.${HOST_LABEL})+\\.?$`);
-const TXT_QUOTED = /^"((?:[^"\\]|\\.)*)"(?:\s+"((?:[^"\\]|\\.)*)")*$/;
-const MAX_TXT_STRING = 255;
+/** RFC 1035 2.3.4: 255 octets on the wire, 253 characters written without the root's trailing dot. */
+const MAX_FULL_NAME = 253;
 
 export const isRecordName = (name: string) => name.length <= 253 && RECORD_NAME.test(name);
-export const isHostName = (host: string) => HOST_NAME.test(host);
 
-/** The strings of a TXT value: one unquoted string, or several double-quoted ones. */
-export function txtStrings(content: string): string[] {
-  if (!TXT_QUOTED.test(content)) return [content];
-  return [...content.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((match) => match[1]!.replace(/\\(.)/g, "$1"));
-}
+/** The record's owner written out in full: the relative name and the domain, or the domain for `@`. */
+const fullNameLength = (name: string, domainName: string) => (name === "@" ? domainName.length : name.length + 1 + domainName.length);
 
-export interface SrvParts {
-  priority: number;
-  weight: number;
-  port: number;
-  target: string;
-}
-
-export function parseSrv(content: string): SrvParts | null {
-  const parts = content.trim().split(/\s+/);
-  if (parts.length !== 4) return null;
-  const [priority, weight, port] = parts.slice(0, 3).map((part) => (/^\d{1,5}$/.test(part) ? Number(part) : NaN));
-  const target = parts[3]!;
-  if (![priority, weight, port].every((n) => n !== undefined && Number.isInteger(n) && n >= 0 && n <= 65535)) return null;
-  if (target !== "." && !isHostName(target)) return null;
-  return { priority: priority!, weight: weight!, port: port!, target };
-}
-
-const CONTENT_CHECKS: Record<RecordType, (content: string) => string | null> = {
-  A: (c) => (isIPv4(c) ? null : "content must be a valid IPv4 address for A records"),
-  // IPv4-mapped and IPv4-embedded forms (::ffff:1.2.3.4) are refused: they belong in A records.
-  AAAA: (c) => (isIPv6(c) && !c.includes(".") ? null : "content must be a valid IPv6 address for AAAA records"),
-  CNAME: (c) => (isHostName(c) ? null : "content must be a valid domain name for CNAME records"),
-  MX: (c) => (isHostName(c) ? null : "content must be a valid domain name for MX records"),
-  NS: (c) => (isHostName(c) ? null : "content must be a valid host name for NS records"),
-  SRV: (c) => (parseSrv(c) ? null : "content must be 'priority weight port target' for SRV records, numbers 0 to 65535"),
-  TXT: (c) =>
-    txtStrings(c).every((s) => s.length <= MAX_TXT_STRING)
-      ? null
-      : `each TXT string must be at most ${MAX_TXT_STRING} characters; give longer text as several quoted strings`,
-};
-
-/** Every rule a single record must meet on its own; an empty list means valid. */
-export function recordViolations(draft: RecordDraft): RuleViolation[] {
+/** Every rule a single record of `domainName` must meet on its own; an empty list means valid. */
+export function recordViolations(draft: RecordDraft, domainName: string): RuleViolation[] {
   const violations: RuleViolation[] = [];
   if (!isRecordName(draft.name)) {
     violations.push({ field: "name", code: "invalid_format", message: "name must be 1 to 253 characters of letters, digits, hyphens and dots, labels at most 63 characters, not starting or ending with a hyphen, or @ for the root" });
+  } else if (fullNameLength(draft.name, domainName) > MAX_FULL_NAME) {
+    const room = MAX_FULL_NAME - domainName.length - 1;
+    violations.push({ field: "name", code: "too_long", message: `name and the domain together must be at most ${MAX_FULL_NAME} characters (RFC 1035); under ${domainName} a name has at most ${room}` });
   }
   if (!Number.isInteger(draft.ttl) || draft.ttl < 60 || draft.ttl > 86400) {
     violations.push({ field: "ttl", code: "out_of_range", message: "ttl must be between 60 and 86400 seconds" });
   }
-  const contentProblem = CONTENT_CHECKS[draft.type](draft.content);
+  const content = readContent(draft.type, draft.content);
+  const contentProblem = "problem" in content ? content.problem : null;
   if (contentProblem) violations.push({ field: "content", code: "invalid_format", message: contentProblem });
   // RFC 1912 2.4: the zone apex holds SOA and NS records, so it cannot be a CNAME.
   if (draft.type === "CNAME" && draft.name === "@") {
@@ -103,9 +70,21 @@ export function storedPriority(draft: RecordDraft): number | null {
   return null;
 }
 
+/** The content's canonical spelling; content its type cannot read is left as it is (the rules refuse it). */
+function canonicalContent(type: RecordType, content: string): string {
+  const reading = readContent(type, content);
+  return "canonical" in reading ? reading.canonical : content;
+}
+
+/** A record as it is stored: name in lower case (RFC 4343), content in its type's canonical spelling. */
+export function canonicalRecord(draft: RecordDraft): RecordDraft {
+  return { ...draft, name: draft.name.toLowerCase(), content: canonicalContent(draft.type, draft.content), priority: storedPriority(draft) };
+}
+
+// Both sides are compared in canonical form, so a draft matches a stored row however either was spelt.
 const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 const sameContent = (a: RecordDraft | DnsRecordRow, b: RecordDraft | DnsRecordRow) =>
-  a.type === b.type && (a.type === "TXT" ? a.content === b.content : a.content.toLowerCase().replace(/\.$/, "") === b.content.toLowerCase().replace(/\.$/, ""));
+  a.type === b.type && canonicalContent(a.type, a.content) === canonicalContent(b.type, b.content);
 
 export interface RecordConflict {
   code: "cname_conflict" | "duplicate_record";

@@ -2,7 +2,7 @@
 import type { components } from "../../generated/types/full.js";
 import { timestamp } from "../clock.js";
 import type { DnsRecordRow } from "../store/types.js";
-import { parseSrv } from "./record-rules.js";
+import { parseSrv } from "./record-content.js";
 
 type Schemas = components["schemas"];
 

@@ -12,7 +12,7 @@ export function applyTemplate(services: Services, domain: DomainRow, templateId:
   const drafts = expandTemplate(templateId, domain.name, variables);
   const existing = services.store.recordsOfDomain(domain.id);
   drafts.forEach((draft, index) => {
-    assertRecordValid(draft);
+    assertRecordValid(draft, domain);
     const conflict = recordConflict(draft, [...existing, ...drafts.slice(0, index)]);
     if (conflict) throw apiErrors.conflict(`Template ${templateId}: ${conflict.message}`, { field: "template_id", code: conflict.code });
   });

@@ -1,6 +1,7 @@
 /** Variant R input (value, SRV as priority/weight/port/target) turned into a record draft. */
 import type { components } from "../../generated/types/full.js";
 import { ApiError } from "../errors.js";
+import { canonicalHostName } from "./record-content.js";
 import type { RecordDraft } from "./record-rules.js";
 import { toRecordR } from "./record-shapes.js";
 import type { DnsRecordRow } from "../store/types.js";
@@ -33,7 +34,8 @@ export function draftFromR(fields: RecordRFields): RecordDraft {
   const missing = (["priority", "weight", "port"] as const).filter((key) => fields[key] === undefined || fields[key] === null);
   if (missing.length > 0) throw unprocessable(missing[0]!, "missing_required_field", missing.map((key) => `${key} is required for SRV records`));
   const target = fields.target ?? value;
-  if (target !== value) throw unprocessable("target", "invalid_value", ["target must equal value for SRV records"]);
+  // One host in two spellings (case, the root's dot) is still one host.
+  if (canonicalHostName(target) !== canonicalHostName(value)) throw unprocessable("target", "invalid_value", ["target must equal value for SRV records"]);
   return { type, name, content: `${priority} ${fields.weight} ${fields.port} ${target}`, ttl, priority };
 }
 

@@ -52,6 +52,13 @@ describe("GET /search", () => {
     expect(page.html).toContain('aria-describedby="search-q-hint search-q-error" aria-invalid="true"');
   });
 
+  it.each(["😀.com", "xn--n3h.com"])("refuses %j, a name IDNA2008 does not allow, with 422 and no purchase form", async (query) => {
+    const page = await browser.get(`/search?q=${encodeURIComponent(query)}`);
+    expect(page.status).toBe(422);
+    expect(textOf(page.html)).toContain(await availabilityMessage(query));
+    expect(page.html).not.toContain('action="/purchase"');
+  });
+
   it("without a query shows only the form", async () => {
     const page = await browser.get("/search");
     expect(page.status).toBe(200);
@@ -111,6 +118,13 @@ describe("POST /purchase", () => {
     expect(page.status).toBe(422);
     expect(textOf(page.html)).toContain(message);
     expect(s.outbox.events.filter((event) => event.type === "domain.registered")).toEqual([]);
+  });
+
+  it("refuses to buy a name IDNA2008 does not allow, with 422, charging nothing", async () => {
+    await browser.get("/search?q=adalovelace.com");
+    const page = await browser.post("/purchase", { domain_name: "☃.com", years: "1" });
+    expect(page.status).toBe(422);
+    expect(await totalSpent()).toBe("0.00");
   });
 
   it("registers for the session's user only: a user field in the form is ignored", async () => {

@@ -303,6 +303,21 @@ describe("POST /api/v1/sandbox/domains", () => {
     expect(eventsOf("domain.registered")).toEqual([]);
   });
 
+  it.each([["😀.com"], ["xn--e28h.com"], ["☃.com"], ["xn--n3h.com"]])("refuses %j, a name IDNA2008 does not allow, with 422 and registers nothing", async (domain_name) => {
+    const { error, response } = await register({ domain_name });
+    expect(response.status).toBe(422);
+    expect(error).toMatchObject({ details: { field: "domain_name", code: "invalid_format" } });
+    expect(await totalSpent()).toBe("0.00");
+    expect(eventsOf("domain.registered")).toEqual([]);
+  });
+
+  it("registers a Unicode name once, whichever spelling comes second", async () => {
+    expect((await register({ domain_name: "münchen.de" })).data).toMatchObject({ name: "xn--mnchen-3ya.de" });
+    const { error, response } = await register({ domain_name: "XN--MNCHEN-3YA.DE" });
+    expect(response.status).toBe(409);
+    expect(error).toMatchObject({ details: { code: "not_available" } });
+  });
+
   it("refuses a name already registered through the service with 409", async () => {
     await register({ domain_name: "ada.com" });
     const { error, response } = await register({ domain_name: "ada.com" });

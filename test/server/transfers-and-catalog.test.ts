@@ -124,7 +124,7 @@ describe("POST /api/v1/domains/transfer", () => {
     ["an underscore", "tu_ring.com", invalid("domain_name must be a domain name such as example.com")],
     ["a subdomain", "www.turing.com", invalid("domain_name must be a domain name such as example.com")],
     ["an empty label", ".com", invalid("domain_name must be a domain name such as example.com")],
-    ["hyphens in the third and fourth position", "ab--cd.com", invalid('domain_name must not have "--" in the third and fourth position')],
+    ["hyphens in the third and fourth position", "ab--cd.com", invalid("domain_name must be a domain name such as example.com")],
   ])("refuses %s with 422 and starts nothing", async (_label, domain_name, expected) => {
     const { error, response } = await transfer(domain_name);
     expect(response.status).toBe(422);
@@ -134,6 +134,20 @@ describe("POST /api/v1/domains/transfer", () => {
 
   it("accepts a label of 63 characters", async () => {
     expect((await transfer(`${"a".repeat(63)}.com`)).response.status).toBe(201);
+  });
+
+  it.each([["😀.com"], ["xn--e28h.com"], ["☃.com"], ["xn--n3h.com"]])("refuses %j, a name IDNA2008 does not allow, with 422 and starts nothing", async (domain_name) => {
+    const { error, response } = await transfer(domain_name);
+    expect(response.status).toBe(422);
+    expect(error).toMatchObject({ error: "validation_error", details: { field: "domain_name", code: "invalid_format" } });
+    expect(s.outbox.events).toEqual([]);
+  });
+
+  it("takes the Unicode and the A-label spelling of a name as one name: the second transfer is in progress already", async () => {
+    await startedTransfer("münchen.de");
+    const { error, response } = await transfer("xn--mnchen-3ya.de");
+    expect(response.status).toBe(409);
+    expect(error).toMatchObject({ details: { code: "transfer_in_progress" } });
   });
 
   it("refuses an unsold TLD before looking at the user", async () => {
@@ -403,6 +417,12 @@ describe("GET /api/v1/domains/availability/{domain_name}", () => {
 
   it("accepts a label of 63 characters", async () => {
     expect((await availability(`${"a".repeat(63)}.com`)).response.status).toBe(200);
+  });
+
+  it.each([["😀.com"], ["xn--e28h.com"], ["☃.com"], ["xn--n3h.com"]])("refuses %j, a name IDNA2008 does not allow, with 422 instead of reporting it available", async (name) => {
+    const { error, response } = await availability(name);
+    expect(response.status).toBe(422);
+    expect(error).toMatchObject({ error: "validation_error", details: { field: "domain_name", code: "invalid_format" } });
   });
 
   it.each([

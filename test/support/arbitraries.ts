@@ -191,6 +191,8 @@ const TLDS = fc.oneof({ weight: 6, arbitrary: fc.constantFrom("com", "net", "org
 const label = fc.oneof(
   { weight: 4, arbitrary: fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,12}[a-z0-9])?$/) },
   { weight: 1, arbitrary: fc.constantFrom("taken-one", "reserved-x", "premium-gold", "xn--bcher-kva", "b\u00fccher", "ab", "a--b", "-bad", "UPPER", "example", "moving") },
+  // Names IDNA2008 refuses, in Unicode and as A-labels (emoji, a snowman, a middle dot out of context).
+  { weight: 1, arbitrary: fc.constantFrom("\u{1F600}", "xn--e28h", "\u2603", "xn--n3h", "a\u00b7b") },
 );
 
 /** Domain names: mostly second-level names under sold TLDs, some that the catalogue refuses. */
@@ -234,6 +236,8 @@ export const dnsContent: fc.Arbitrary<string> = fc.oneof(
   fc.ipV4Extended(),
   hostName,
   fc.constantFrom("v=spf1 include:_spf.example.com ~all", '"quoted" text', "10 mail.example.com", "0 5 5060 sip.example.com", "1.2.3"),
+  // Other spellings of one value, and addresses no AAAA may hold.
+  fc.constantFrom("2001:0DB8:0:0:0:0:0:1", "fe80::1%eth0", "::ffff:c000:201", "::192.0.2.1", '"a"   "b"', '"hello"', " 10  60 5060 SIP.example.com. "),
   fc.string({ maxLength: 40 }),
 );
 
@@ -273,12 +277,14 @@ export const dateTimeString: fc.Arbitrary<string> = fc.oneof(
 );
 
 const recordName = fc.oneof(
-  { weight: 2, arbitrary: fc.constantFrom("@", "www", "api", "mail", "_dmarc", "*", "*.dev", "blog.shop", "_sip._tcp", "xn--bcher-kva") },
+  { weight: 2, arbitrary: fc.constantFrom("@", "www", "api", "mail", "_dmarc", "*", "*.dev", "blog.shop", "_sip._tcp", "xn--bcher-kva", "WWW") },
+  // Valid on its own (242 characters), too long with any domain: the full name is bounded (RFC 1035).
+  { weight: 1, arbitrary: fc.constant(["x".repeat(63), "y".repeat(63), "z".repeat(63), "w".repeat(50)].join(".")) },
   { weight: 1, arbitrary: fc.stringMatching(/^[a-z][a-z0-9-]{0,10}[a-z0-9]$/) },
 );
 const ttl = fc.option(fc.oneof(fc.integer({ min: 60, max: 86_400 }), fc.constantFrom(60, 300, 3_600, 86_400)), { nil: undefined });
 const port = fc.integer({ min: 0, max: 65_535 });
-const txt = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom("v=spf1 -all", "y".repeat(255), "t".repeat(256), '"quoted"'));
+const txt = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom("v=spf1 -all", "y".repeat(255), "t".repeat(256), '"quoted"', '"two"   "strings"', '""'));
 
 /** A record whose content has its type's form (Variant D's terms), so that creations get through. */
 const coherentRecord = fc.oneof(
