@@ -13,6 +13,7 @@ import { MemoryOutbox } from "./events.js";
 import { handlers } from "./handlers/index.js";
 import { authenticate, underApi } from "./http/authenticate.js";
 import { errorHandler, unknownRoute } from "./http/error-handler.js";
+import { jsonBody } from "./http/json-body.js";
 import { assignRequestId } from "./http/request-id.js";
 import { rateLimit } from "./http/rate-limit.js";
 import { requestLog } from "./http/request-log.js";
@@ -149,7 +150,7 @@ export function createApp(config: AppConfig): PartnerApi {
   // around each such middleware on every request; they test the prefix themselves.
   app.use(underApi(authenticate(keys)));
   app.use(underApi(rateLimit(new RateLimiter(config.rateLimits ?? DEFAULT_RATE_LIMITS, services.rateLimitStore), services)));
-  app.use(express.json({ limit: "1mb" }));
+  app.use(jsonBody("1mb"));
   app.use(
     OpenApiValidator.middleware({
       apiSpec: documentFor(variants, config.environment) as never,

@@ -1077,7 +1077,8 @@ export interface components {
             /**
              * @description `field` names the offending field (dotted path, e.g. `records.2.ttl`); `code` says
              *     what is wrong: `missing_required_field`, `invalid_type`, `unknown_field`,
-             *     `malformed_json`, `invalid_format`, `invalid_value`, `out_of_range`, `too_long`,
+             *     `malformed_json`, `malformed_utf8`, `control_character`, `invalid_unicode`,
+             *     `invalid_format`, `invalid_value`, `out_of_range`, `too_long`,
              *     `too_short`, `cname_conflict`, `duplicate_record`, `already_registered`,
              *     `transfer_in_progress`, `invalid_status`.
              */
@@ -1313,7 +1314,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The body is not `application/json` (coded shape). */
+        /** @description The body is not `application/json`, or names a charset other than UTF-8 (coded shape). */
         UnsupportedMediaType: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
