@@ -109,13 +109,13 @@ function errorPage(log: NonNullable<EmbedAppOptions["log"]>): ErrorRequestHandle
       res.status(404).type("html").send(notFoundPage());
       return;
     }
-    // A missing asset; body parser refusals (a body too large or not a form).
+    // A missing asset; body parser refusals (a body too large or not a form); a refusal no form shows.
     const status = (error as { status?: unknown }).status;
     if (!(error instanceof ApiError) && status === 404) {
       res.status(404).type("html").send(notFoundPage());
       return;
     }
-    if (!(error instanceof ApiError) && typeof status === "number" && status >= 400 && status < 500) {
+    if (typeof status === "number" && status >= 400 && status < 500) {
       res.status(status).type("html").send(refusedPage());
       return;
     }
