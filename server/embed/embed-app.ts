@@ -31,10 +31,13 @@ const BASE_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; im
 
 const policyFor = (origins: readonly string[]) => `${BASE_POLICY}; ${frameAncestors(origins)}`;
 
-/** The origins of one partner; pages that belong to no partner (no session) may be framed by any partner's, to show why. */
+/**
+ * The origins of one partner. An answer that belongs to no partner the request shows (an unknown
+ * token or cookie, none at all) may be framed by no one: every partner's origins would tell anyone
+ * who the partners are, for a page that says only that nothing is open.
+ */
 function originsOf(services: Services, partnerId: string | null): readonly string[] {
-  if (partnerId !== null) return services.deployment.embedOrigins.get(partnerId) ?? [];
-  return [...new Set([...services.deployment.embedOrigins.values()].flat())];
+  return partnerId === null ? [] : (services.deployment.embedOrigins.get(partnerId) ?? []);
 }
 
 const ownOriginOf = (services: Services) => new URL(services.deployment.embedBaseUrl).origin;
