@@ -1232,12 +1232,16 @@ export interface components {
             /** @description Event id (`evt_...`); the same on every delivery of the event. */
             id: string;
             type: components["schemas"]["EventType"];
-            /** @description When the event happened; the same on every delivery. Order events by it. */
+            /**
+             * @description When the event happened, on the partner's clock (a sandbox's advanced clock
+             *     included, like the times in `data`); the same on every delivery. Order events by it.
+             */
             created_at: components["schemas"]["Timestamp"];
             /**
-             * @description When this delivery attempt was sent; new on every attempt and signed with the body,
-             *     so a receiver checks its replay window against it (a retry a day later is not a
-             *     replay) and de-duplicates by `id`.
+             * @description When this delivery attempt was sent, on the real clock (UTC) also in a sandbox
+             *     whose clock was advanced: a transport time. New on every attempt and signed with
+             *     the body, so a receiver checks its replay window against it with its own clock (a
+             *     retry a day later is not a replay) and de-duplicates by `id`.
              */
             sent_at: components["schemas"]["Timestamp"];
             /** @enum {string} */
