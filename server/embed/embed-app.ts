@@ -13,6 +13,7 @@ import { ApiError } from "../errors.js";
 import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from "./cookies.js";
 import { CSRF_FIELD, csrfRefusal } from "./csrf.js";
 import { embedContextOf, type EmbedContext } from "./embed-context.js";
+import { requireUtf8Form } from "./forms.js";
 import { frameAncestors } from "./framing.js";
 import { registerDnsRoutes } from "./routes/dns.js";
 import { registerDomainRoutes } from "./routes/domains.js";
@@ -134,7 +135,7 @@ export function createEmbedApp(services: Services, options: EmbedAppOptions = {}
   app.use(securityHeaders(services));
   app.use("/assets", express.static(ASSETS, { index: false, fallthrough: false, cacheControl: false }));
   app.get("/session/:token", exchangeToken(services));
-  app.use(express.urlencoded({ extended: false, limit: "32kb", parameterLimit: 50 }));
+  app.use(express.urlencoded({ extended: false, limit: "32kb", parameterLimit: 50, verify: requireUtf8Form }));
   app.use(requireSession(services));
   app.use(verifyCsrf(services, log));
   app.get("/", (_req, res) => res.redirect(303, "/domains"));

@@ -8,6 +8,7 @@
  * repeated name is a tampered or broken request, refused (400) rather than guessed at. All reading
  * goes through `textOf`, so no form can forget it.
  */
+import { isUtf8 } from "node:buffer";
 import { ApiError, apiErrors } from "../errors.js";
 import { textProblem, textProblemMessage } from "../plain-text.js";
 
@@ -27,6 +28,24 @@ export interface FormState {
 }
 
 export const NO_ERRORS: FormErrors = { fields: {}, summary: [] };
+
+/**
+ * body-parser's hook on a form's raw bytes, before it decodes them: the pages are UTF-8, so their
+ * forms are. Raw bytes or percent-escapes that are not UTF-8 would be read as U+FFFD, storing
+ * something other than what was sent, so they are refused (decodeURIComponent throws on them).
+ */
+export function requireUtf8Form(_req: unknown, _res: unknown, bytes: Buffer, encoding: string): void {
+  if (encoding !== "utf-8") throw new ApiError("unsupported_media_type", "Forms must be sent in UTF-8");
+  const malformed = () => apiErrors.badRequest("body", "malformed_utf8", "The form is not valid UTF-8");
+  if (!isUtf8(bytes)) throw malformed();
+  for (const pair of bytes.toString("utf8").split("&")) {
+    try {
+      decodeURIComponent(pair.replaceAll("+", " "));
+    } catch {
+      throw malformed();
+    }
+  }
+}
 
 export function formErrors(error: ApiError): FormErrors {
   const field = error.details?.field;

@@ -5,11 +5,10 @@
  * body-parser alone accepts any `charset=utf-*` (UTF-16 included) and decodes invalid bytes as
  * U+FFFD, which would store something other than what was sent.
  */
+import { isUtf8 } from "node:buffer";
 import express, { type RequestHandler } from "express";
 import { ApiError, apiErrors } from "../errors.js";
 import { escapedForDisplay, textProblem, textProblemMessage } from "../plain-text.js";
-
-const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
  * body-parser's hook on the raw bytes, before it decodes them: `encoding` is the declared charset,
@@ -18,11 +17,7 @@ const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
  */
 function requireUtf8(_req: unknown, _res: unknown, bytes: Buffer, encoding: string): void {
   if (encoding !== "utf-8") throw new ApiError("unsupported_media_type", "Request bodies must be UTF-8 application/json");
-  try {
-    STRICT_UTF8.decode(bytes);
-  } catch {
-    throw apiErrors.badRequest("body", "malformed_utf8", "The body is not valid UTF-8");
-  }
+  if (!isUtf8(bytes)) throw apiErrors.badRequest("body", "malformed_utf8", "The body is not valid UTF-8");
 }
 
 interface Visit {

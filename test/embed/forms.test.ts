@@ -86,6 +86,39 @@ describe("a control character in a field", () => {
   });
 });
 
+describe("the bytes of a form", () => {
+  /** A same-origin form post of a body as given, with the session's cookie and CSRF token. */
+  const postRaw = (path: string, body: string, contentType = "application/x-www-form-urlencoded") =>
+    fetch(`${s.embedUrl}${path}`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie: browser.cookie!, "content-type": contentType, "sec-fetch-site": "same-origin" },
+      body: `${body}&_csrf=${browser.csrfToken()}`,
+    });
+
+  it.each([
+    ["a percent-escape that is not UTF-8 (Latin-1 é)", "caf%E9"],
+    ["an overlong escape", "%C0%AF"],
+    ["a truncated escape", "%E2%82"],
+  ])("refuses %s with 400 instead of storing U+FFFD", async (_what, content) => {
+    const before = await userState();
+    const response = await postRaw(`/domains/${domainId}/dns`, `type=TXT&name=%40&content=${content}&ttl=3600&priority=`);
+    expect(response.status).toBe(400);
+    expect(await userState()).toEqual(before);
+  });
+
+  it("refuses a form declared in another charset with 415", async () => {
+    const response = await postRaw(`/domains/${domainId}/dns`, "type=TXT&name=%40&content=caf%E9&ttl=3600&priority=", "application/x-www-form-urlencoded; charset=iso-8859-1");
+    expect(response.status).toBe(415);
+  });
+
+  it("takes UTF-8 text beyond ASCII as it was sent", async () => {
+    const response = await postRaw(`/domains/${domainId}/dns`, `type=TXT&name=%40&content=${encodeURIComponent("café 受")}&ttl=3600&priority=`);
+    expect(response.status).toBe(303);
+    expect((await userState()).records.map((record) => record.content)).toContain("café 受");
+  });
+});
+
 describe("what the pages show", () => {
   it("never carries a control character, even from a record stored before they were refused: each shows as U+FFFD", async () => {
     const stored = s.services.store.findRecord(recordId)!;
