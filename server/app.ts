@@ -14,6 +14,7 @@ import { handlers } from "./handlers/index.js";
 import { authenticate } from "./http/authenticate.js";
 import { errorHandler } from "./http/error-handler.js";
 import { checkIntegerQuery } from "./http/integer-query.js";
+import { jsonBody } from "./http/json-body.js";
 import { matchOperation, OperationMatcher } from "./http/operation-match.js";
 import { assignRequestId } from "./http/request-id.js";
 import { rateLimit } from "./http/rate-limit.js";
@@ -156,7 +157,7 @@ export function createApp(config: AppConfig): PartnerApi {
   app.use(rateLimit(new RateLimiter(config.rateLimits ?? DEFAULT_RATE_LIMITS, services.rateLimitStore), services));
   app.use(answerUnaddressed);
   app.use(checkIntegerQuery);
-  app.use(express.json({ limit: "1mb" }));
+  app.use(jsonBody("1mb"));
   app.use(
     OpenApiValidator.middleware({
       apiSpec: documentFor(variants, config.environment) as never,

@@ -412,10 +412,18 @@ export interface paths {
          * Register a webhook endpoint
          * @description *Addition.* Registers a receiver for the partner's events in this environment. The
          *     answer carries the signing `secret` (`whsec_...`); it is shown only here and when
-         *     rotated. `url` must be `http` or `https` without credentials; production deployments
-         *     refuse loopback, private, link-local and other non-public addresses (also when a host
-         *     name resolves to one at delivery time), the sandbox allows loopback for local testing.
-         *     At most 16 endpoints per partner and environment (422 beyond).
+         *     rotated. `url` must be `http` or `https` without credentials (422 `invalid_value`) and
+         *     not on port 0 (422 `invalid_port`). Its host must be public (422
+         *     `non_public_address`), by the same policy every delivery is checked against: no
+         *     loopback, private, carrier-grade NAT, link-local (cloud metadata), unique-local,
+         *     unspecified, multicast, documentation or other reserved address, also when an IPv6
+         *     form carries one (IPv4-mapped, IPv4-compatible, NAT64 `64:ff9b::/96`, 6to4
+         *     `2002::/16`, Teredo) and in any spelling of it; no name of this machine (`localhost`,
+         *     `*.localhost`), private-use name (`.internal`, such as `metadata.google.internal`;
+         *     `.local`; `.home.arpa`) or single-label name, with or without a trailing dot. A host
+         *     name that resolves to a refused address at delivery time is refused then. The sandbox
+         *     also allows loopback, for receivers on the partner's own machine. At most 16 endpoints
+         *     per partner and environment (422 beyond).
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -1294,9 +1302,10 @@ export interface components {
             /**
              * @description `field` names the offending field (dotted path, e.g. `records.2.ttl`); `code` says
              *     what is wrong: `missing_required_field`, `invalid_type`, `unknown_field`,
-             *     `malformed_json`, `invalid_format`, `invalid_value`, `out_of_range`, `too_long`,
+             *     `malformed_json`, `malformed_utf8`, `control_character`, `invalid_unicode`,
+             *     `invalid_format`, `invalid_value`, `out_of_range`, `too_long`,
              *     `too_short`, `cname_conflict`, `duplicate_record`, `already_registered`,
-             *     `transfer_in_progress`, `invalid_status`.
+             *     `transfer_in_progress`, `invalid_status`, `non_public_address`, `invalid_port`.
              */
             details?: {
                 field?: string;
@@ -1330,12 +1339,16 @@ export interface components {
             /** @description Event id (`evt_...`); the same on every delivery of the event. */
             id: string;
             type: components["schemas"]["EventType"];
-            /** @description When the event happened; the same on every delivery. Order events by it. */
+            /**
+             * @description When the event happened, on the partner's clock (a sandbox's advanced clock
+             *     included, like the times in `data`); the same on every delivery. Order events by it.
+             */
             created_at: components["schemas"]["Timestamp"];
             /**
-             * @description When this delivery attempt was sent; new on every attempt and signed with the body,
-             *     so a receiver checks its replay window against it (a retry a day later is not a
-             *     replay) and de-duplicates by `id`.
+             * @description When this delivery attempt was sent, on the real clock (UTC) also in a sandbox
+             *     whose clock was advanced: a transport time. New on every attempt and signed with
+             *     the body, so a receiver checks its replay window against it with its own clock (a
+             *     retry a day later is not a replay) and de-duplicates by `id`.
              */
             sent_at: components["schemas"]["Timestamp"];
             /** @enum {string} */
@@ -1530,7 +1543,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The body is not `application/json` (coded shape). */
+        /** @description The body is not `application/json`, or names a charset other than UTF-8 (coded shape). */
         UnsupportedMediaType: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -13,6 +13,7 @@ import { ApiError } from "../errors.js";
 import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from "./cookies.js";
 import { CSRF_FIELD, csrfRefusal } from "./csrf.js";
 import { embedContextOf, type EmbedContext } from "./embed-context.js";
+import { requireUtf8Form } from "./forms.js";
 import { frameAncestors } from "./framing.js";
 import { registerDnsRoutes } from "./routes/dns.js";
 import { registerDomainRoutes } from "./routes/domains.js";
@@ -31,10 +32,13 @@ const BASE_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; im
 
 const policyFor = (origins: readonly string[]) => `${BASE_POLICY}; ${frameAncestors(origins)}`;
 
-/** The origins of one partner; pages that belong to no partner (no session) may be framed by any partner's, to show why. */
+/**
+ * The origins of one partner. An answer that belongs to no partner the request shows (an unknown
+ * token or cookie, none at all) may be framed by no one: every partner's origins would tell anyone
+ * who the partners are, for a page that says only that nothing is open.
+ */
 function originsOf(services: Services, partnerId: string | null): readonly string[] {
-  if (partnerId !== null) return services.deployment.embedOrigins.get(partnerId) ?? [];
-  return [...new Set([...services.deployment.embedOrigins.values()].flat())];
+  return partnerId === null ? [] : (services.deployment.embedOrigins.get(partnerId) ?? []);
 }
 
 const ownOriginOf = (services: Services) => new URL(services.deployment.embedBaseUrl).origin;
@@ -109,13 +113,13 @@ function errorPage(log: NonNullable<EmbedAppOptions["log"]>): ErrorRequestHandle
       res.status(404).type("html").send(notFoundPage());
       return;
     }
-    // A missing asset; body parser refusals (a body too large or not a form).
+    // A missing asset; body parser refusals (a body too large or not a form); a refusal no form shows.
     const status = (error as { status?: unknown }).status;
     if (!(error instanceof ApiError) && status === 404) {
       res.status(404).type("html").send(notFoundPage());
       return;
     }
-    if (!(error instanceof ApiError) && typeof status === "number" && status >= 400 && status < 500) {
+    if (typeof status === "number" && status >= 400 && status < 500) {
       res.status(status).type("html").send(refusedPage());
       return;
     }
@@ -131,7 +135,7 @@ export function createEmbedApp(services: Services, options: EmbedAppOptions = {}
   app.use(securityHeaders(services));
   app.use("/assets", express.static(ASSETS, { index: false, fallthrough: false, cacheControl: false }));
   app.get("/session/:token", exchangeToken(services));
-  app.use(express.urlencoded({ extended: false, limit: "32kb", parameterLimit: 50 }));
+  app.use(express.urlencoded({ extended: false, limit: "32kb", parameterLimit: 50, verify: requireUtf8Form }));
   app.use(requireSession(services));
   app.use(verifyCsrf(services, log));
   app.get("/", (_req, res) => res.redirect(303, "/domains"));

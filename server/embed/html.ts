@@ -2,6 +2,8 @@
  * HTML from tagged templates: every interpolated value is escaped unless it is already Html, so a
  * value from the store or the request can never become markup. No template engine needed.
  */
+import { replaceControlCharacters } from "../plain-text.js";
+
 export class Html {
   constructor(readonly text: string) {}
   toString(): string {
@@ -14,7 +16,12 @@ export type HtmlValue = Html | string | number | boolean | null | undefined | re
 
 const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
-export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ENTITIES[c]!);
+/**
+ * Control characters are no text a page can show (in HTML they are parse errors, NUL becomes U+FFFD,
+ * and an input's value silently drops line breaks): each is shown as U+FFFD, so text stored before
+ * they were refused is visibly damaged rather than invisibly different.
+ */
+export const escapeHtml = (text: string) => replaceControlCharacters(text, "\uFFFD").replace(/[&<>"']/g, (c) => ENTITIES[c]!);
 
 function render(value: HtmlValue): string {
   if (value instanceof Html) return value.text;

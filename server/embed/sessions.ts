@@ -2,7 +2,8 @@
  * Sessions of the embedded interface. A login_url's token is exchanged, on its first and every later
  * opening within its 24 hours, for a browser session whose id travels in a cookie; the browser
  * session lives exactly as long as the login session it came from, by the partner's clock, and ends
- * with it (a deleted user's sessions are gone from the store).
+ * with it (a deleted user's sessions are gone from the store; each browser session leaves only a
+ * record that it ended, so its cookie gets the session-ended page and is cleared).
  */
 import { createHash } from "node:crypto";
 import type { Services } from "../context.js";
@@ -52,10 +53,14 @@ export function startEmbedSession(services: Services, login: SessionRow): string
 /** The browser session a cookie names, checked against its login session on every request. */
 export function resumeEmbedSession(services: Services, id: string | undefined): EmbedSessionLookup {
   if (id === undefined || !TOKEN.test(id)) return { state: "unknown" };
-  const session = services.store.findEmbedSession(hashEmbedSessionId(id));
-  if (!session) return { state: "unknown" };
+  const idHash = hashEmbedSessionId(id);
+  const session = services.store.findEmbedSession(idHash);
+  if (!session) {
+    // Its user was deleted: the session ended, as after its 24 hours, and the cookie is cleared.
+    const ended = services.store.findEndedEmbedSession(idHash);
+    return ended ? { state: "expired", partnerId: ended.partnerId } : { state: "unknown" };
+  }
   const login = loginSessionState(services, session.loginTokenHash);
-  // A login session gone from the store (its user deleted) ended this session too.
   if (login.state === "unknown") return { state: "expired", partnerId: session.partnerId };
   if (login.state === "expired") return login;
   return { state: "open", session, expiresAt: login.session.expiresAt };

@@ -66,9 +66,10 @@ function endpointOfPartner(services: Services, partnerId: string, endpointId: st
   return endpoint;
 }
 
+/** The URL, if the sender would send to it: the one address policy decides both. */
 function checkedUrl(services: Services, url: string): string {
-  const problem = webhookUrlProblem(url, services.deployment.environment);
-  if (problem) throw apiErrors.invalidValue("url", "invalid_value", problem);
+  const refusal = webhookUrlProblem(url, services.deployment.environment);
+  if (refusal) throw apiErrors.invalidValue("url", refusal.code, refusal.message);
   return url;
 }
 

@@ -1,6 +1,6 @@
 /** In-memory Store: Maps with the indexes the operations need, so lookups never scan. */
 import { SortedKeys } from "./sorted-keys.js";
-import type { DnsRecordRow, DomainRow, EmbedSessionRow, SessionRow, Store, TransferRow, UserPageQuery, UserRow, UserSort, UserPageEntry } from "./types.js";
+import type { DnsRecordRow, DomainRow, EmbedSessionRow, EndedEmbedSessionRow, SessionRow, Store, TransferRow, UserPageQuery, UserRow, UserSort, UserPageEntry } from "./types.js";
 
 const userKey = (partnerId: string, userIdentifier: string) => `${partnerId}\u0000${userIdentifier}`;
 /** DNS names compare without regard to case. */
@@ -34,6 +34,7 @@ export class MemoryStore implements Store {
   private readonly sessionHashesByUser = new Map<string, Set<string>>();
   private readonly embedSessions = new Map<string, EmbedSessionRow>();
   private readonly embedSessionHashesByUser = new Map<string, Set<string>>();
+  private readonly endedEmbedSessions = new Map<string, EndedEmbedSessionRow>();
 
   /** Per partner, the user keys in the order of every sort and direction of the user list. */
   private readonly userOrders = new Map<string, Record<`${UserSort}:${"asc" | "desc"}`, SortedKeys<string>>>();
@@ -117,7 +118,10 @@ export class MemoryStore implements Store {
       this.transfers.delete(transferId);
     }
     for (const hash of this.sessionHashesByUser.get(key) ?? []) this.sessions.delete(hash);
-    for (const hash of this.embedSessionHashesByUser.get(key) ?? []) this.embedSessions.delete(hash);
+    for (const hash of this.embedSessionHashesByUser.get(key) ?? []) {
+      this.embedSessions.delete(hash);
+      this.endedEmbedSessions.set(hash, { idHash: hash, partnerId });
+    }
     this.domainIdsByUser.delete(key);
     this.transferIdsByUser.delete(key);
     this.sessionHashesByUser.delete(key);
@@ -268,6 +272,11 @@ export class MemoryStore implements Store {
 
   findEmbedSession(idHash: string): EmbedSessionRow | undefined {
     const row = this.embedSessions.get(idHash);
+    return row && { ...row };
+  }
+
+  findEndedEmbedSession(idHash: string): EndedEmbedSessionRow | undefined {
+    const row = this.endedEmbedSessions.get(idHash);
     return row && { ...row };
   }
 }

@@ -84,6 +84,15 @@ export interface EmbedSessionRow {
   csrfToken: string;
 }
 
+/**
+ * What is kept of a browser session whose user was deleted: enough to answer its cookie with the
+ * session-ended page (410) and clear it, as the end of its 24 hours does, and nothing of the user.
+ */
+export interface EndedEmbedSessionRow {
+  idHash: string;
+  partnerId: string;
+}
+
 export type UserSort = "created_at" | "last_login" | "domain_count";
 
 /**
@@ -109,7 +118,7 @@ export interface Store {
   saveUser(user: UserRow): void;
   /** A page of users, each with its domain count (the list shows it for every user). */
   listUsers(partnerId: string, query: UserPageQuery): { users: UserPageEntry[]; total: number };
-  /** Deletes the user with its domains, records, transfers and sessions (login and embed). */
+  /** Deletes the user with its domains, records, transfers and sessions (login and embed; each browser session leaves an EndedEmbedSessionRow). */
   deleteUser(partnerId: string, userIdentifier: string): void;
   /** Deletes every user of the partner, with all that belongs to them (a sandbox reset). */
   deletePartnerData(partnerId: string): void;
@@ -144,4 +153,5 @@ export interface Store {
 
   saveEmbedSession(session: EmbedSessionRow): void;
   findEmbedSession(idHash: string): EmbedSessionRow | undefined;
+  findEndedEmbedSession(idHash: string): EndedEmbedSessionRow | undefined;
 }

@@ -21,7 +21,8 @@ export const API_VERSION = "v1";
 
 /**
  * The signed body: the envelope of the spec's WebhookEvent. `sent_at` is the attempt's own time,
- * so a retry is a new signed body a receiver's replay window accepts, with the same `id`.
+ * so a retry is a new signed body a receiver's replay window accepts, with the same `id`; it is a
+ * transport time, on the real clock, where `created_at` is on the partner's (see `attempt`).
  */
 export function envelopeOf(event: OutboxEvent, sentAt: Date): string {
   return JSON.stringify({ id: event.id, type: event.type, created_at: timestamp(event.createdAt), sent_at: timestamp(sentAt), api_version: API_VERSION, ...event.payload });
@@ -109,8 +110,10 @@ export class WebhookDispatcher {
 
   private async attempt(endpoint: WebhookEndpointRow, delivery: WebhookDeliveryRow): Promise<void> {
     const clock = this.options.clocks.clockFor(endpoint.partnerId);
+    // The log, the schedule and the secrets follow the partner's clock, as all it sees does; the
+    // receiver compares sent_at with its own clock, which a sandbox's advance does not move.
     const attemptedAt = clock.now();
-    const body = envelopeOf(delivery.event, attemptedAt);
+    const body = envelopeOf(delivery.event, this.options.clocks.base.now());
     const result = await this.options.send(endpoint.url, body, {
       "Content-Type": "application/json",
       "User-Agent": USER_AGENT,

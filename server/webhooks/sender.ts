@@ -1,14 +1,15 @@
 /**
- * One HTTP POST of a delivery. Host names are resolved here and every resolved address checked
- * against the address policy, so a name that resolves to a private address (or is re-pointed
- * after registration) is refused too.
+ * One HTTP POST of a delivery. The URL is checked against the address policy again (it may have been
+ * registered under an older policy, and an IP-address host is never looked up), then host names are
+ * resolved here and every resolved address checked, so a name that resolves to a private address (or
+ * is re-pointed after registration) is refused too; the connection goes to the address checked.
  */
-import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from "node:dns";
 import { request as httpRequest, type RequestOptions } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { LookupFunction } from "node:net";
 import type { Environment } from "../auth/api-keys.js";
-import { isAllowedAddress } from "./address-policy.js";
+import { isAllowedAddress, webhookUrlProblem } from "./address-policy.js";
 
 export interface SendResult {
   statusCode: number | null;
@@ -23,11 +24,15 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
 /** Enough of an answer to tell success; the rest is not read. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
-function guardedLookup(environment: Environment): LookupFunction {
+/** Every address a host name resolves to (node:dns `lookup` with `all`); tests give their own. */
+export type ResolveHost = (hostname: string, options: LookupAllOptions, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+
+const systemResolver: ResolveHost = (hostname, options, callback) => dnsLookup(hostname, options, callback);
+
+function guardedLookup(environment: Environment, resolveHost: ResolveHost): LookupFunction {
   return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+    resolveHost(hostname, { ...options, all: true }, (error, list) => {
       if (error) return callback(error, "", 0);
-      const list = addresses as LookupAddress[];
       const refused = list.find((entry) => !isAllowedAddress(entry.address, environment));
       if (refused) return callback(Object.assign(new Error(`${hostname} resolves to ${refused.address}, an address webhooks are not sent to`), { code: "EADDRNOTALLOWED" }), "", 0);
       if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
@@ -36,13 +41,15 @@ function guardedLookup(environment: Environment): LookupFunction {
   };
 }
 
-export function httpSender(environment: Environment, timeoutMs = DELIVERY_TIMEOUT_MS): WebhookSender {
-  const lookup = guardedLookup(environment);
+export function httpSender(environment: Environment, timeoutMs = DELIVERY_TIMEOUT_MS, resolveHost = systemResolver): WebhookSender {
+  const lookup = guardedLookup(environment, resolveHost);
   return (url, body, headers) =>
     new Promise((resolve) => {
       const started = performance.now();
       const finish = (statusCode: number | null, error: string | null) =>
         resolve({ statusCode, error, durationMs: Math.round(performance.now() - started) });
+      const refusal = webhookUrlProblem(url, environment);
+      if (refusal) return finish(null, refusal.message);
       const target = new URL(url);
       const options: RequestOptions = { method: "POST", headers: { ...headers, "Content-Length": Buffer.byteLength(body) }, lookup, timeout: timeoutMs };
       const request = (target.protocol === "https:" ? httpsRequest : httpRequest)(target, options, (response) => {

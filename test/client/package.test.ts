@@ -66,9 +66,9 @@ describe("the packed client", () => {
     expect(main.hasErrorCode(missing.error, "not_found")).toBe(true);
     expect(() => main.createPartnerClient({ apiKey: "sk_live_x" })).toThrow(main.PartnerClientConfigError);
 
-    const body = '{"id":"evt_1","type":"webhook.test","created_at":"2026-11-22T10:00:00Z","api_version":"v1","data":{"endpoint_id":"whe_1"}}';
+    const body = '{"id":"evt_1","type":"webhook.test","created_at":"2027-11-22T10:00:00Z","sent_at":"2026-11-22T10:00:00Z","api_version":"v1","data":{"endpoint_id":"whe_1"}}';
     // printf '%s' "$body" | openssl dgst -sha256 -hmac whsec_test_secret_1 (as in webhooks.test.ts)
-    const header = "sha256=64cbd17214ffebb1b05e67d2ff99d15d25bda919bd7b11a3efb4e0796fce18d5";
+    const header = "sha256=5992357fe6b8886a0e4416173b51d509502aa0e3427796b04deae20220adee2e";
     const event = webhooks.verifyWebhookSignature(body, header, "whsec_test_secret_1", { now: () => Date.parse("2026-11-22T10:01:00Z") });
     expect(event.id).toBe("evt_1");
   });

@@ -17,18 +17,20 @@ import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-r
 
 // Vectors computed once with OpenSSL 3.0, independently of Node's crypto:
 //   printf '%s' "$BODY" | openssl dgst -sha256 -hmac "$SECRET"
-const BODY_1 = '{"id":"evt_1","type":"webhook.test","created_at":"2026-11-22T10:00:00Z","api_version":"v1","data":{"endpoint_id":"whe_1"}}';
+// BODY_1 comes from a sandbox whose clock was advanced a year: created_at is on that clock, sent_at
+// on the real one, which the window compares.
+const BODY_1 = '{"id":"evt_1","type":"webhook.test","created_at":"2027-11-22T10:00:00Z","sent_at":"2026-11-22T10:00:00Z","api_version":"v1","data":{"endpoint_id":"whe_1"}}';
 // BODY_1, SECRET whsec_test_secret_1:
-const SIG_1_SECRET_1 = "sha256=64cbd17214ffebb1b05e67d2ff99d15d25bda919bd7b11a3efb4e0796fce18d5";
+const SIG_1_SECRET_1 = "sha256=5992357fe6b8886a0e4416173b51d509502aa0e3427796b04deae20220adee2e";
 // BODY_1, SECRET whsec_test_secret_2:
-const SIG_1_SECRET_2 = "sha256=e524edf9eaa2a5d7a214d80ef3780e53993c2a1a2ea0a38b6938fdc00d443473";
-// Non-ASCII: the HMAC covers the UTF-8 bytes (ë is c3 ab; 125 bytes in all). BODY_2, SECRET whsec_test_secret_1:
-const BODY_2 = '{"id":"evt_2","type":"user.deleted","created_at":"2026-11-22T10:00:00Z","api_version":"v1","data":{"user_identifier":"zoë"}}';
-const SIG_2_SECRET_1 = "sha256=7201624a211a40feb7c24284d54449d690a7c92d4b005e37cedc2d6722b83d02";
+const SIG_1_SECRET_2 = "sha256=e9696865a6aa9daaaaa631041ccbb80e8323d8237caed705a5f1af8cc181dc04";
+// Non-ASCII: the HMAC covers the UTF-8 bytes (ë is c3 ab; 158 bytes in all). BODY_2, SECRET whsec_test_secret_1:
+const BODY_2 = '{"id":"evt_2","type":"user.deleted","created_at":"2026-11-22T10:00:00Z","sent_at":"2026-11-22T10:00:00Z","api_version":"v1","data":{"user_identifier":"zoë"}}';
+const SIG_2_SECRET_1 = "sha256=5f41e366e2bce86c8b4d63af3f5d71e9aac5214e34990e8389afa374c64f5188";
 const SECRET_1 = "whsec_test_secret_1";
 const SECRET_2 = "whsec_test_secret_2";
-const CREATED = Date.parse("2026-11-22T10:00:00Z");
-const at = (offsetSeconds: number) => () => CREATED + offsetSeconds * 1000;
+const SENT = Date.parse("2026-11-22T10:00:00Z");
+const at = (offsetSeconds: number) => () => SENT + offsetSeconds * 1000;
 
 function rejection(run: () => unknown): WebhookRejection {
   try {
@@ -51,7 +53,7 @@ describe("signature against fixed vectors", () => {
 
   it("verifies and returns the event, typed by its type", () => {
     const event = verifyWebhookSignature(BODY_1, SIG_1_SECRET_1, SECRET_1, { now: at(0) });
-    expect(event).toEqual({ id: "evt_1", type: "webhook.test", created_at: "2026-11-22T10:00:00Z", api_version: "v1", data: { endpoint_id: "whe_1" } });
+    expect(event).toEqual({ id: "evt_1", type: "webhook.test", created_at: "2027-11-22T10:00:00Z", sent_at: "2026-11-22T10:00:00Z", api_version: "v1", data: { endpoint_id: "whe_1" } });
     const deleted = verifyWebhookSignature(Buffer.from(BODY_2, "utf8"), SIG_2_SECRET_1, SECRET_1, { now: at(0) });
     expect(deleted.type === "user.deleted" && deleted.data.user_identifier).toBe("zoë");
   });
@@ -104,7 +106,7 @@ describe("the Partner-Signature header", () => {
   });
 
   it("a signed body that is not an event envelope is malformed_body", () => {
-    for (const body of ["not json", "[]", '{"id":"evt_1"}', '{"id":"evt_1","type":"webhook.test","created_at":"2026-11-22T10:00:00Z","api_version":"v1","data":null}']) {
+    for (const body of ["not json", "[]", '{"id":"evt_1"}', '{"id":"evt_1","type":"webhook.test","created_at":"2026-11-22T10:00:00Z","sent_at":"2026-11-22T10:00:00Z","api_version":"v1","data":null}']) {
       expect(rejection(() => verifyWebhookSignature(body, signWebhookBody(body, SECRET_1), SECRET_1, { now: at(0) }))).toBe("malformed_body");
     }
   });
@@ -113,7 +115,7 @@ describe("the Partner-Signature header", () => {
 describe("the replay window", () => {
   const verifyAt = (offsetSeconds: number, toleranceSeconds?: number) => () => verifyWebhookSignature(BODY_1, SIG_1_SECRET_1, SECRET_1, { now: at(offsetSeconds), toleranceSeconds });
 
-  it("accepts created_at up to 300 s old or ahead by default, and refuses beyond", () => {
+  it("accepts sent_at up to 300 s old or ahead by default, and refuses beyond", () => {
     expect(verifyAt(300)().id).toBe("evt_1");
     expect(verifyAt(-300)().id).toBe("evt_1");
     expect(rejection(verifyAt(301))).toBe("timestamp_too_old");
@@ -123,15 +125,21 @@ describe("the replay window", () => {
   it("takes another tolerance, and `now` as a Date", () => {
     expect(rejection(verifyAt(61, 60))).toBe("timestamp_too_old");
     expect(verifyAt(26 * 3600, 26 * 3600 + 1)().id).toBe("evt_1");
-    expect(() => checkReplayWindow("2026-11-22T10:00:00Z", { now: () => new Date(CREATED + 299_000) })).not.toThrow();
+    expect(() => checkReplayWindow("2026-11-22T10:00:00Z", { now: () => new Date(SENT + 299_000) })).not.toThrow();
     expect(() => checkReplayWindow("2026-11-22T10:00:00Z", { toleranceSeconds: 0 })).toThrow(RangeError);
   });
 
-  it("refuses a created_at that is not an RFC 3339 timestamp", () => {
-    for (const createdAt of ["yesterday", "2026-11-22", 1_700_000_000, undefined]) {
-      expect(rejection(() => checkReplayWindow(createdAt, { now: at(0) }))).toBe("invalid_timestamp");
+  it("refuses a sent_at that is not an RFC 3339 timestamp", () => {
+    for (const sentAt of ["yesterday", "2026-11-22", 1_700_000_000, undefined]) {
+      expect(rejection(() => checkReplayWindow(sentAt, { now: at(0) }))).toBe("invalid_timestamp");
     }
     expect(() => checkReplayWindow("2026-11-22T11:00:00+01:00", { now: at(0) })).not.toThrow();
+  });
+
+  it("compares sent_at, never created_at, which follows the partner's clock (here a sandbox's, a year ahead)", () => {
+    expect(verifyWebhookSignature(BODY_1, SIG_1_SECRET_1, SECRET_1, { now: at(0) }).created_at).toBe("2027-11-22T10:00:00Z");
+    const withoutSentAt = '{"id":"evt_3","type":"webhook.test","created_at":"2026-11-22T10:00:00Z","api_version":"v1","data":{"endpoint_id":"whe_1"}}';
+    expect(rejection(() => verifyWebhookSignature(withoutSentAt, signWebhookBody(withoutSentAt, SECRET_1), SECRET_1, { now: at(0) }))).toBe("malformed_body");
   });
 
   it("checks the signature before the window: a forged old event is a mismatch, not too old", () => {
@@ -181,6 +189,23 @@ describe("deliveries of the reference server", () => {
     const after = receiver.received[1]!;
     expect(verifyWebhookSignature(after.rawBody, after.headers["partner-signature"], rotated!.secret, { now }).type).toBe("webhook.test");
     expect(rejection(() => verifyWebhookSignature(after.rawBody, after.headers["partner-signature"], endpoint!.secret, { now }))).toBe("signature_mismatch");
+  });
+
+  it("verifies a sandbox's deliveries after its clock moved a year ahead: the event's times follow the partner's clock, sent_at is the real time the window compares", async () => {
+    await s.api.POST("/api/v1/sandbox/clock/advance", { body: { seconds: 365 * 86_400 } });
+    const { data: endpoint } = await api().POST("/api/v1/webhook_endpoints", { body: { url: receiver.url } });
+    await s.api.POST("/api/v1/users", { body: { user_identifier: "u1" } });
+    await s.api.POST("/api/v1/sandbox/domains", { body: { user_identifier: "u1", domain_name: "adalovelace.com" } });
+    await api().POST("/api/v1/webhook_endpoints/{endpoint_id}/test", { params: { path: { endpoint_id: endpoint!.id } } });
+    await s.services.webhooks.dispatcher.tick();
+    expect(receiver.received.map((delivery) => delivery.body.type)).toEqual(["domain.registered", "webhook.test"]);
+    for (const delivery of receiver.received) {
+      // The receiver's clock is the real one, which the deployment's clock stands for here.
+      const event = verifyWebhookSignature(delivery.rawBody, delivery.headers["partner-signature"], endpoint!.secret, { now });
+      expect(event.created_at).toBe("2027-11-22T10:00:00Z");
+      expect(delivery.body.sent_at).toBe("2026-11-22T10:00:00Z");
+    }
+    expect(receiver.received[0]!.body.data).toMatchObject({ purchased_at: "2027-11-22T10:00:00Z", expires_at: "2028-11-22T10:00:00Z" });
   });
 
   it("a retry is signed anew with its own sent_at, so it passes the default window; the event id stays", async () => {

@@ -34,10 +34,26 @@ describe("Content-Security-Policy of the embed host", () => {
     expect(frameAncestorsOf(page.headers)).toBe("'none'");
   });
 
-  it("lets any configured partner frame the session-expired page, which shows no data", async () => {
-    const page = await new EmbedBrowser(s.embedUrl).get("/domains");
-    expect(page.status).toBe(401);
-    expect(frameAncestorsOf(page.headers)).toBe(PARTNER_A_ORIGINS.join(" "));
+  it.each([
+    ["an unknown login token", "/session/" + "A".repeat(43), 404],
+    ["a malformed login token", "/session/nope", 404],
+    ["a page without a cookie", "/domains", 401],
+    ["a missing asset", "/assets/nothing.js", 404],
+  ])("lets no one frame the answer to %s: it belongs to no known partner, and listing every partner's origins would tell who they are", async (_case, path, status) => {
+    const page = await new EmbedBrowser(s.embedUrl).get(path);
+    expect(page.status).toBe(status);
+    expect(frameAncestorsOf(page.headers)).toBe("'none'");
+  });
+
+  it("lets the partner frame the session-expired page of its own users' ended sessions, which shows no data", async () => {
+    const browser = new EmbedBrowser(s.embedUrl);
+    const loginUrl = await s.loginUrl("u1");
+    await browser.open(loginUrl);
+    await s.api.POST("/api/v1/sandbox/clock/advance", { body: { seconds: 86_400 } });
+    for (const page of [await browser.get("/domains"), await new EmbedBrowser(s.embedUrl).open(loginUrl)]) {
+      expect(page.status).toBe(410);
+      expect(frameAncestorsOf(page.headers)).toBe(PARTNER_A_ORIGINS.join(" "));
+    }
   });
 
   it("allows only this host's own scripts, styles and form targets", async () => {

@@ -140,6 +140,25 @@ describe("DELETE /api/v1/users/{user_identifier}", () => {
     expect((await new EmbedBrowser(s.embedUrl).open(loginUrl)).status).toBe(404);
   });
 
+  it("answers a deleted user's browser session with the 410 session-expired page and clears its cookie, as after 24 hours", async () => {
+    const browser = new EmbedBrowser(s.embedUrl);
+    await browser.open(await s.loginUrl("u1"));
+    await s.api.DELETE("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } });
+    const page = await browser.get("/domains");
+    expect(page.status).toBe(410);
+    expect(textOf(page.html)).toContain("This session has expired");
+    expect(page.headers.get("set-cookie")).toMatch(/^__Host-embed_session=; Max-Age=0; /);
+    expect(browser.cookie).toBeNull();
+  });
+
+  it("keeps nothing of the deleted user to tell its sessions apart: only the hash of each browser session and its partner", async () => {
+    const browser = new EmbedBrowser(s.embedUrl);
+    await browser.open(await s.loginUrl("u1"));
+    await s.api.DELETE("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } });
+    const everythingStored = JSON.stringify(s.services.store, (_key, value: unknown) => (value instanceof Map ? [...value.entries()] : value instanceof Set ? [...value] : value));
+    expect(everythingStored).not.toContain("u1");
+  });
+
   it("a user created again with the same identifier does not inherit the old sessions", async () => {
     const browser = new EmbedBrowser(s.embedUrl);
     await browser.open(await s.loginUrl("u1"));

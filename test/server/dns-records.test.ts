@@ -1154,7 +1154,7 @@ describe("the canonical form of a record (one spelling stored, compared and answ
     ["an AAAA address with an IPv4 tail", { type: "AAAA", name: "www", content: "64:ff9b::192.0.2.1" }, "64:ff9b::c000:201"],
     ["a CNAME target in capitals with the root dot", { type: "CNAME", name: "shop", content: "Shops.Example.NET." }, "shops.example.net"],
     ["an MX host with the root dot", { type: "MX", name: "@", content: "Mail.Example.com.", priority: 10 }, "mail.example.com"],
-    ["SRV parts separated by several spaces", { type: "SRV", name: "_sip._tcp", content: " 10   60\t5060  SIP.example.com. " }, "10 60 5060 sip.example.com"],
+    ["SRV parts separated by several spaces", { type: "SRV", name: "_sip._tcp", content: " 10   60  5060  SIP.example.com. " }, "10 60 5060 sip.example.com"],
     ["a TXT text in one pair of quotes", { type: "TXT", name: "@", content: '"v=spf1 -all"' }, "v=spf1 -all"],
     ["TXT strings separated by several spaces", { type: "TXT", name: "@", content: '"part one"    "part two"' }, '"part one" "part two"'],
   ] as const)("stores and answers %s in canonical form", async (_label, body, canonical) => {

@@ -5,7 +5,7 @@ import createClient from "openapi-fetch";
 import type { paths } from "../../generated/types/full.js";
 import { createApp } from "../../server/app.js";
 import { isAllowedAddress, webhookUrlProblem } from "../../server/webhooks/address-policy.js";
-import { httpSender } from "../../server/webhooks/sender.js";
+import { httpSender, type ResolveHost } from "../../server/webhooks/sender.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.js";
 
 let receiver: WebhookReceiver;
@@ -38,20 +38,34 @@ describe("the address policy", () => {
   });
 
   it("refuses localhost names in production only, and odd URLs everywhere", () => {
-    expect(webhookUrlProblem("http://localhost:3000/hook", "production")).toMatch(/public addresses only/);
-    expect(webhookUrlProblem("http://api.localhost/hook", "production")).toMatch(/public addresses only/);
+    expect(webhookUrlProblem("http://localhost:3000/hook", "production")?.message).toMatch(/public addresses only/);
+    expect(webhookUrlProblem("http://api.localhost/hook", "production")?.message).toMatch(/public addresses only/);
     expect(webhookUrlProblem("http://localhost:3000/hook", "sandbox")).toBeNull();
     expect(webhookUrlProblem("https://hooks.partner.example/x", "production")).toBeNull();
-    expect(webhookUrlProblem("gopher://partner.example/", "sandbox")).toMatch(/http or https/);
+    expect(webhookUrlProblem("gopher://partner.example/", "sandbox")?.message).toMatch(/http or https/);
   });
 });
 
+/** A resolver that answers one name with the given addresses, as node:dns would. */
+const resolvingTo = (name: string, ...addresses: string[]): ResolveHost => (hostname, _options, callback) =>
+  hostname === name ? callback(null, addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }))) : callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" }), []);
+
 describe("the HTTP sender", () => {
-  it("refuses a host name that resolves to a refused address, without connecting", async () => {
+  it.each([
+    ["loopback", ["127.0.0.1"]],
+    ["an IPv4-mapped private address", ["::ffff:10.0.0.1"]],
+    ["a public and a link-local address", ["93.184.215.14", "169.254.169.254"]],
+  ])("refuses a public-looking name that resolves to %s, without connecting", async (_what, addresses) => {
     const before = receiver.received.length;
-    const result = await httpSender("production")(`http://localhost:${receiver.port}/hook`, "{}", {});
-    expect(result).toMatchObject({ statusCode: null, error: expect.stringMatching(/resolves to (127\.0\.0\.1|::1), an address webhooks are not sent to/) });
+    const result = await httpSender("production", 1000, resolvingTo("hooks.partner.example", ...addresses))(`http://hooks.partner.example:${receiver.port}/hook`, "{}", {});
+    expect(result).toMatchObject({ statusCode: null, error: expect.stringMatching(/^EADDRNOTALLOWED: hooks\.partner\.example resolves to .*, an address webhooks are not sent to$/) });
     expect(receiver.received.length).toBe(before);
+  });
+
+  it("connects to the address it checked", async () => {
+    const result = await httpSender("sandbox", 1000, resolvingTo("receiver.partner.example", "127.0.0.1"))(`http://receiver.partner.example:${receiver.port}/hook`, '{"id":"evt_0"}', {});
+    expect(result).toMatchObject({ statusCode: 200, error: null });
+    expect(receiver.received.at(-1)!.rawBody).toBe('{"id":"evt_0"}');
   });
 
   it("sends to loopback names in the sandbox", async () => {
@@ -89,7 +103,7 @@ describe("a production deployment", () => {
   it.each(["http://127.0.0.1:4000/hook", "http://localhost/hook", "http://[::1]/hook", "http://192.168.0.10/hook"])("refuses the receiver %s with 422", async (url) => {
     const { error, response } = await api.POST("/api/v1/webhook_endpoints", { body: { url } });
     expect(response.status).toBe(422);
-    expect(error).toMatchObject({ details: { field: "url", code: "invalid_value" } });
+    expect(error).toMatchObject({ details: { field: "url", code: "non_public_address" } });
   });
 
   it("takes a public receiver", async () => {

@@ -85,9 +85,9 @@ describe("webhook endpoints through the API", () => {
   it.each([
     ["ftp://example.com/hook", 422, "invalid_format"],
     ["https://user:pass@example.com/hook", 422, "invalid_value"],
-    ["http://169.254.169.254/latest/meta-data", 422, "invalid_value"],
-    ["http://10.0.0.7/hook", 422, "invalid_value"],
-    ["http://[fd00::1]/hook", 422, "invalid_value"],
+    ["http://169.254.169.254/latest/meta-data", 422, "non_public_address"],
+    ["http://10.0.0.7/hook", 422, "non_public_address"],
+    ["http://[fd00::1]/hook", 422, "non_public_address"],
     ["not a url", 422, "invalid_format"],
   ])("refuses %s with %i %s in the sandbox", async (url, status, code) => {
     const { error, response } = await s.api.POST("/api/v1/webhook_endpoints", { body: { url } });

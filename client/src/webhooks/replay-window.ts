@@ -1,7 +1,9 @@
 /**
  * A captured delivery can be sent again by anyone, signature and all; `sent_at`, the time of the
  * attempt, is inside the signed body, so a delivery older than the window (or dated too far ahead:
- * a clock far off) is refused. A genuine retry is sent anew, with its own `sent_at`.
+ * a clock far off) is refused. A genuine retry is sent anew, with its own `sent_at`. It is on the
+ * real clock in the sandbox too (the event's own times follow the partner's sandbox clock), so the
+ * receiver's own clock is the one to compare it with.
  */
 import { WebhookVerificationError } from "./verification-error.js";
 

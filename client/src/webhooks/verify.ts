@@ -8,14 +8,16 @@ export type VerifyWebhookOptions = ReplayWindowOptions;
 
 const isEnvelope = (value: unknown): value is WebhookEvent => {
   if (typeof value !== "object" || value === null) return false;
-  const { id, type, created_at, api_version, data } = value as Record<string, unknown>;
-  return typeof id === "string" && typeof type === "string" && typeof created_at === "string" && typeof api_version === "string" && typeof data === "object" && data !== null;
+  const { id, type, created_at, sent_at, api_version, data } = value as Record<string, unknown>;
+  return (
+    typeof id === "string" && typeof type === "string" && typeof created_at === "string" && typeof sent_at === "string" && typeof api_version === "string" && typeof data === "object" && data !== null
+  );
 };
 
 /**
  * Verifies a delivery and returns its event. Throws WebhookVerificationError (`reason` says why)
- * when the header is missing or malformed, no value matches, the body is not an event envelope,
- * or `sent_at` is outside the replay window. Throwing, rather than returning a flag, means a
+ * when the header is missing or malformed, no value matches, the body is not an event envelope
+ * (`sent_at` included), or `sent_at` is outside the replay window. Throwing, rather than returning a flag, means a
  * forgotten check cannot let a forged event through.
  */
 export function verifyWebhookSignature(rawBody: RawBody, signatureHeader: SignatureHeader, secret: string | readonly string[], options: VerifyWebhookOptions = {}): WebhookEvent {
@@ -30,9 +32,9 @@ export function verifyWebhookSignature(rawBody: RawBody, signatureHeader: Signat
   } catch {
     throw new WebhookVerificationError("malformed_body", "The body is not JSON");
   }
-  if (!isEnvelope(event)) throw new WebhookVerificationError("malformed_body", "The body is not an event envelope {id, type, created_at, api_version, data}");
-  // sent_at is the attempt's time (a retry is not a replay); created_at only if a sender omits it.
-  const { sent_at: sentAt } = event as { sent_at?: unknown };
-  checkReplayWindow(sentAt ?? event.created_at, options);
+  if (!isEnvelope(event)) throw new WebhookVerificationError("malformed_body", "The body is not an event envelope {id, type, created_at, sent_at, api_version, data}");
+  // sent_at is the attempt's time on the real clock (a retry is not a replay). created_at never
+  // stands in for it: it follows the partner's clock, which a sandbox moves ahead at will.
+  checkReplayWindow(event.sent_at, options);
   return event;
 }

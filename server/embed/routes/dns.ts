@@ -107,15 +107,16 @@ export function registerDnsRoutes(app: Express): void {
     const context = embedContextOf(res);
     const domain = domainOfSessionUser(context, String(req.params.domainId));
     const body = req.body as FormBody;
-    const templateId = textOf(body, "template_id");
+    // Which template's form answers; the field itself is read (and refused if repeated) with the others.
+    const templateId = valuesOf(body, ["template_id"]).template_id!;
     if (!isTemplateId(templateId)) throw apiErrors.notFound("Template", templateId);
     const variableNames = Object.keys(dnsTemplates[templateId].variables).map((name) => `variables.${name}`);
     // Empty fields are left out, so the template's defaults apply, as when the API is sent no value.
-    const variables = Object.fromEntries(variableNames.map((field) => [field.slice("variables.".length), textOf(body, field)]).filter(([, value]) => value !== ""));
+    const variablesOf = () => Object.fromEntries(variableNames.map((field) => [field.slice("variables.".length), textOf(body, field)]).filter(([, value]) => value !== ""));
     change(
       res,
       afterChange(domain, "template-applied"),
-      () => applyTemplate(context.services, domain, templateId, variables),
+      () => applyTemplate(context.services, domain, choiceOf(body, "template_id", [templateId]), variablesOf()),
       (error) => ({ html: renderDns(context, req, domain, { template: { id: templateId, state: { values: valuesOf(body, variableNames), errors: formErrors(error) } } }) }),
     );
   });

@@ -7,11 +7,16 @@ import { chromeOf, embedContextOf, type EmbedContext } from "../embed-context.js
 import { formErrors, integerOf, NO_ERRORS, textOf, valuesOf, type FormBody, type FormState } from "../forms.js";
 import { searchPage } from "../views/search-view.js";
 
-/** The search page for a query: its availability, or why the query is not a name we sell. */
-function renderSearch(context: EmbedContext, query: string, purchase?: FormState): { status: number; html: string } {
-  const base = { chrome: chromeOf(context, "search"), csrfToken: context.session.csrfToken, query, purchase };
-  if (query === "") return { status: 200, html: searchPage({ ...base, queryErrors: NO_ERRORS, result: null }) };
+/**
+ * The search page for the name in a field (`q` of the search form, `domain_name` of a refused
+ * purchase): its availability, or why the field is not a name we sell. A refused purchase whose name
+ * cannot be read shows its errors at the search field.
+ */
+function renderSearch(context: EmbedContext, fields: FormBody, name: "q" | "domain_name", purchase?: FormState): { status: number; html: string } {
+  const base = { chrome: chromeOf(context, "search"), csrfToken: context.session.csrfToken, query: valuesOf(fields, [name])[name]!, purchase };
   try {
+    const query = textOf(fields, name);
+    if (query === "") return { status: 200, html: searchPage({ ...base, queryErrors: purchase?.errors ?? NO_ERRORS, result: null }) };
     const result = checkAvailability(context.services.store, context.services.deployment.environment, query);
     return { status: 200, html: searchPage({ ...base, queryErrors: NO_ERRORS, result }) };
   } catch (error) {
@@ -22,8 +27,7 @@ function renderSearch(context: EmbedContext, query: string, purchase?: FormState
 
 export function registerSearchRoutes(app: Express): void {
   app.get("/search", (req: Request, res: Response) => {
-    const query = typeof req.query.q === "string" ? req.query.q.trim() : "";
-    const { status, html } = renderSearch(embedContextOf(res), query);
+    const { status, html } = renderSearch(embedContextOf(res), req.query as FormBody, "q");
     res.status(status).type("html").send(html);
   });
 
@@ -40,7 +44,7 @@ export function registerSearchRoutes(app: Express): void {
       res.redirect(303, `/domains/${domain.id}?notice=purchased&domain=${domain.id}`);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      const { html } = renderSearch(context, textOf(body, "domain_name"), { values: valuesOf(body, ["years"]), errors: formErrors(error) });
+      const { html } = renderSearch(context, body, "domain_name", { values: valuesOf(body, ["years"]), errors: formErrors(error) });
       res.status(error.status).type("html").send(html);
     }
   });

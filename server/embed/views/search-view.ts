@@ -48,7 +48,7 @@ ${suggestions}
 
 export function searchPage(view: SearchView): string {
   const form = html`<form method="get" action="/search" role="search" class="inline-form" novalidate>
-${textInput({ id: "search-q", name: "q", type: "search", label: "Domain name", value: view.query, hint: "For example adalovelace.com", error: view.queryErrors.fields.domain_name, spellcheck: false })}
+${textInput({ id: "search-q", name: "q", type: "search", label: "Domain name", value: view.query, hint: "For example adalovelace.com", error: view.queryErrors.fields.q ?? view.queryErrors.fields.domain_name, spellcheck: false })}
 <button type="submit">Search</button>
 </form>`;
   return page(

@@ -37,9 +37,11 @@ export class EmbedBrowser {
     return this.request(new URL(path, this.embedUrl).toString(), { method: "GET" });
   }
 
-  post(path: string, fields: Record<string, string>, options: PostOptions = {}): Promise<EmbedPage> {
+  /** Sends the fields as a form does; a list of values sends the field once per value, as a tampered form might. */
+  post(path: string, fields: Record<string, string | readonly string[]>, options: PostOptions = {}): Promise<EmbedPage> {
     const csrf = options.csrf === undefined ? this.csrfToken() : options.csrf;
-    const body = new URLSearchParams({ ...fields, ...(csrf === null ? {} : { _csrf: csrf }) });
+    const entries = Object.entries<string | readonly string[]>({ ...fields, ...(csrf === null ? {} : { _csrf: csrf }) });
+    const body = new URLSearchParams(entries.flatMap(([name, value]) => (typeof value === "string" ? [[name, value]] : value.map((one) => [name, one]))));
     return this.request(new URL(path, this.embedUrl).toString(), {
       method: "POST",
       body,
