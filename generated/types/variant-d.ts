@@ -310,7 +310,10 @@ export interface paths {
          *     `expires_at` passes expire or, with `auto_renew` on, are renewed for a year and charged,
          *     sessions end 24 hours after they were issued, and rate-limit windows that end are
          *     reset. Events carry the time they fell due. The clock never moves back, except by
-         *     `POST /api/v1/sandbox/reset`. At most 10 years per call.
+         *     `POST /api/v1/sandbox/reset`. *Decision, how far:* at most 315,576,000 seconds (ten
+         *     years of 365.25 days) per call, whether given as `seconds` or as `to`; more gives 422
+         *     `out_of_range`. A fixed length rather than calendar years, so the bound is one number
+         *     that the schema states and that does not depend on the leap days ahead.
          */
         post: operations["advanceSandboxClock"];
         delete?: never;
@@ -921,11 +924,11 @@ export interface components {
         };
         /** @description Exactly one of `seconds` and `to`. */
         SandboxClockAdvance: {
-            /** @description Seconds to move forward (at most 10 years). */
+            /** @description Seconds to move forward; at most 315,576,000 (ten years of 365.25 days), the bound of every advance. */
             seconds?: number;
             /**
              * Format: date-time
-             * @description The time to move to; later than the current sandbox time, at most 10 years ahead.
+             * @description The time to move to; later than the current sandbox time, and at most 315,576,000 seconds (the maximum of `seconds`) ahead of it.
              */
             to?: string;
         };
