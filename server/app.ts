@@ -13,6 +13,7 @@ import { MemoryOutbox } from "./events.js";
 import { handlers } from "./handlers/index.js";
 import { authenticate, underApi } from "./http/authenticate.js";
 import { errorHandler, unknownRoute } from "./http/error-handler.js";
+import { withLoggableErrors } from "./http/loggable-error.js";
 import { assignRequestId } from "./http/request-id.js";
 import { rateLimit } from "./http/rate-limit.js";
 import { requestLog } from "./http/request-log.js";
@@ -134,7 +135,7 @@ export function createApp(config: AppConfig): PartnerApi {
     plain.forEach((key) => keys.addKey(partner, key));
     keyHashes.forEach((hash) => keys.addHash(partner, Buffer.from(hash, "hex")));
   }
-  const logger = config.logger ?? pino({ level: "silent" });
+  const logger = withLoggableErrors(config.logger ?? pino({ level: "silent" }));
   const served = new Set(servedOperations(services.deployment));
 
   const app = express();

@@ -9,13 +9,14 @@ import { createEmbedApp } from "./embed/embed-app.js";
 import { announceDemo, createDemoHostApp, DEMO_USER, demoHostOrigin } from "./embed/demo-host.js";
 import { every } from "./scheduling/every.js";
 import { SHUTDOWN_GRACE_MS, shutDownGracefully } from "./http/graceful-shutdown.js";
+import { loggableErrorSerializers } from "./http/loggable-error.js";
 import { pino } from "pino";
 import { startDueChangeSweep } from "./scheduling/sweep.js";
 
 markStartup("imported");
 const config = loadDeploymentConfig(process.env);
 // LOG_LEVEL=silent for none; lines are JSON, one per request (see server/http/request-log.ts).
-const logger = pino({ level: process.env.LOG_LEVEL ?? "info" });
+const logger = pino({ level: process.env.LOG_LEVEL ?? "info", serializers: loggableErrorSerializers });
 let demoKey: string | null = null;
 if (config.app.partners.length === 0) {
   demoKey = generateApiKey(config.app.environment);

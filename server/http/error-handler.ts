@@ -15,7 +15,8 @@ export const unknownRoute: RequestHandler = (_req, _res, next) => next(requestEr
 
 /**
  * Unexpected errors (the 500s) go to the logger at error level with the request id, the route
- * template and the error with its stack; like the request lines, never the raw path, headers or body.
+ * template and the error with its stack; like the request lines, never the raw path, headers or body
+ * (createApp's logger passes `err` through server/http/loggable-error.ts).
  */
 export function errorHandler(logger: Logger, served: ReadonlySet<OperationId>): ErrorRequestHandler {
   return (error, req, res, _next) => {

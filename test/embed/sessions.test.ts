@@ -148,3 +148,15 @@ describe("DELETE /api/v1/users/{user_identifier}", () => {
     expect((await browser.get("/domains")).status).not.toBe(200);
   });
 });
+
+describe("the embed host's error lines", () => {
+  it("name the route of an unexpected error, never the raw path with its login token", async () => {
+    const loginUrl = await s.loginUrl("u1");
+    const token = loginUrl.split("/").pop()!;
+    s.services.store = {} as never;
+    const response = await fetch(loginUrl, { redirect: "manual" });
+    expect(response.status).toBe(500);
+    expect(s.logs).toEqual([expect.stringMatching(/^embed: unexpected error on GET \/session\/:token TypeError: /)]);
+    expect(s.logs.join("\n")).not.toContain(token);
+  });
+});
