@@ -66,6 +66,15 @@ export interface paths {
          *     *Decision:* an existing identifier is never a conflict (this operation finds). When
          *     `email` is given for an existing user, the stored e-mail is updated to it: the
          *     partner's system is the source of truth for its users.
+         *
+         *     *Addition, sessions per user:* a user has at most 50 open login sessions. Opening one
+         *     more ends the oldest: its `login_url` stops opening, and the embedded interface it
+         *     opened ends with it. Each opening of a `login_url` starts a browser session of the
+         *     embedded interface; a user has at most 50, and one more ends the oldest. Fifty leaves
+         *     room for a fresh `login_url` on every load of the partner's page (the recommended use)
+         *     through a busy day, and bounds what one user's sessions hold. A session that ended (24
+         *     hours after issue, by the partner's sandbox clock in the sandbox) is removed; its
+         *     `login_url` then reads as unknown.
          */
         post: operations["createUserSession"];
         delete?: never;

@@ -13,6 +13,12 @@ function addToIndex<K, V>(index: Map<K, Set<V>>, key: K, value: V): void {
   set.add(value);
 }
 
+/** Removes from a Set held in a Map, and the Set once empty, so no key outlives what it indexed. */
+function removeFromIndex<K, V>(index: Map<K, Set<V>>, key: K, value: V): void {
+  const set = index.get(key);
+  if (set?.delete(value) && set.size === 0) index.delete(key);
+}
+
 export class MemoryStore implements Store {
   private readonly users = new Map<string, UserRow>();
   private readonly usersByPartner = new Map<string, Set<string>>();
@@ -31,9 +37,20 @@ export class MemoryStore implements Store {
   private readonly activeTransferIdByName = new Map<string, string>();
   private readonly transferIdsByUser = new Map<string, Set<string>>();
   private readonly sessions = new Map<string, SessionRow>();
+  /** Sets keep insertion order: each user's sessions oldest first (for the bound per user). */
   private readonly sessionHashesByUser = new Map<string, Set<string>>();
+  /**
+   * Each partner's sessions in the order they were created, which is the order they end: every
+   * session lives as long, by its partner's clock, and that clock only moves forward (a sandbox
+   * reset deletes the partner's sessions with it). Removing the ended ones reads only those, from
+   * the front. (Should the system clock step back, a session created after the step ends a little
+   * before the one ahead of it and is removed with that one; lookups check the end time anyway.)
+   */
+  private readonly sessionHashesByPartner = new Map<string, Set<string>>();
   private readonly embedSessions = new Map<string, EmbedSessionRow>();
   private readonly embedSessionHashesByUser = new Map<string, Set<string>>();
+  /** The browser sessions opened from each login session, which end with it. */
+  private readonly embedSessionHashesByLogin = new Map<string, Set<string>>();
 
   /** Per partner, the user keys in the order of every sort and direction of the user list. */
   private readonly userOrders = new Map<string, Record<`${UserSort}:${"asc" | "desc"}`, SortedKeys<string>>>();
@@ -116,12 +133,10 @@ export class MemoryStore implements Store {
       if (this.activeTransferIdByName.get(transfer.domainName) === transferId) this.activeTransferIdByName.delete(transfer.domainName);
       this.transfers.delete(transferId);
     }
-    for (const hash of this.sessionHashesByUser.get(key) ?? []) this.sessions.delete(hash);
-    for (const hash of this.embedSessionHashesByUser.get(key) ?? []) this.embedSessions.delete(hash);
+    for (const hash of [...(this.sessionHashesByUser.get(key) ?? [])]) this.deleteSession(hash);
+    for (const hash of [...(this.embedSessionHashesByUser.get(key) ?? [])]) this.deleteEmbedSession(hash);
     this.domainIdsByUser.delete(key);
     this.transferIdsByUser.delete(key);
-    this.sessionHashesByUser.delete(key);
-    this.embedSessionHashesByUser.delete(key);
     this.usersByPartner.get(partnerId)?.delete(key);
     this.users.delete(key);
   }
@@ -254,6 +269,7 @@ export class MemoryStore implements Store {
   saveSession(session: SessionRow): void {
     this.sessions.set(session.tokenHash, { ...session });
     addToIndex(this.sessionHashesByUser, userKey(session.partnerId, session.userIdentifier), session.tokenHash);
+    addToIndex(this.sessionHashesByPartner, session.partnerId, session.tokenHash);
   }
 
   findSession(tokenHash: string): SessionRow | undefined {
@@ -261,13 +277,50 @@ export class MemoryStore implements Store {
     return row && { ...row };
   }
 
+  sessionsOfUser(partnerId: string, userIdentifier: string): string[] {
+    return [...(this.sessionHashesByUser.get(userKey(partnerId, userIdentifier)) ?? [])];
+  }
+
+  deleteSession(tokenHash: string): void {
+    const session = this.sessions.get(tokenHash);
+    if (!session) return;
+    for (const idHash of [...(this.embedSessionHashesByLogin.get(tokenHash) ?? [])]) this.deleteEmbedSession(idHash);
+    removeFromIndex(this.sessionHashesByUser, userKey(session.partnerId, session.userIdentifier), tokenHash);
+    removeFromIndex(this.sessionHashesByPartner, session.partnerId, tokenHash);
+    this.sessions.delete(tokenHash);
+  }
+
+  deleteEndedSessions(partnerId: string, now: Date): number {
+    let deleted = 0;
+    // Oldest first, so the first session still open ends the walk (see sessionHashesByPartner).
+    for (const tokenHash of this.sessionHashesByPartner.get(partnerId) ?? []) {
+      if (this.sessions.get(tokenHash)!.expiresAt > now) break;
+      this.deleteSession(tokenHash);
+      deleted++;
+    }
+    return deleted;
+  }
+
   saveEmbedSession(session: EmbedSessionRow): void {
     this.embedSessions.set(session.idHash, { ...session });
     addToIndex(this.embedSessionHashesByUser, userKey(session.partnerId, session.userIdentifier), session.idHash);
+    addToIndex(this.embedSessionHashesByLogin, session.loginTokenHash, session.idHash);
   }
 
   findEmbedSession(idHash: string): EmbedSessionRow | undefined {
     const row = this.embedSessions.get(idHash);
     return row && { ...row };
+  }
+
+  embedSessionsOfUser(partnerId: string, userIdentifier: string): string[] {
+    return [...(this.embedSessionHashesByUser.get(userKey(partnerId, userIdentifier)) ?? [])];
+  }
+
+  deleteEmbedSession(idHash: string): void {
+    const session = this.embedSessions.get(idHash);
+    if (!session) return;
+    removeFromIndex(this.embedSessionHashesByUser, userKey(session.partnerId, session.userIdentifier), idHash);
+    removeFromIndex(this.embedSessionHashesByLogin, session.loginTokenHash, idHash);
+    this.embedSessions.delete(idHash);
   }
 }
