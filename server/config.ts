@@ -10,25 +10,14 @@
  * added to the partners file's `embed_origins`), DEMO_HOST_PORT (3002: the demo partner's page that
  * frames the interface, served only for the demo partner; 0 turns it off).
  */
-import { existsSync, readFileSync } from "node:fs";
 import type { Variant } from "../generated/operations.js";
 import type { AppConfig } from "./app.js";
 import type { Environment } from "./auth/api-keys.js";
+import { PartnersFileError, readPartnersFile as readFile, type PartnersFile } from "./auth/partners-file.js";
 import { parseEmbedOrigin } from "./embed/framing.js";
 import { DEFAULT_RATE_LIMITS, scaleRateLimits } from "./rate-limits/policy.js";
 
 export const DEFAULT_PARTNERS_FILE = "partner-api.config.json";
-
-export interface PartnersFile {
-  partners: Array<{
-    id: string;
-    name: string;
-    environment: Environment;
-    key_hashes: string[];
-    /** Origins of the partner's application allowed to frame the embedded interface. */
-    embed_origins?: string[];
-  }>;
-}
 
 export interface DeploymentConfig {
   port: number;
@@ -52,11 +41,14 @@ function parseVariants(value: string | undefined): Variant[] {
   return [...new Set(variants)] as Variant[];
 }
 
-export function readPartnersFile(path: string): PartnersFile {
-  if (!existsSync(path)) return { partners: [] };
-  const parsed = JSON.parse(readFileSync(path, "utf8")) as PartnersFile;
-  if (!Array.isArray(parsed.partners)) fail(`${path} must hold { "partners": [...] }`);
-  return parsed;
+/** The partners file as it is at start-up (PARTNER_API_CONFIG); one that cannot be used stops the server. */
+function readPartnersFile(path: string): PartnersFile {
+  try {
+    return readFile(path);
+  } catch (error) {
+    if (error instanceof PartnersFileError) fail(`PARTNER_API_CONFIG: ${error.message}`);
+    throw error;
+  }
 }
 
 function parsePort(name: string, value: string | undefined, fallback: number): number | null {
@@ -90,13 +82,14 @@ export function loadDeploymentConfig(env: NodeJS.ProcessEnv): DeploymentConfig {
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`PORT must be a port number (got ${env.PORT})`);
   const environment = (env.PARTNER_API_ENVIRONMENT ?? "sandbox") as Environment;
   if (environment !== "sandbox" && environment !== "production") fail(`PARTNER_API_ENVIRONMENT must be sandbox or production (got ${environment})`);
-  const partnersFile = readPartnersFile(env.PARTNER_API_CONFIG ?? DEFAULT_PARTNERS_FILE);
+  const partnersFilePath = env.PARTNER_API_CONFIG ?? DEFAULT_PARTNERS_FILE;
+  const partnersFile = readPartnersFile(partnersFilePath);
   const embedOrigins = parseEmbedOriginsEnv(env.PARTNER_API_EMBED_ORIGINS);
+  // The file's partners without their keys: the server follows the file for those (app.partnersFile).
   const partners: AppConfig["partners"][number][] = partnersFile.partners
     .filter((entry) => entry.environment === environment)
     .map((entry) => ({
       partner: { id: entry.id, name: entry.name },
-      keyHashes: entry.key_hashes,
       embedOrigins: (entry.embed_origins ?? []).map((origin) => embedOrigin(origin, `embed_origins of ${entry.id}`)),
     }));
   for (const pair of (env.PARTNER_API_KEYS ?? "").split(",").filter(Boolean)) {
@@ -118,6 +111,7 @@ export function loadDeploymentConfig(env: NodeJS.ProcessEnv): DeploymentConfig {
       variants: parseVariants(env.PARTNER_API_VARIANTS),
       embedBaseUrl: env.PARTNER_API_EMBED_URL ?? "http://localhost:3001",
       partners,
+      partnersFile: partnersFilePath,
       rateLimits: scaleRateLimits(DEFAULT_RATE_LIMITS, rateLimitScale),
     },
   };
