@@ -8,16 +8,22 @@
  * EMBED_PORT (3001: where the embed host that login_url opens listens; 0 turns it off),
  * PARTNER_API_EMBED_ORIGINS (partnerId=origin,...: origins allowed to frame the embedded interface,
  * added to the partners file's `embed_origins`), DEMO_HOST_PORT (3002: the demo partner's page that
- * frames the interface, served only for the demo partner; 0 turns it off).
+ * frames the interface, served only for the demo partner; 0 turns it off), LOG_LEVEL (info).
+ *
+ * A value that cannot be used throws a ConfigurationError whose message names the setting;
+ * `npm start` prints that one line and exits 2.
  */
+import ipaddr from "ipaddr.js";
+import { pino, type LevelWithSilent } from "pino";
 import type { Variant } from "../generated/operations.js";
 import type { AppConfig } from "./app.js";
-import type { Environment } from "./auth/api-keys.js";
+import { environmentOfKey, type Environment } from "./auth/api-keys.js";
 import { PartnersFileError, readPartnersFile as readFile, type PartnersFile } from "./auth/partners-file.js";
 import { parseEmbedOrigin } from "./embed/framing.js";
 import { DEFAULT_RATE_LIMITS, scaleRateLimits } from "./rate-limits/policy.js";
 
 export const DEFAULT_PARTNERS_FILE = "partner-api.config.json";
+const DEFAULT_EMBED_PORT = 3001;
 
 export interface DeploymentConfig {
   port: number;
@@ -28,11 +34,39 @@ export interface DeploymentConfig {
   demoHostPort: number | null;
   /** PARTNER_API_EMBED_ORIGINS by partner id, also for partners made after loading (the demo partner). */
   embedOrigins: ReadonlyMap<string, string[]>;
+  logLevel: LevelWithSilent;
   app: AppConfig;
 }
 
+/** A setting that cannot be used; the message names it. */
+export class ConfigurationError extends Error {}
+
 function fail(message: string): never {
-  throw new Error(`configuration: ${message}`);
+  throw new ConfigurationError(`configuration: ${message}`);
+}
+
+/** pino's levels, most severe first, and silent. */
+const LOG_LEVELS = [...Object.entries(pino.levels.values).sort(([, a], [, b]) => b - a).map(([level]) => level), "silent"];
+
+function parseLogLevel(value: string | undefined): LevelWithSilent {
+  const level = value ?? "info";
+  if (!LOG_LEVELS.includes(level)) fail(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")} (got ${value})`);
+  return level as LevelWithSilent;
+}
+
+/**
+ * Where login_url points unless PARTNER_API_EMBED_URL says: the embed host this process serves on
+ * EMBED_PORT, by a name a browser reaches it under. For a loopback or any-address HOST that is
+ * `localhost`, on purpose another site than the `127.0.0.1` of the demo page that frames it (so its
+ * cookie is a real third-party one); any other HOST is the address itself. With no embed host here
+ * (EMBED_PORT=0) the one of the default port is assumed; set PARTNER_API_EMBED_URL to where it runs.
+ */
+function defaultEmbedUrl(host: string, embedPort: number | null): string {
+  const port = embedPort ?? DEFAULT_EMBED_PORT;
+  if (host === "localhost" || !ipaddr.isValid(host)) return `http://${host}:${port}`;
+  const address = ipaddr.parse(host);
+  if (["loopback", "unspecified"].includes(address.range())) return `http://localhost:${port}`;
+  return address.kind() === "ipv6" ? `http://[${address.toString()}]:${port}` : `http://${address.toString()}:${port}`;
 }
 
 function parseVariants(value: string | undefined): Variant[] {
@@ -95,21 +129,26 @@ export function loadDeploymentConfig(env: NodeJS.ProcessEnv): DeploymentConfig {
   for (const pair of (env.PARTNER_API_KEYS ?? "").split(",").filter(Boolean)) {
     const [id, key] = pair.split(":");
     if (!id || !key) fail("PARTNER_API_KEYS must be partnerId:key pairs separated by commas");
+    // Named by its partner, never shown: the message reaches logs.
+    if (environmentOfKey(key) !== environment) fail(`PARTNER_API_KEYS: the key of ${id} is not a ${environment} key (${environment === "production" ? "sk_live_" : "sk_sandbox_"}...)`);
     partners.push({ partner: { id, name: id }, keys: [key] });
   }
   for (const entry of partners) entry.embedOrigins = [...new Set([...(entry.embedOrigins ?? []), ...(embedOrigins.get(entry.partner.id) ?? [])])];
   const rateLimitScale = Number(env.PARTNER_API_RATE_LIMIT_SCALE ?? 1);
   if (!(rateLimitScale > 0) || !Number.isFinite(rateLimitScale)) fail(`PARTNER_API_RATE_LIMIT_SCALE must be a positive number (got ${env.PARTNER_API_RATE_LIMIT_SCALE})`);
+  const host = env.HOST ?? "127.0.0.1";
+  const embedPort = parsePort("EMBED_PORT", env.EMBED_PORT, DEFAULT_EMBED_PORT);
   return {
     port,
-    host: env.HOST ?? "127.0.0.1",
-    embedPort: parsePort("EMBED_PORT", env.EMBED_PORT, 3001),
+    host,
+    embedPort,
     demoHostPort: parsePort("DEMO_HOST_PORT", env.DEMO_HOST_PORT, 3002),
     embedOrigins,
+    logLevel: parseLogLevel(env.LOG_LEVEL),
     app: {
       environment,
       variants: parseVariants(env.PARTNER_API_VARIANTS),
-      embedBaseUrl: env.PARTNER_API_EMBED_URL ?? "http://localhost:3001",
+      embedBaseUrl: env.PARTNER_API_EMBED_URL ?? defaultEmbedUrl(host, embedPort),
       partners,
       partnersFile: partnersFilePath,
       rateLimits: scaleRateLimits(DEFAULT_RATE_LIMITS, rateLimitScale),

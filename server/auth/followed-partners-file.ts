@@ -22,7 +22,7 @@ import { closeSync, fstatSync, openSync, readFileSync, statSync, type Stats } fr
 import { resolve } from "node:path";
 import type { Logger } from "pino";
 import type { Environment, Partner } from "./api-keys.js";
-import { parsePartnersFile, type PartnersFile } from "./partners-file.js";
+import { parsePartnersFile, PartnersFileError, type PartnersFile } from "./partners-file.js";
 
 /** Longer than the coarsest file time in use (FAT's two seconds). */
 const RACY_MS = 2_000;
@@ -67,7 +67,7 @@ export class FollowedPartnersFile {
     this.path = resolve(path);
     // At start-up an unreadable file stops the server rather than serve without its keys.
     const refusal = this.read();
-    if (refusal !== null) throw new Error(refusal);
+    if (refusal !== null) throw new PartnersFileError(refusal);
     this.following = true;
   }
 
