@@ -63,7 +63,7 @@ function parseLogLevel(value: string | undefined): LevelWithSilent {
  */
 function defaultEmbedUrl(host: string, embedPort: number | null): string {
   const port = embedPort ?? DEFAULT_EMBED_PORT;
-  if (host === "localhost" || !ipaddr.isValid(host)) return `http://${host}:${port}`;
+  if (!ipaddr.isValid(host)) return `http://${host}:${port}`;
   const address = ipaddr.parse(host);
   if (["loopback", "unspecified"].includes(address.range())) return `http://localhost:${port}`;
   return address.kind() === "ipv6" ? `http://[${address.toString()}]:${port}` : `http://${address.toString()}:${port}`;
