@@ -49,6 +49,11 @@ function temporaryFile(name: string, content: string): string {
 
 const stderrLines = (server: ServerProcess) => server.errors().split("\n").filter(Boolean);
 
+/** Waits (at most two seconds) until `done`: lines written together may reach the test in several reads, stderr apart from stdout. */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
 /** Its exit code, or "still running" after `ms`. */
 const exitWithin = (server: ServerProcess, ms: number) =>
   Promise.race([server.exited, new Promise<string>((resolve) => setTimeout(() => resolve("still running"), ms))]);
@@ -122,8 +127,9 @@ describe("the start-up banner", () => {
     );
     const server = start({ ...QUIET, PARTNER_API_CONFIG: file });
     expect(await announcedAddress(server), server.output()).toBeDefined();
-    const lines = server.output().split("\n");
-    expect(lines.filter((line) => line.startsWith("  partner "))).toEqual([
+    const partnerLines = () => server.output().split("\n").filter((line) => line.startsWith("  partner "));
+    await until(() => partnerLines().length === 3);
+    expect(partnerLines()).toEqual([
       "  partner starter (starter): 1 sandbox key, from PARTNER_API_KEYS",
       `  partner acme (Acme Hosting): 2 sandbox keys, from ${file}; 1 production key there is not accepted by this sandbox deployment`,
       `  partner later (Later Inc): 0 sandbox keys, from ${file}; 1 production key there is not accepted by this sandbox deployment`,
@@ -134,6 +140,7 @@ describe("the start-up banner", () => {
   it("warns when a production deployment has no partner key (nobody can call it), and makes no demo key", async () => {
     const server = start({ ...QUIET, PARTNER_API_ENVIRONMENT: "production", PARTNER_API_KEYS: "" });
     expect(await announcedAddress(server), server.output()).toBeDefined();
+    await until(() => server.errors() !== "");
     expect(stderrLines(server)).toEqual([
       "warning: no partner key is loaded (PARTNER_API_CONFIG /nonexistent.json, PARTNER_API_KEYS): every API request is refused until a key is created with `npm run keys -- create --env production --config /nonexistent.json`, which counts without a restart",
     ]);
