@@ -326,3 +326,6 @@ export const dnsTemplates = {
 } as const;
 
 export type DnsTemplateId = keyof typeof dnsTemplates;
+
+/** The most a sandbox clock advance may move, `seconds` or `to` alike (the maximum of `SandboxClockAdvance.seconds`). */
+export const sandboxMaxAdvanceSeconds = 315576000;

@@ -3,18 +3,30 @@
  * prints it once and stores only its hash in the partners file the server reads.
  * `npm run keys -- revoke --key KEY [--config FILE]`, `npm run keys -- list [--config FILE]`.
  */
-import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { environmentOfKey, generateApiKey, hashApiKey, type Environment } from "../server/auth/api-keys.js";
-import { DEFAULT_PARTNERS_FILE, readPartnersFile } from "../server/config.js";
+import { PartnersFileError, readPartnersFile, writePartnersFile, type PartnersFile } from "../server/auth/partners-file.js";
+import { DEFAULT_PARTNERS_FILE } from "../server/config.js";
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
   options: { partner: { type: "string" }, env: { type: "string", default: "sandbox" }, config: { type: "string", default: DEFAULT_PARTNERS_FILE }, key: { type: "string" } },
 });
 const file = values.config!;
-const partners = readPartnersFile(file);
-const save = () => writeFileSync(file, JSON.stringify(partners, null, 2) + "\n", { mode: 0o600 });
+const partners = readOrExit(file);
+// Atomic (a complete new file renamed over the old one): a running server reads the old or the new.
+const save = () => writePartnersFile(file, partners);
+
+/** The file as it is; one that cannot be used is named in one line, and nothing is written. */
+function readOrExit(path: string): PartnersFile {
+  try {
+    return readPartnersFile(path);
+  } catch (error) {
+    if (!(error instanceof PartnersFileError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}
 
 function usage(message: string): never {
   console.error(`${message}\nusage: npm run keys -- create --partner NAME [--env sandbox|production] [--config FILE]\n       npm run keys -- revoke --key KEY [--config FILE]\n       npm run keys -- list [--config FILE]`);
@@ -42,7 +54,7 @@ switch (positionals[0]) {
     const owner = partners.partners.find((p) => p.key_hashes.includes(hash)) ?? usage("no partner in this file has that key");
     owner.key_hashes = owner.key_hashes.filter((h) => h !== hash);
     save();
-    console.log(`Revoked the key of ${owner.name}; restart the server to apply.`);
+    console.log(`Revoked the key of ${owner.name}; a running server refuses it from its next request on.`);
     break;
   }
   case "list":

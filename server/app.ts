@@ -6,6 +6,7 @@ import * as OpenApiValidator from "express-openapi-validator";
 import type { Variant } from "../generated/operations.js";
 import { validatorDocumentPath } from "../scripts/lib/bundle-paths.js";
 import { KeyRing, type Environment, type Partner } from "./auth/api-keys.js";
+import { FollowedPartnersFile, loggedPartnersFileEvents } from "./auth/followed-partners-file.js";
 import { systemClock, type Clock } from "./clock.js";
 import type { OperationHandlers } from "../generated/handlers.js";
 import type { RequestContext, Services } from "./context.js";
@@ -16,6 +17,7 @@ import { errorHandler } from "./http/error-handler.js";
 import { checkIntegerQuery } from "./http/integer-query.js";
 import { jsonBody } from "./http/json-body.js";
 import { matchOperation, OperationMatcher } from "./http/operation-match.js";
+import { withLoggableErrors } from "./http/loggable-error.js";
 import { assignRequestId } from "./http/request-id.js";
 import { rateLimit } from "./http/rate-limit.js";
 import { requestLog } from "./http/request-log.js";
@@ -45,6 +47,12 @@ export interface AppConfig {
     /** Origins allowed to frame the embedded interface of this partner's users (serialized, see embed/framing.ts). */
     embedOrigins?: readonly string[];
   }>;
+  /**
+   * The partners file (`npm run keys`) whose keys of this environment are accepted besides those of
+   * `partners`; checked on every authenticated request, so a key created or revoked there counts
+   * from the next request on (server/auth/followed-partners-file.ts).
+   */
+  partnersFile?: string;
   clock?: Clock;
   store?: Store;
   /** Rate limits per key scope; default the service description's table. */
@@ -132,12 +140,13 @@ export function createApp(config: AppConfig): PartnerApi {
     services.webhooks.dispatcher.fanOut(event);
     if (config.deliverWebhooksPromptly) setImmediate(() => void services.webhooks.dispatcher.tick());
   });
+  const logger = withLoggableErrors(config.logger ?? pino({ level: "silent" }));
   const keys = new KeyRing(config.environment);
   for (const { partner, keys: plain = [], keyHashes = [] } of config.partners) {
     plain.forEach((key) => keys.addKey(partner, key));
     keyHashes.forEach((hash) => keys.addHash(partner, Buffer.from(hash, "hex")));
   }
-  const logger = config.logger ?? pino({ level: "silent" });
+  if (config.partnersFile !== undefined) keys.follow(new FollowedPartnersFile(config.partnersFile, config.environment, loggedPartnersFileEvents(logger)));
   const matcher = new OperationMatcher(servedOperations(services.deployment));
 
   const app = express();

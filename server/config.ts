@@ -8,27 +8,22 @@
  * EMBED_PORT (3001: where the embed host that login_url opens listens; 0 turns it off),
  * PARTNER_API_EMBED_ORIGINS (partnerId=origin,...: origins allowed to frame the embedded interface,
  * added to the partners file's `embed_origins`), DEMO_HOST_PORT (3002: the demo partner's page that
- * frames the interface, served only for the demo partner; 0 turns it off).
+ * frames the interface, served only for the demo partner; 0 turns it off), LOG_LEVEL (info).
+ *
+ * A value that cannot be used throws a ConfigurationError whose message names the setting;
+ * `npm start` prints that one line and exits 2.
  */
-import { existsSync, readFileSync } from "node:fs";
+import ipaddr from "ipaddr.js";
+import { pino, type LevelWithSilent } from "pino";
 import type { Variant } from "../generated/operations.js";
 import type { AppConfig } from "./app.js";
-import type { Environment } from "./auth/api-keys.js";
+import { environmentOfKey, type Environment } from "./auth/api-keys.js";
+import { PartnersFileError, readPartnersFile as readFile, type PartnersFile } from "./auth/partners-file.js";
 import { parseEmbedOrigin } from "./embed/framing.js";
 import { DEFAULT_RATE_LIMITS, scaleRateLimits } from "./rate-limits/policy.js";
 
 export const DEFAULT_PARTNERS_FILE = "partner-api.config.json";
-
-export interface PartnersFile {
-  partners: Array<{
-    id: string;
-    name: string;
-    environment: Environment;
-    key_hashes: string[];
-    /** Origins of the partner's application allowed to frame the embedded interface. */
-    embed_origins?: string[];
-  }>;
-}
+const DEFAULT_EMBED_PORT = 3001;
 
 export interface DeploymentConfig {
   port: number;
@@ -39,11 +34,39 @@ export interface DeploymentConfig {
   demoHostPort: number | null;
   /** PARTNER_API_EMBED_ORIGINS by partner id, also for partners made after loading (the demo partner). */
   embedOrigins: ReadonlyMap<string, string[]>;
+  logLevel: LevelWithSilent;
   app: AppConfig;
 }
 
+/** A setting that cannot be used; the message names it. */
+export class ConfigurationError extends Error {}
+
 function fail(message: string): never {
-  throw new Error(`configuration: ${message}`);
+  throw new ConfigurationError(`configuration: ${message}`);
+}
+
+/** pino's levels, most severe first, and silent. */
+const LOG_LEVELS = [...Object.entries(pino.levels.values).sort(([, a], [, b]) => b - a).map(([level]) => level), "silent"];
+
+function parseLogLevel(value: string | undefined): LevelWithSilent {
+  const level = value ?? "info";
+  if (!LOG_LEVELS.includes(level)) fail(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")} (got ${value})`);
+  return level as LevelWithSilent;
+}
+
+/**
+ * Where login_url points unless PARTNER_API_EMBED_URL says: the embed host this process serves on
+ * EMBED_PORT, by a name a browser reaches it under. For a loopback or any-address HOST that is
+ * `localhost`, on purpose another site than the `127.0.0.1` of the demo page that frames it (so its
+ * cookie is a real third-party one); any other HOST is the address itself. With no embed host here
+ * (EMBED_PORT=0) the one of the default port is assumed; set PARTNER_API_EMBED_URL to where it runs.
+ */
+function defaultEmbedUrl(host: string, embedPort: number | null): string {
+  const port = embedPort ?? DEFAULT_EMBED_PORT;
+  if (!ipaddr.isValid(host)) return `http://${host}:${port}`;
+  const address = ipaddr.parse(host);
+  if (["loopback", "unspecified"].includes(address.range())) return `http://localhost:${port}`;
+  return address.kind() === "ipv6" ? `http://[${address.toString()}]:${port}` : `http://${address.toString()}:${port}`;
 }
 
 function parseVariants(value: string | undefined): Variant[] {
@@ -52,11 +75,14 @@ function parseVariants(value: string | undefined): Variant[] {
   return [...new Set(variants)] as Variant[];
 }
 
-export function readPartnersFile(path: string): PartnersFile {
-  if (!existsSync(path)) return { partners: [] };
-  const parsed = JSON.parse(readFileSync(path, "utf8")) as PartnersFile;
-  if (!Array.isArray(parsed.partners)) fail(`${path} must hold { "partners": [...] }`);
-  return parsed;
+/** The partners file as it is at start-up (PARTNER_API_CONFIG); one that cannot be used stops the server. */
+function readPartnersFile(path: string): PartnersFile {
+  try {
+    return readFile(path);
+  } catch (error) {
+    if (error instanceof PartnersFileError) fail(`PARTNER_API_CONFIG: ${error.message}`);
+    throw error;
+  }
 }
 
 function parsePort(name: string, value: string | undefined, fallback: number): number | null {
@@ -90,34 +116,41 @@ export function loadDeploymentConfig(env: NodeJS.ProcessEnv): DeploymentConfig {
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`PORT must be a port number (got ${env.PORT})`);
   const environment = (env.PARTNER_API_ENVIRONMENT ?? "sandbox") as Environment;
   if (environment !== "sandbox" && environment !== "production") fail(`PARTNER_API_ENVIRONMENT must be sandbox or production (got ${environment})`);
-  const partnersFile = readPartnersFile(env.PARTNER_API_CONFIG ?? DEFAULT_PARTNERS_FILE);
+  const partnersFilePath = env.PARTNER_API_CONFIG ?? DEFAULT_PARTNERS_FILE;
+  const partnersFile = readPartnersFile(partnersFilePath);
   const embedOrigins = parseEmbedOriginsEnv(env.PARTNER_API_EMBED_ORIGINS);
+  // The file's partners without their keys: the server follows the file for those (app.partnersFile).
   const partners: AppConfig["partners"][number][] = partnersFile.partners
     .filter((entry) => entry.environment === environment)
     .map((entry) => ({
       partner: { id: entry.id, name: entry.name },
-      keyHashes: entry.key_hashes,
       embedOrigins: (entry.embed_origins ?? []).map((origin) => embedOrigin(origin, `embed_origins of ${entry.id}`)),
     }));
   for (const pair of (env.PARTNER_API_KEYS ?? "").split(",").filter(Boolean)) {
     const [id, key] = pair.split(":");
     if (!id || !key) fail("PARTNER_API_KEYS must be partnerId:key pairs separated by commas");
+    // Named by its partner, never shown: the message reaches logs.
+    if (environmentOfKey(key) !== environment) fail(`PARTNER_API_KEYS: the key of ${id} is not a ${environment} key (${environment === "production" ? "sk_live_" : "sk_sandbox_"}...)`);
     partners.push({ partner: { id, name: id }, keys: [key] });
   }
   for (const entry of partners) entry.embedOrigins = [...new Set([...(entry.embedOrigins ?? []), ...(embedOrigins.get(entry.partner.id) ?? [])])];
   const rateLimitScale = Number(env.PARTNER_API_RATE_LIMIT_SCALE ?? 1);
   if (!(rateLimitScale > 0) || !Number.isFinite(rateLimitScale)) fail(`PARTNER_API_RATE_LIMIT_SCALE must be a positive number (got ${env.PARTNER_API_RATE_LIMIT_SCALE})`);
+  const host = env.HOST ?? "127.0.0.1";
+  const embedPort = parsePort("EMBED_PORT", env.EMBED_PORT, DEFAULT_EMBED_PORT);
   return {
     port,
-    host: env.HOST ?? "127.0.0.1",
-    embedPort: parsePort("EMBED_PORT", env.EMBED_PORT, 3001),
+    host,
+    embedPort,
     demoHostPort: parsePort("DEMO_HOST_PORT", env.DEMO_HOST_PORT, 3002),
     embedOrigins,
+    logLevel: parseLogLevel(env.LOG_LEVEL),
     app: {
       environment,
       variants: parseVariants(env.PARTNER_API_VARIANTS),
-      embedBaseUrl: env.PARTNER_API_EMBED_URL ?? "http://localhost:3001",
+      embedBaseUrl: env.PARTNER_API_EMBED_URL ?? defaultEmbedUrl(host, embedPort),
       partners,
+      partnersFile: partnersFilePath,
       rateLimits: scaleRateLimits(DEFAULT_RATE_LIMITS, rateLimitScale),
     },
   };

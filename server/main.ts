@@ -1,59 +1,109 @@
-/** `npm start`: a sandbox deployment of the reference server. Prints a ready key when none is configured. */
+/** `npm start`: a deployment of the reference server. A sandbox prints a ready key when none is configured. */
 // First, so its clock starts before the other modules are evaluated.
 import { markStartup, startupMarks } from "./startup-timeline.js";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createApp } from "./app.js";
 import { generateApiKey } from "./auth/api-keys.js";
-import { loadDeploymentConfig } from "./config.js";
+import { PartnersFileError } from "./auth/partners-file.js";
+import { ConfigurationError, loadDeploymentConfig, type DeploymentConfig } from "./config.js";
 import { createEmbedApp } from "./embed/embed-app.js";
 import { announceDemo, createDemoHostApp, DEMO_USER, demoHostOrigin } from "./embed/demo-host.js";
 import { every } from "./scheduling/every.js";
 import { SHUTDOWN_GRACE_MS, shutDownGracefully } from "./http/graceful-shutdown.js";
 import { createHttpServer } from "./http/http-server.js";
-import { pino } from "pino";
 import { startDueChangeSweep } from "./scheduling/sweep.js";
+import { noKeyWarning, partnerKeyLines } from "./startup/key-report.js";
+import { ListenError, listenOn } from "./startup/listen.js";
+import { exitWithLine, stdoutLogger, tolerateClosedOutput } from "./startup/output.js";
+
+/** Exit codes: 1 when the server cannot run or its stop was not clean, 2 for a setting it cannot use. */
+const EXIT_FAILED = 1;
+const EXIT_CONFIGURATION = 2;
 
 markStartup("imported");
-const config = loadDeploymentConfig(process.env);
+tolerateClosedOutput();
+
+/** A configuration error is one line naming the setting, no stack: the stack is of no use to whoever set it. */
+function configured<T>(step: () => T): T {
+  try {
+    return step();
+  } catch (error) {
+    if (error instanceof ConfigurationError) exitWithLine(error.message, EXIT_CONFIGURATION);
+    if (error instanceof PartnersFileError) exitWithLine(`configuration: PARTNER_API_CONFIG: ${error.message}`, EXIT_CONFIGURATION);
+    throw error;
+  }
+}
+
+const config: DeploymentConfig = configured(() => loadDeploymentConfig(process.env));
 // LOG_LEVEL=silent for none; lines are JSON, one per request (see server/http/request-log.ts).
-const logger = pino({ level: process.env.LOG_LEVEL ?? "info" });
+const logger = stdoutLogger(config.logLevel);
+const environment = config.app.environment;
+const partnersFile = config.app.partnersFile!;
+// The demo partner is a sandbox convenience: a production server never makes or prints a key.
 let demoKey: string | null = null;
-if (config.app.partners.length === 0) {
-  demoKey = generateApiKey(config.app.environment);
+if (environment === "sandbox" && config.app.partners.length === 0) {
+  demoKey = generateApiKey(environment);
   // The demo page may frame the embedded interface, and so may origins PARTNER_API_EMBED_ORIGINS names for "demo".
   const embedOrigins = [...(config.demoHostPort === null ? [] : [demoHostOrigin(config.demoHostPort)]), ...(config.embedOrigins.get("demo") ?? [])];
   config.app.partners = [{ partner: { id: "demo", name: "Demo partner" }, keys: [demoKey], embedOrigins }];
 }
-const { app, services } = createApp({ ...config.app, deliverWebhooksPromptly: true, logger });
+const { app, services, keys } = configured(() => createApp({ ...config.app, deliverWebhooksPromptly: true, logger }));
 markStartup("appBuilt");
-const stopSweep = startDueChangeSweep(services, (error) => logger.error({ err: error }, "due-change sweep failed"));
-// Retries fall due as time passes; a second is well inside the shortest retry delay (1 minute).
-const stopWebhooks = every(1000, () => services.webhooks.dispatcher.tick(), (error) => logger.error({ err: error }, "webhook dispatch failed"));
+
 const embedLog = (message: string, error?: unknown) => (error === undefined ? logger.warn(message) : logger.error({ err: error }, message));
-const embed = config.embedPort === null ? null : createHttpServer(createEmbedApp(services, { log: embedLog })).listen(config.embedPort, config.host);
 const demo = demoKey ? { apiBaseUrl: `http://${config.host}:${config.port}`, apiKey: demoKey, userIdentifier: DEMO_USER } : null;
-const demoHost = demo && config.demoHostPort !== null ? createHttpServer(createDemoHostApp(demo)).listen(config.demoHostPort, "127.0.0.1") : null;
-const server = createHttpServer(app).listen(config.port, config.host, () => {
+const server = createHttpServer(app);
+const embed = config.embedPort === null ? null : createHttpServer(createEmbedApp(services, { log: embedLog }));
+const demoHost = demo && config.demoHostPort !== null ? createHttpServer(createDemoHostApp(demo)) : null;
+const servers = [server, embed, demoHost].filter((listening): listening is Server => listening !== null);
+
+let stopSweep = () => {};
+let stopWebhooks = () => {};
+
+/** Binds every listener; nothing is announced until all of them listen. */
+async function start(): Promise<void> {
+  try {
+    await Promise.all([
+      listenOn(server, config.port, config.host, { port: "PORT", host: "HOST" }),
+      embed && listenOn(embed, config.embedPort!, config.host, { port: "EMBED_PORT", host: "HOST" }),
+      demoHost && listenOn(demoHost, config.demoHostPort!, "127.0.0.1", { port: "DEMO_HOST_PORT" }),
+    ]);
+  } catch (error) {
+    if (error instanceof ListenError) exitWithLine(error.message, EXIT_FAILED);
+    throw error;
+  }
+  // Errors after binding (a failing accept) are logged; they do not stop the other listeners.
+  for (const listening of servers) listening.on("error", (error) => logger.error({ err: error }, "listener error"));
+  stopSweep = startDueChangeSweep(services, (error) => logger.error({ err: error }, "due-change sweep failed"));
+  // Retries fall due as time passes; a second is well inside the shortest retry delay (1 minute).
+  stopWebhooks = every(1000, () => services.webhooks.dispatcher.tick(), (error) => logger.error({ err: error }, "webhook dispatch failed"));
   markStartup("listening");
   // Milliseconds since the process started at which each step finished (see server/startup-timeline.ts).
   logger.info({ startupMs: startupMarks() }, "listening");
+  announce();
+}
+
+function announce(): void {
   // The bound port: PORT=0 asks the system for a free one (the tests do).
   const baseUrl = `http://${config.host}:${(server.address() as AddressInfo).port}`;
   if (demo) demo.apiBaseUrl = baseUrl;
-  console.log(`partner-api ${config.app.environment} server on ${baseUrl} (variants ${config.app.variants?.join(", ")})`);
+  console.log(`partner-api ${environment} server on ${baseUrl} (variants ${config.app.variants?.join(", ")})`);
+  const loaded = keys.loaded();
+  const sources = { partnersFile, demoPartnerId: demoKey ? "demo" : null };
+  for (const line of partnerKeyLines(loaded, environment, sources)) console.log(line);
+  const warning = noKeyWarning(loaded, environment, sources);
+  if (warning) console.error(warning);
   if (demoKey) {
     console.log(`\nAPI key of the demo partner (shown once, valid until this process ends):\n  ${demoKey}\n`);
     console.log(`Try it:\n  curl -s -X POST ${baseUrl}/api/v1/users -H 'Authorization: Bearer ${demoKey}' -H 'Content-Type: application/json' -d '{"user_identifier":"user_1"}'\n`);
   }
   if (demo && embed) {
     const demoPage = config.demoHostPort === null ? null : `${demoHostOrigin(config.demoHostPort)}/`;
-    announceDemo(demo, demoPage).catch((error) => console.error("cannot open a demo session", error));
+    announceDemo(demo, demoPage).catch((error: unknown) => logger.error({ err: error }, "cannot open a demo session"));
   }
-});
-server.on("error", (error) => {
-  console.error(`cannot listen on ${config.host}:${config.port}: ${error.message}`);
-  process.exit(1);
-});
+}
+
 /**
  * SIGTERM (and Ctrl-C): stop accepting, close idle keep-alive connections, let requests in flight
  * and webhook deliveries under way finish (at most SHUTDOWN_GRACE_MS, 10 s: well inside the 30 s
@@ -65,21 +115,23 @@ async function shutDown(signal: string): Promise<void> {
   logger.info({ signal }, "shutting down");
   stopSweep();
   stopWebhooks();
-  const servers = [server, embed, demoHost].filter((listening) => listening !== null);
   const webhooksIdle = Promise.race([
     services.webhooks.dispatcher.idle().then(() => true),
     new Promise<boolean>((resolve) => setTimeout(() => resolve(false), SHUTDOWN_GRACE_MS).unref()),
   ]);
-  const finished = await Promise.all([...servers.map((listening) => shutDownGracefully(listening)), webhooksIdle]);
+  const listening = servers.filter((candidate) => candidate.listening);
+  const finished = await Promise.all([...listening.map((candidate) => shutDownGracefully(candidate)), webhooksIdle]);
   const complete = finished.every(Boolean);
   logger.info({ complete }, "stopped");
-  process.exit(complete ? 0 : 1);
+  process.exit(complete ? 0 : EXIT_FAILED);
 }
 let stopping = false;
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
   process.on(signal, () => {
-    if (stopping) process.exit(1);
+    if (stopping) process.exit(EXIT_FAILED);
     stopping = true;
     void shutDown(signal);
   });
 }
+
+void start();

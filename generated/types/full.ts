@@ -66,6 +66,15 @@ export interface paths {
          *     *Decision:* an existing identifier is never a conflict (this operation finds). When
          *     `email` is given for an existing user, the stored e-mail is updated to it: the
          *     partner's system is the source of truth for its users.
+         *
+         *     *Addition, sessions per user:* a user has at most 50 open login sessions. Opening one
+         *     more ends the oldest: its `login_url` stops opening, and the embedded interface it
+         *     opened ends with it. Each opening of a `login_url` starts a browser session of the
+         *     embedded interface; a user has at most 50, and one more ends the oldest. Fifty leaves
+         *     room for a fresh `login_url` on every load of the partner's page (the recommended use)
+         *     through a busy day, and bounds what one user's sessions hold. A session that ended (24
+         *     hours after issue, by the partner's sandbox clock in the sandbox) is removed; its
+         *     `login_url` then reads as unknown.
          */
         post: operations["createUserSession"];
         delete?: never;
@@ -311,7 +320,10 @@ export interface paths {
          *     `expires_at` passes expire or, with `auto_renew` on, are renewed for a year and charged,
          *     sessions end 24 hours after they were issued, and rate-limit windows that end are
          *     reset. Events carry the time they fell due. The clock never moves back, except by
-         *     `POST /api/v1/sandbox/reset`. At most 10 years per call.
+         *     `POST /api/v1/sandbox/reset`. *Decision, how far:* at most 315,576,000 seconds (ten
+         *     years of 365.25 days) per call, whether given as `seconds` or as `to`; more gives 422
+         *     `out_of_range`. A fixed length rather than calendar years, so the bound is one number
+         *     that the schema states and that does not depend on the leap days ahead.
          */
         post: operations["advanceSandboxClock"];
         delete?: never;
@@ -979,11 +991,11 @@ export interface components {
         };
         /** @description Exactly one of `seconds` and `to`. */
         SandboxClockAdvance: {
-            /** @description Seconds to move forward (at most 10 years). */
+            /** @description Seconds to move forward; at most 315,576,000 (ten years of 365.25 days), the bound of every advance. */
             seconds?: number;
             /**
              * Format: date-time
-             * @description The time to move to; later than the current sandbox time, at most 10 years ahead.
+             * @description The time to move to; later than the current sandbox time, and at most 315,576,000 seconds (the maximum of `seconds`) ahead of it.
              */
             to?: string;
         };

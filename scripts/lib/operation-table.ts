@@ -68,6 +68,17 @@ export function operationRows(document: JsonObject): OperationRow[] {
   return rows;
 }
 
+/**
+ * The longest sandbox clock advance, in seconds: the schema's maximum of `seconds`, which bounds
+ * `to` as well, so the handler's check and the validator's are one number.
+ */
+function sandboxMaxAdvanceSeconds(document: JsonObject): number {
+  const schemas = (document.components as JsonObject).schemas as Record<string, JsonObject>;
+  const maximum = ((schemas.SandboxClockAdvance?.properties as Record<string, JsonObject> | undefined)?.seconds as JsonObject | undefined)?.maximum;
+  if (typeof maximum !== "number") throw new Error("SandboxClockAdvance.seconds needs a maximum: it bounds every sandbox clock advance");
+  return maximum;
+}
+
 export function renderOperationTable(document: JsonObject): string {
   const rows = operationRows(document);
   const body = rows
@@ -117,6 +128,9 @@ export type RateLimitClass = keyof typeof rateLimits.classes;
 export const dnsTemplates = ${JSON.stringify(document["x-dns-templates"], null, 2)} as const;
 
 export type DnsTemplateId = keyof typeof dnsTemplates;
+
+/** The most a sandbox clock advance may move, \`seconds\` or \`to\` alike (the maximum of \`SandboxClockAdvance.seconds\`). */
+export const sandboxMaxAdvanceSeconds = ${sandboxMaxAdvanceSeconds(document)};
 `;
 }
 

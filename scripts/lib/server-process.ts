@@ -9,7 +9,9 @@ export interface ServerProcess {
   child: ChildProcess;
   /** Everything it wrote so far, standard output and error together. */
   output(): string;
-  /** Its exit code, once it ends. */
+  /** What it wrote to standard error alone. */
+  errors(): string;
+  /** Its exit code, once it ended and everything it wrote has been read. */
   exited: Promise<number | null>;
 }
 
@@ -18,10 +20,15 @@ const ANNOUNCED = /server on (http:\/\/\S+)/;
 export function spawnServer(args: readonly string[], env: NodeJS.ProcessEnv): ServerProcess {
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
+  let errors = "";
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  return { child, output: () => output, exited };
+  child.stderr!.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+    errors += chunk.toString();
+  });
+  // "close", not "exit": output written just before the end may still be in the pipes at "exit".
+  const exited = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
+  return { child, output: () => output, errors: () => errors, exited };
 }
 
 /** The base address the server announces once it listens; undefined when it ends or stays silent for `timeoutMs`. */

@@ -1,6 +1,7 @@
 /** API keys: generated once, shown once, stored only as SHA-256 hashes. */
 import { hash, timingSafeEqual } from "node:crypto";
 import { randomBase62 } from "../ids.js";
+import type { FollowedPartnersFile, KeyEntry } from "./followed-partners-file.js";
 
 export type Environment = "sandbox" | "production";
 
@@ -22,14 +23,30 @@ export interface Partner {
   name: string;
 }
 
+/** A partner whose keys the ring accepts, with how many keys of each environment it has and where they come from. */
+export interface LoadedPartner {
+  partner: Partner;
+  keys: Record<Environment, number>;
+  source: "configuration" | "partners file";
+}
+
 /**
- * The keys a deployment accepts. Lookup is by hash, so the time taken depends on the hash, never
- * on how much of a guessed key is right; the stored hash is still compared in constant time.
+ * The keys a deployment accepts: those given in its configuration (PARTNER_API_KEYS, the demo key,
+ * tests), fixed for the life of the process, and those of the partners file it follows, which may
+ * change between any two requests (server/auth/followed-partners-file.ts). Lookup is by hash, so
+ * the time taken depends on the hash, never on how much of a guessed key is right; the stored hash
+ * is still compared in constant time.
  */
 export class KeyRing {
-  private readonly byHash = new Map<string, { hash: Buffer; partner: Partner }>();
+  private readonly byHash = new Map<string, KeyEntry>();
+  private file: FollowedPartnersFile | null = null;
 
   constructor(private readonly environment: Environment) {}
+
+  /** Accepts, from now on, the keys the partners file holds at each lookup. */
+  follow(file: FollowedPartnersFile): void {
+    this.file = file;
+  }
 
   /** Adds a key given in plain text (from configuration); only its hash is kept. */
   addKey(partner: Partner, key: string): void {
@@ -41,6 +58,7 @@ export class KeyRing {
     this.byHash.set(hash.toString("hex"), { hash, partner });
   }
 
+  /** Revokes a key of the configuration; keys of the partners file are revoked in the file. */
   revoke(key: string): void {
     this.byHash.delete(hashApiKey(key).toString("hex"));
   }
@@ -49,7 +67,21 @@ export class KeyRing {
   partnerFor(key: string): Partner | null {
     if (environmentOfKey(key) !== this.environment) return null;
     const keyHash = hashApiKey(key);
-    const entry = this.byHash.get(keyHash.toString("hex"));
+    const hex = keyHash.toString("hex");
+    const entry = this.byHash.get(hex) ?? this.file?.current().get(hex);
     return entry && timingSafeEqual(entry.hash, keyHash) ? entry.partner : null;
+  }
+
+  /** Every partner with keys in the configuration or the partners file, as they stand now. */
+  loaded(): LoadedPartner[] {
+    const fromConfiguration = new Map<string, LoadedPartner>();
+    for (const { partner } of this.byHash.values()) {
+      const loaded = fromConfiguration.get(partner.id) ?? { partner, keys: { sandbox: 0, production: 0 }, source: "configuration" as const };
+      loaded.keys[this.environment]++;
+      fromConfiguration.set(partner.id, loaded);
+    }
+    this.file?.current();
+    const fromFile = (this.file?.partners() ?? []).map(({ partner, keys }): LoadedPartner => ({ partner, keys: { ...keys }, source: "partners file" }));
+    return [...fromConfiguration.values(), ...fromFile];
   }
 }

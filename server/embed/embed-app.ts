@@ -7,7 +7,7 @@
  * open session (else the session-ended page), and every POST passes the CSRF checks.
  */
 import { fileURLToPath } from "node:url";
-import express, { type ErrorRequestHandler, type Express, type RequestHandler } from "express";
+import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from "express";
 import { servicesOf, type Services } from "../context.js";
 import { ApiError } from "../errors.js";
 import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from "./cookies.js";
@@ -101,9 +101,19 @@ function verifyCsrf(services: Services, log: NonNullable<EmbedAppOptions["log"]>
       ownOrigin: ownOriginOf(services),
     });
     if (refusal === null) return next();
-    log(`embed: refused ${req.method} ${req.path}: ${refusal}`);
+    // Not the path: like every log line, it never carries a raw path (see routeOf).
+    log(`embed: refused ${req.method}: ${refusal}`);
     res.status(403).type("html").send(refusedPage());
   };
+}
+
+/**
+ * The route a request matched, e.g. `/session/:token`, for log lines: the raw path carries the login
+ * token or a user's ids, and logs never hold one (the README's promise).
+ */
+function routeOf(req: Request): string {
+  const route = (req as { route?: { path?: unknown } }).route?.path;
+  return typeof route === "string" ? route : "a path without a route";
 }
 
 function errorPage(log: NonNullable<EmbedAppOptions["log"]>): ErrorRequestHandler {
@@ -123,7 +133,7 @@ function errorPage(log: NonNullable<EmbedAppOptions["log"]>): ErrorRequestHandle
       res.status(status).type("html").send(refusedPage());
       return;
     }
-    log(`embed: unexpected error on ${req.method} ${req.path}`, error);
+    log(`embed: unexpected error on ${req.method} ${routeOf(req)}`, error);
     res.status(500).type("html").send(problemPage());
   };
 }

@@ -3,11 +3,14 @@
  * opening within its 24 hours, for a browser session whose id travels in a cookie; the browser
  * session lives exactly as long as the login session it came from, by the partner's clock, and ends
  * with it (a deleted user's sessions are gone from the store; each browser session leaves only a
- * record that it ended, so its cookie gets the session-ended page and is cleared).
+ * record that it ended, so its cookie gets the session-ended page and is cleared). Ended sessions
+ * are removed by the periodic sweep (server/scheduling/session-expiry.ts); a user holds at most
+ * LOGIN_SESSIONS_PER_USER login sessions and BROWSER_SESSIONS_PER_USER browser sessions, so however
+ * many a partner opens for one user, what is kept stays small.
  */
-import { createHash } from "node:crypto";
+import { createHash, hash } from "node:crypto";
+import { DAY } from "../clock.js";
 import type { Services } from "../context.js";
-import { hashSessionToken } from "../handlers/users.js";
 import { randomBase62 } from "../ids.js";
 import type { EmbedSessionRow, SessionRow } from "../store/types.js";
 
@@ -24,6 +27,36 @@ const ID_LENGTH = 43;
 
 const hashEmbedSessionId = (id: string) => createHash("sha256").update(`embed:${id}`).digest("hex");
 
+/**
+ * Login sessions kept per user; one more ends the oldest, with the browser sessions opened from it.
+ * A partner asks a fresh login_url on each load of the page that frames the interface, so this is
+ * how many of the user's page loads within 24 hours stay usable: far more than tabs and devices a
+ * person keeps open, and a bound on what one user can make the store hold.
+ */
+export const LOGIN_SESSIONS_PER_USER = 50;
+/** Browser sessions kept per user (each opening of a login_url is one); one more ends the oldest. */
+export const BROWSER_SESSIONS_PER_USER = 50;
+
+export const SESSION_LIFETIME = DAY;
+
+export const hashSessionToken = (token: string) => hash("sha256", token, "hex");
+
+/**
+ * Opens a login session for the user at `now` (the partner's time): the token of its login_url
+ * (shown once, stored only hashed) and when it ends. Beyond LOGIN_SESSIONS_PER_USER the user's
+ * oldest sessions end.
+ */
+export function openLoginSession(services: Services, partnerId: string, userIdentifier: string, now: Date): { token: string; expiresAt: Date } {
+  const { store } = services;
+  // 43 base62 characters: about 256 bits, far beyond guessing.
+  const token = randomBase62(ID_LENGTH);
+  const expiresAt = new Date(now.getTime() + SESSION_LIFETIME);
+  store.saveSession({ tokenHash: hashSessionToken(token), partnerId, userIdentifier, expiresAt });
+  const sessions = store.sessionsOfUser(partnerId, userIdentifier);
+  sessions.slice(0, Math.max(0, sessions.length - LOGIN_SESSIONS_PER_USER)).forEach((tokenHash) => store.deleteSession(tokenHash));
+  return { token, expiresAt };
+}
+
 /** The login session of a login_url token; it ends 24 hours after it was issued, by the clock of its partner (a sandbox clock moves it). */
 export function openSession(services: Services, token: string): SessionLookup {
   if (!TOKEN.test(token)) return { state: "unknown" };
@@ -39,14 +72,17 @@ function loginSessionState(services: Services, tokenHash: string): SessionLookup
 
 /** Opens a browser session for an open login session; returns the cookie value (shown once, stored only hashed). */
 export function startEmbedSession(services: Services, login: SessionRow): string {
+  const { store } = services;
   const id = randomBase62(ID_LENGTH);
-  services.store.saveEmbedSession({
+  store.saveEmbedSession({
     idHash: hashEmbedSessionId(id),
     loginTokenHash: login.tokenHash,
     partnerId: login.partnerId,
     userIdentifier: login.userIdentifier,
     csrfToken: randomBase62(ID_LENGTH),
   });
+  const sessions = store.embedSessionsOfUser(login.partnerId, login.userIdentifier);
+  sessions.slice(0, Math.max(0, sessions.length - BROWSER_SESSIONS_PER_USER)).forEach((idHash) => store.deleteEmbedSession(idHash));
   return id;
 }
 

@@ -1,20 +1,13 @@
 /** The partner's users and their embedded-interface sessions. */
-import { hash } from "node:crypto";
 import type { OperationHandlers } from "../../generated/handlers.js";
-import { DAY, timestamp } from "../clock.js";
+import { timestamp } from "../clock.js";
 import { partnerOf, type RequestContext, type Services } from "../context.js";
+import { openLoginSession } from "../embed/sessions.js";
 import { apiErrors } from "../errors.js";
-import { randomBase62 } from "../ids.js";
 import { formatCents } from "../money.js";
 import type { UserPageEntry, UserRow } from "../store/types.js";
 
 type Handlers = OperationHandlers<RequestContext>;
-
-/** 43 base62 characters: about 256 bits, far beyond guessing. */
-const SESSION_TOKEN_LENGTH = 43;
-export const SESSION_LIFETIME = DAY;
-
-export const hashSessionToken = (token: string) => hash("sha256", token, "hex");
 
 function requireUser(services: Services, partnerId: string, userIdentifier: string): UserRow {
   const user = services.store.findUser(partnerId, userIdentifier);
@@ -42,9 +35,7 @@ export const userHandlers: Pick<Handlers, "createUserSession" | "listUsers" | "g
       ? { ...existing, email: body.email ?? existing.email, lastLogin: now, updatedAt: body.email !== undefined ? now : existing.updatedAt }
       : { partnerId: partner.id, userIdentifier: body.user_identifier, email: body.email ?? null, createdAt: now, lastLogin: now, updatedAt: now, totalSpent: 0 };
     services.store.saveUser(user);
-    const token = randomBase62(SESSION_TOKEN_LENGTH);
-    const expiresAt = new Date(now.getTime() + SESSION_LIFETIME);
-    services.store.saveSession({ tokenHash: hashSessionToken(token), partnerId: partner.id, userIdentifier: user.userIdentifier, expiresAt });
+    const { token, expiresAt } = openLoginSession(services, partner.id, user.userIdentifier, now);
     return {
       status: 201,
       body: {

@@ -7,7 +7,8 @@ import { requestErrorToApiError } from "./request-errors.js";
 
 /**
  * Unexpected errors (the 500s) go to the logger at error level with the request id, the route
- * template and the error with its stack; like the request lines, never the raw path, headers or body.
+ * template and the error with its stack; like the request lines, never the raw path, headers or body
+ * (createApp's logger passes `err` through server/http/loggable-error.ts).
  */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {

@@ -1,11 +1,12 @@
 /**
  * Applies what time brings (transfer steps, domain expiry and auto-renewal, the end of the webhook
- * delivery log's retention) while the server runs, for time that passes on its own; sandbox
- * partners who advance their clocks get the state changes at once.
+ * delivery log's retention, the removal of ended sessions) while the server runs, for time that
+ * passes on its own; sandbox partners who advance their clocks get the state changes at once.
  */
 import type { Services } from "../context.js";
 import { applyAllDueChanges } from "./due-changes.js";
 import { every } from "./every.js";
+import { removeEndedSessions } from "./session-expiry.js";
 
 export const SWEEP_INTERVAL_MS = 60_000;
 
@@ -16,6 +17,7 @@ export function startDueChangeSweep(services: Services, onError: (error: unknown
     () => {
       applyAllDueChanges(services);
       services.webhooks.dispatcher.prune();
+      removeEndedSessions(services);
     },
     onError,
   );

@@ -13,6 +13,12 @@ function addToIndex<K, V>(index: Map<K, Set<V>>, key: K, value: V): void {
   set.add(value);
 }
 
+/** Removes from a Set held in a Map, and the Set once empty, so no key outlives what it indexed. */
+function removeFromIndex<K, V>(index: Map<K, Set<V>>, key: K, value: V): void {
+  const set = index.get(key);
+  if (set?.delete(value) && set.size === 0) index.delete(key);
+}
+
 export class MemoryStore implements Store {
   private readonly users = new Map<string, UserRow>();
   private readonly usersByPartner = new Map<string, Set<string>>();
@@ -31,10 +37,21 @@ export class MemoryStore implements Store {
   private readonly activeTransferIdByName = new Map<string, string>();
   private readonly transferIdsByUser = new Map<string, Set<string>>();
   private readonly sessions = new Map<string, SessionRow>();
+  /** Sets keep insertion order: each user's sessions oldest first (for the bound per user). */
   private readonly sessionHashesByUser = new Map<string, Set<string>>();
+  /**
+   * Each partner's sessions in the order they were created, which is the order they end: every
+   * session lives as long, by its partner's clock, and that clock only moves forward (a sandbox
+   * reset deletes the partner's sessions with it). Removing the ended ones reads only those, from
+   * the front. (Should the system clock step back, a session created after the step ends a little
+   * before the one ahead of it and is removed with that one; lookups check the end time anyway.)
+   */
+  private readonly sessionHashesByPartner = new Map<string, Set<string>>();
   private readonly embedSessions = new Map<string, EmbedSessionRow>();
   private readonly embedSessionHashesByUser = new Map<string, Set<string>>();
   private readonly endedEmbedSessions = new Map<string, EndedEmbedSessionRow>();
+  /** The browser sessions opened from each login session, which end with it. */
+  private readonly embedSessionHashesByLogin = new Map<string, Set<string>>();
 
   /** Per partner, the user keys in the order of every sort and direction of the user list. */
   private readonly userOrders = new Map<string, Record<`${UserSort}:${"asc" | "desc"}`, SortedKeys<string>>>();
@@ -117,15 +134,15 @@ export class MemoryStore implements Store {
       if (this.activeTransferIdByName.get(transfer.domainName) === transferId) this.activeTransferIdByName.delete(transfer.domainName);
       this.transfers.delete(transferId);
     }
-    for (const hash of this.sessionHashesByUser.get(key) ?? []) this.sessions.delete(hash);
-    for (const hash of this.embedSessionHashesByUser.get(key) ?? []) {
-      this.embedSessions.delete(hash);
-      this.endedEmbedSessions.set(hash, { idHash: hash, partnerId });
+    for (const hash of [...(this.embedSessionHashesByUser.get(key) ?? [])]) {
+      // Until its login session would have ended, the cookie gets the session-ended page (410).
+      const expiresAt = this.sessions.get(this.embedSessions.get(hash)!.loginTokenHash)?.expiresAt ?? new Date(0);
+      this.endedEmbedSessions.set(hash, { idHash: hash, partnerId, expiresAt });
+      this.deleteEmbedSession(hash);
     }
+    for (const hash of [...(this.sessionHashesByUser.get(key) ?? [])]) this.deleteSession(hash);
     this.domainIdsByUser.delete(key);
     this.transferIdsByUser.delete(key);
-    this.sessionHashesByUser.delete(key);
-    this.embedSessionHashesByUser.delete(key);
     this.usersByPartner.get(partnerId)?.delete(key);
     this.users.delete(key);
   }
@@ -258,6 +275,7 @@ export class MemoryStore implements Store {
   saveSession(session: SessionRow): void {
     this.sessions.set(session.tokenHash, { ...session });
     addToIndex(this.sessionHashesByUser, userKey(session.partnerId, session.userIdentifier), session.tokenHash);
+    addToIndex(this.sessionHashesByPartner, session.partnerId, session.tokenHash);
   }
 
   findSession(tokenHash: string): SessionRow | undefined {
@@ -265,9 +283,38 @@ export class MemoryStore implements Store {
     return row && { ...row };
   }
 
+  sessionsOfUser(partnerId: string, userIdentifier: string): string[] {
+    return [...(this.sessionHashesByUser.get(userKey(partnerId, userIdentifier)) ?? [])];
+  }
+
+  deleteSession(tokenHash: string): void {
+    const session = this.sessions.get(tokenHash);
+    if (!session) return;
+    for (const idHash of [...(this.embedSessionHashesByLogin.get(tokenHash) ?? [])]) this.deleteEmbedSession(idHash);
+    removeFromIndex(this.sessionHashesByUser, userKey(session.partnerId, session.userIdentifier), tokenHash);
+    removeFromIndex(this.sessionHashesByPartner, session.partnerId, tokenHash);
+    this.sessions.delete(tokenHash);
+  }
+
+  deleteEndedSessions(partnerId: string, now: Date): number {
+    let deleted = 0;
+    // Oldest first, so the first session still open ends the walk (see sessionHashesByPartner).
+    for (const tokenHash of this.sessionHashesByPartner.get(partnerId) ?? []) {
+      if (this.sessions.get(tokenHash)!.expiresAt > now) break;
+      this.deleteSession(tokenHash);
+      deleted++;
+    }
+    // Few: only the browser sessions of deleted users, kept until their login session would have ended.
+    for (const [idHash, ended] of this.endedEmbedSessions) {
+      if (ended.partnerId === partnerId && ended.expiresAt <= now) this.endedEmbedSessions.delete(idHash);
+    }
+    return deleted;
+  }
+
   saveEmbedSession(session: EmbedSessionRow): void {
     this.embedSessions.set(session.idHash, { ...session });
     addToIndex(this.embedSessionHashesByUser, userKey(session.partnerId, session.userIdentifier), session.idHash);
+    addToIndex(this.embedSessionHashesByLogin, session.loginTokenHash, session.idHash);
   }
 
   findEmbedSession(idHash: string): EmbedSessionRow | undefined {
@@ -278,5 +325,17 @@ export class MemoryStore implements Store {
   findEndedEmbedSession(idHash: string): EndedEmbedSessionRow | undefined {
     const row = this.endedEmbedSessions.get(idHash);
     return row && { ...row };
+  }
+
+  embedSessionsOfUser(partnerId: string, userIdentifier: string): string[] {
+    return [...(this.embedSessionHashesByUser.get(userKey(partnerId, userIdentifier)) ?? [])];
+  }
+
+  deleteEmbedSession(idHash: string): void {
+    const session = this.embedSessions.get(idHash);
+    if (!session) return;
+    removeFromIndex(this.embedSessionHashesByUser, userKey(session.partnerId, session.userIdentifier), idHash);
+    removeFromIndex(this.embedSessionHashesByLogin, session.loginTokenHash, idHash);
+    this.embedSessions.delete(idHash);
   }
 }

@@ -91,6 +91,8 @@ export interface EmbedSessionRow {
 export interface EndedEmbedSessionRow {
   idHash: string;
   partnerId: string;
+  /** When its login session would have ended; the periodic sweep removes the row then. */
+  expiresAt: Date;
 }
 
 export type UserSort = "created_at" | "last_login" | "domain_count";
@@ -150,8 +152,20 @@ export interface Store {
 
   saveSession(session: SessionRow): void;
   findSession(tokenHash: string): SessionRow | undefined;
+  /** The token hashes of the user's login sessions, oldest first. */
+  sessionsOfUser(partnerId: string, userIdentifier: string): string[];
+  /** Deletes a login session with the browser sessions opened from it. */
+  deleteSession(tokenHash: string): void;
+  /**
+   * Deletes the partner's login sessions that ended by `now` (the partner's time), with the browser
+   * sessions opened from them; returns how many login sessions it deleted.
+   */
+  deleteEndedSessions(partnerId: string, now: Date): number;
 
   saveEmbedSession(session: EmbedSessionRow): void;
   findEmbedSession(idHash: string): EmbedSessionRow | undefined;
   findEndedEmbedSession(idHash: string): EndedEmbedSessionRow | undefined;
+  /** The id hashes of the user's browser sessions, oldest first. */
+  embedSessionsOfUser(partnerId: string, userIdentifier: string): string[];
+  deleteEmbedSession(idHash: string): void;
 }

@@ -1,7 +1,9 @@
 /** GET login_url: the token exchange, the session cookie, its 24 hours, and its end. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DAY } from "../../server/clock.js";
-import { hashSessionToken } from "../../server/handlers/users.js";
+import { BROWSER_SESSIONS_PER_USER, hashSessionToken, LOGIN_SESSIONS_PER_USER } from "../../server/embed/sessions.js";
+import { removeEndedSessions } from "../../server/scheduling/session-expiry.js";
+import { startDueChangeSweep } from "../../server/scheduling/sweep.js";
 import { startEmbedTestServer, type EmbedTestServer } from "../support/embed-test-server.js";
 import { EmbedBrowser, textOf } from "./support/embed-browser.js";
 
@@ -13,6 +15,11 @@ beforeEach(() => s.reset());
 afterAll(() => s.close());
 
 const advance = (seconds: number) => s.api.POST("/api/v1/sandbox/clock/advance", { body: { seconds } });
+const tokenOf = (loginUrl: string) => loginUrl.split("/").pop()!;
+const storedSessions = (partnerId = "partner_a", userIdentifier = "u1") => ({
+  login: s.services.store.sessionsOfUser(partnerId, userIdentifier).length,
+  browser: s.services.store.embedSessionsOfUser(partnerId, userIdentifier).length,
+});
 
 describe("GET /session/{token} (login_url)", () => {
   it("exchanges the token for a session cookie and redirects to an address without the token", async () => {
@@ -165,5 +172,91 @@ describe("DELETE /api/v1/users/{user_identifier}", () => {
     await s.api.DELETE("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } });
     await s.loginUrl("u1");
     expect((await browser.get("/domains")).status).not.toBe(200);
+  });
+});
+
+describe("ended sessions", () => {
+  it("are removed 24 hours after issue by the partner's clock, browser sessions with their login session; another partner's stay", async () => {
+    const loginUrl = await s.loginUrl("u1");
+    const browser = new EmbedBrowser(s.embedUrl);
+    await browser.open(loginUrl);
+    await s.otherPartner.POST("/api/v1/users", { body: { user_identifier: "u1" } });
+    expect(storedSessions()).toEqual({ login: 1, browser: 1 });
+    await advance(DAY / 1000);
+    expect(removeEndedSessions(s.services)).toBe(1);
+    expect(storedSessions()).toEqual({ login: 0, browser: 0 });
+    expect(s.services.store.findSession(hashSessionToken(tokenOf(loginUrl)))).toBeUndefined();
+    expect(storedSessions("partner_b")).toEqual({ login: 1, browser: 0 });
+    // Gone from the store, the token and the cookie read as unknown: the same session-ended page.
+    expect((await new EmbedBrowser(s.embedUrl).open(loginUrl)).status).toBe(404);
+    expect((await browser.get("/domains")).status).toBe(401);
+  });
+
+  it("stay until their last second", async () => {
+    const browser = new EmbedBrowser(s.embedUrl);
+    await browser.open(await s.loginUrl("u1"));
+    await advance(DAY / 1000 - 1);
+    expect(removeEndedSessions(s.services)).toBe(0);
+    expect(storedSessions()).toEqual({ login: 1, browser: 1 });
+    expect((await browser.get("/domains")).status).toBe(200);
+  });
+
+  it("are removed by the server's periodic sweep as time passes on its own, without any request", async () => {
+    await new EmbedBrowser(s.embedUrl).open(await s.loginUrl("u1"));
+    const stop = startDueChangeSweep(s.services, (error) => { throw error; }, 5);
+    try {
+      s.clock.advance(DAY);
+      for (let i = 0; i < 200 && storedSessions().login > 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(storedSessions()).toEqual({ login: 0, browser: 0 });
+    } finally {
+      stop();
+    }
+  });
+});
+
+describe("the sessions of one user", () => {
+  it(`are at most ${LOGIN_SESSIONS_PER_USER} login sessions: one more ends the oldest, its login_url and the browser sessions opened from it`, async () => {
+    const oldest = await s.loginUrl("u1");
+    const oldestBrowser = new EmbedBrowser(s.embedUrl);
+    expect((await oldestBrowser.open(oldest)).status).toBe(200);
+    const second = await s.loginUrl("u1");
+    for (let i = 2; i < LOGIN_SESSIONS_PER_USER; i++) await s.loginUrl("u1");
+    expect(storedSessions()).toEqual({ login: LOGIN_SESSIONS_PER_USER, browser: 1 });
+    const newest = await s.loginUrl("u1");
+    expect(storedSessions()).toEqual({ login: LOGIN_SESSIONS_PER_USER, browser: 0 });
+    expect((await new EmbedBrowser(s.embedUrl).open(oldest)).status).toBe(404);
+    expect((await oldestBrowser.get("/domains")).status).not.toBe(200);
+    expect((await new EmbedBrowser(s.embedUrl).open(second)).status).toBe(200);
+    expect((await new EmbedBrowser(s.embedUrl).open(newest)).status).toBe(200);
+  });
+
+  it(`are at most ${BROWSER_SESSIONS_PER_USER} browser sessions: opening one more ends the oldest`, async () => {
+    const loginUrl = await s.loginUrl("u1");
+    const browsers = Array.from({ length: BROWSER_SESSIONS_PER_USER + 1 }, () => new EmbedBrowser(s.embedUrl));
+    for (const browser of browsers) expect((await browser.open(loginUrl)).status).toBe(200);
+    expect(storedSessions()).toEqual({ login: 1, browser: BROWSER_SESSIONS_PER_USER });
+    expect((await browsers[0]!.get("/domains")).status).toBe(401);
+    expect((await browsers[1]!.get("/domains")).status).toBe(200);
+    expect((await browsers.at(-1)!.get("/domains")).status).toBe(200);
+  });
+
+  it("count per user: another user's sessions are not ended by them", async () => {
+    const other = new EmbedBrowser(s.embedUrl);
+    await other.open(await s.loginUrl("u2"));
+    for (let i = 0; i <= LOGIN_SESSIONS_PER_USER; i++) await s.loginUrl("u1");
+    expect(storedSessions("partner_a", "u2")).toEqual({ login: 1, browser: 1 });
+    expect((await other.get("/domains")).status).toBe(200);
+  });
+});
+
+describe("the embed host's error lines", () => {
+  it("name the route of an unexpected error, never the raw path with its login token", async () => {
+    const loginUrl = await s.loginUrl("u1");
+    const token = loginUrl.split("/").pop()!;
+    s.services.store = {} as never;
+    const response = await fetch(loginUrl, { redirect: "manual" });
+    expect(response.status).toBe(500);
+    expect(s.logs).toEqual([expect.stringMatching(/^embed: unexpected error on GET \/session\/:token TypeError: /)]);
+    expect(s.logs.join("\n")).not.toContain(token);
   });
 });

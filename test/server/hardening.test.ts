@@ -172,6 +172,59 @@ describe("structured logs", () => {
   });
 });
 
+describe("error lines", () => {
+  const KEY = "sk_sandbox_errorLinesPartnerKey0000000000";
+  const PATH_SECRET = "pathsecret_Qx7";
+  const QUERY_SECRET = "867530";
+  const BODY_SECRET = "bodysecret_Zk4";
+  const logs = captureLogger("info");
+  let server: Server;
+  let baseUrl: string;
+  beforeAll(async () => {
+    ({ server, baseUrl } = await listen({
+      partners: [{ partner: { id: "errors", name: "Errors" }, keys: [KEY] }],
+      logger: logs.logger,
+      handlers: {
+        // Answers that break the spec: the validator's 500 holds the request's raw URL.
+        getUser: () => ({ status: 200, body: { user_identifier: 42 } }) as never,
+        listUsers: () => ({ status: 200, body: { users: "none" } }) as never,
+        // What an HTTP client's error looks like: the URL, headers and body of its request, and a cause.
+        updateUser: ({ path, body }) => {
+          const cause = Object.assign(new Error("connection reset"), { code: "ECONNRESET", address: `/${path.user_identifier}` });
+          throw Object.assign(new Error("upstream failed", { cause }), { status: 502, path: `/users/${path.user_identifier}`, url: `https://upstream.invalid/${path.user_identifier}`, body, headers: { "x-user": path.user_identifier } });
+        },
+      },
+    }));
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const call = (path: string, init: RequestInit = {}) =>
+    fetch(`${baseUrl}${path}`, { ...init, headers: { Authorization: `Bearer ${KEY}`, "Content-Type": "application/json" } });
+
+  it("carry no raw path, query string or body in any field, and keep the error's type, message, stack, code, status and cause", async () => {
+    const responses = [
+      await call(`/api/v1/users/${PATH_SECRET}`),
+      await call(`/api/v1/users?offset=${QUERY_SECRET}&order=asc`),
+      await call(`/api/v1/users/${PATH_SECRET}`, { method: "PUT", body: JSON.stringify({ email: `${BODY_SECRET}@example.com` }) }),
+    ];
+    expect(responses.map((response) => response.status)).toEqual([500, 500, 500]);
+    const errors = logs.lines.filter((line) => line.level === 50);
+    expect(errors.map((line) => [line.msg, line.route])).toEqual([
+      ["unexpected error on GET /api/v1/users/{user_identifier}", "/api/v1/users/{user_identifier}"],
+      ["unexpected error on GET /api/v1/users", "/api/v1/users"],
+      ["unexpected error on PUT /api/v1/users/{user_identifier}", "/api/v1/users/{user_identifier}"],
+    ]);
+    for (const secret of [PATH_SECRET, QUERY_SECRET, BODY_SECRET, "offset="]) expect(logs.text()).not.toContain(secret);
+    expect(errors[0]!.err).toEqual({ type: "InternalServerError", message: expect.stringContaining("/response"), stack: expect.stringMatching(/^Internal Server Error: \/response/), status: 500 });
+    expect(errors[2]!.err).toEqual({
+      type: "Error",
+      message: "upstream failed",
+      stack: expect.stringMatching(/^Error: upstream failed\n\s+at /),
+      status: 502,
+      cause: { type: "Error", message: "connection reset", stack: expect.stringMatching(/^Error: connection reset\n/), code: "ECONNRESET" },
+    });
+  });
+});
+
 describe("the test server's logger", () => {
   it("fails close() when the server logged an error-level line (an unexpected error), as every suite relies on", async () => {
     const server = await startTestServer();

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { serveOnLoopback, type Listener } from "../support/listen.js";
 import createClient from "openapi-fetch";
 import type { paths } from "../../generated/types/full.js";
+import { sandboxMaxAdvanceSeconds } from "../../generated/operations.js";
 import { createApp } from "../../server/app.js";
 import { ManualClock } from "../../server/clock.js";
 import { createEmbedApp } from "../../server/embed/embed-app.js";
@@ -86,9 +87,40 @@ describe("the sandbox clock", () => {
     expect(await clockOf()).toEqual({ now: NOW, advanced_seconds: 0 });
   });
 
-  it("accepts the edges: one second, and exactly ten years", async () => {
+  it("accepts the edges: one second, and exactly the maximum", async () => {
     expect((await advance({ seconds: 1 })).response.status).toBe(200);
-    expect((await advance({ to: "2036-11-22T10:00:01Z" })).data).toMatchObject({ now: "2036-11-22T10:00:01Z" });
+    expect((await advance({ to: "2036-11-21T22:00:01Z" })).data).toMatchObject({ now: "2036-11-21T22:00:01Z" });
+  });
+
+  describe("how far one call moves it: the schema's maximum of seconds (ten years of 365.25 days), for seconds and to alike", () => {
+    it("is 315,576,000 seconds", () => {
+      expect(sandboxMaxAdvanceSeconds).toBe(10 * 365.25 * DAY_S);
+    });
+
+    it("accepts seconds at the maximum from any date, also where ten calendar years hold only two leap days", async () => {
+      expect((await advance({ to: "2029-03-01T00:00:00Z" })).response.status).toBe(200);
+      const { data, response } = await advance({ seconds: sandboxMaxAdvanceSeconds });
+      expect(response.status).toBe(200);
+      // Ten calendar years from there end at 2039-03-01T00:00:00Z: the bound is half a day longer.
+      expect(data).toMatchObject({ now: "2039-03-01T12:00:00Z" });
+    });
+
+    it("refuses a to one second beyond the maximum, although ten calendar years ahead reach further, and accepts one at the maximum", async () => {
+      // From 2026-11-22 ten calendar years hold three leap days: 3653 days, half a day beyond the bound.
+      const refused = await advance({ to: "2036-11-21T22:00:01Z" });
+      expect(refused.response.status).toBe(422);
+      expect(refused.error).toMatchObject({ error: "validation_error", details: { field: "to", code: "out_of_range" } });
+      expect(await clockOf()).toEqual({ now: NOW, advanced_seconds: 0 });
+      const { data, response } = await advance({ to: "2036-11-21T22:00:00Z" });
+      expect(response.status).toBe(200);
+      expect(data).toMatchObject({ now: "2036-11-21T22:00:00Z", advanced_seconds: sandboxMaxAdvanceSeconds });
+    });
+
+    it("refuses seconds one beyond the maximum with the validator's 422", async () => {
+      const { error, response } = await advance({ seconds: sandboxMaxAdvanceSeconds + 1 });
+      expect(response.status).toBe(422);
+      expect(error).toMatchObject({ details: { field: "seconds", code: "out_of_range" } });
+    });
   });
 
   it("resets rate-limit windows that end on the way; the helpers themselves are never limited", async () => {

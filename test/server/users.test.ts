@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { DAY } from "../../server/clock.js";
-import { useTestServer } from "../support/test-server.js";
+import { hashSessionToken, LOGIN_SESSIONS_PER_USER } from "../../server/embed/sessions.js";
+import { DEFAULT_RATE_LIMITS, scaleRateLimits } from "../../server/rate-limits/policy.js";
+import { startTestServer, useTestServer } from "../support/test-server.js";
 
 const s = useTestServer();
 
@@ -231,7 +233,6 @@ describe("DELETE /api/v1/users/{user_identifier}", () => {
   it("ends the user's sessions", async () => {
     const { data } = await createUser("u1");
     const token = data!.login_url.split("/").pop()!;
-    const { hashSessionToken } = await import("../../server/handlers/users.js");
     expect(s.services.store.findSession(hashSessionToken(token))).toBeDefined();
     await s.api.DELETE("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } });
     expect(s.services.store.findSession(hashSessionToken(token))).toBeUndefined();
@@ -242,5 +243,25 @@ describe("DELETE /api/v1/users/{user_identifier}", () => {
     expect((await s.api.DELETE("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "ghost" } } })).response.status).toBe(404);
     expect((await s.api.DELETE("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "theirs" } } })).response.status).toBe(404);
     expect((await s.otherPartner.GET("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "theirs" } } })).response.status).toBe(200);
+  });
+});
+
+describe("many POST /api/v1/users for one user", () => {
+  /** What the store holds, serialized: grows with every row and index entry it keeps. */
+  const storedSize = (store: object) =>
+    JSON.stringify(store, (_key, value: unknown) => (value instanceof Map ? [...value.entries()] : value instanceof Set ? [...value] : value)).length;
+
+  it(`keep the store's size flat once the user has ${LOGIN_SESSIONS_PER_USER} sessions: nothing of the older ones stays behind`, async () => {
+    const server = await startTestServer({ rateLimits: scaleRateLimits(DEFAULT_RATE_LIMITS, 100) });
+    try {
+      const login = () => server.api.POST("/api/v1/users", { body: { user_identifier: "u1" } });
+      for (let i = 0; i < LOGIN_SESSIONS_PER_USER; i++) await login();
+      const bounded = storedSize(server.services.store);
+      for (let i = 0; i < 10 * LOGIN_SESSIONS_PER_USER; i++) expect((await login()).response.status).toBe(201);
+      expect(storedSize(server.services.store)).toBe(bounded);
+      expect(server.services.store.sessionsOfUser("partner_a", "u1")).toHaveLength(LOGIN_SESSIONS_PER_USER);
+    } finally {
+      await server.close();
+    }
   });
 });
