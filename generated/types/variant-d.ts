@@ -1200,7 +1200,7 @@ export interface components {
              * @description `field` names the offending field (dotted path, e.g. `records.2.ttl`); `code` says
              *     what is wrong: `missing_required_field`, `invalid_type`, `unknown_field`,
              *     `malformed_json`, `invalid_format`, `invalid_value`, `out_of_range`, `too_long`,
-             *     `too_short`, `cname_conflict`, `duplicate_record`, `already_registered`,
+             *     `too_short`, `cname_conflict`, `duplicate_record`, `spf_conflict`, `dmarc_conflict`, `already_registered`,
              *     `transfer_in_progress`, `invalid_status`.
              */
             details?: {
@@ -1358,8 +1358,9 @@ export interface components {
         };
         /**
          * @description The request conflicts with the current state (coded shape): a record that already
-         *     exists or breaks the CNAME rule, a domain already registered here or already being
-         *     transferred, or a domain whose status does not allow the operation.
+         *     exists, breaks the CNAME rule or would be a second SPF or DMARC record at its name, a
+         *     domain already registered here or already being transferred, or a domain whose status
+         *     does not allow the operation.
          */
         Conflict: {
             headers: {

@@ -4,6 +4,7 @@
  */
 import { isIPv4, isIPv6 } from "node:net";
 import type { DnsRecordRow } from "../store/types.js";
+import { mailPolicyOf, secondPolicyMessage } from "./mail-policy-records.js";
 
 export type RecordType = DnsRecordRow["type"];
 
@@ -37,6 +38,9 @@ export function txtStrings(content: string): string[] {
   if (!TXT_QUOTED.test(content)) return [content];
   return [...content.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((match) => match[1]!.replace(/\\(.)/g, "$1"));
 }
+
+/** The text a TXT record carries: its strings joined without separators (RFC 7208 3.3). */
+export const txtText = (content: string) => txtStrings(content).join("");
 
 export interface SrvParts {
   priority: number;
@@ -108,13 +112,14 @@ const sameContent = (a: RecordDraft | DnsRecordRow, b: RecordDraft | DnsRecordRo
   a.type === b.type && (a.type === "TXT" ? a.content === b.content : a.content.toLowerCase().replace(/\.$/, "") === b.content.toLowerCase().replace(/\.$/, ""));
 
 export interface RecordConflict {
-  code: "cname_conflict" | "duplicate_record";
+  code: "cname_conflict" | "duplicate_record" | "spf_conflict" | "dmarc_conflict";
   message: string;
 }
 
 /**
  * Zone rules against the other records of the domain (RFC 1034 3.6.2, RFC 2181 10.1: a CNAME owns
- * its name). `others` must not include the record being updated.
+ * its name; one SPF and one DMARC record per name, see mail-policy-records.ts). `others` must not
+ * include the record being updated.
  */
 export function recordConflict(draft: RecordDraft, others: ReadonlyArray<RecordDraft | DnsRecordRow>): RecordConflict | null {
   const atName = others.filter((other) => sameName(other.name, draft.name));
@@ -126,6 +131,10 @@ export function recordConflict(draft: RecordDraft, others: ReadonlyArray<RecordD
   }
   if (atName.some((other) => other.type === "CNAME")) {
     return { code: "cname_conflict", message: `A CNAME record already exists at ${draft.name}; no other record can share its name` };
+  }
+  const policy = mailPolicyOf(draft, txtText(draft.content));
+  if (policy && atName.some((other) => mailPolicyOf(other, txtText(other.content)) === policy)) {
+    return { code: `${policy}_conflict`, message: secondPolicyMessage(policy, draft.name) };
   }
   return null;
 }
