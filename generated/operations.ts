@@ -157,6 +157,7 @@ export const dnsTemplates = {
   "microsoft-365": {
     "variables": {
       "mx_host": {
+        "type": "hostname",
         "required": true
       }
     },
@@ -219,7 +220,10 @@ export const dnsTemplates = {
   "github-pages": {
     "variables": {
       "github_user": {
-        "required": true
+        "type": "text",
+        "required": true,
+        "pattern": "^[A-Za-z0-9]+(-[A-Za-z0-9]+)*$",
+        "max_length": 39
       }
     },
     "records": [
@@ -273,6 +277,7 @@ export const dnsTemplates = {
   "web-host": {
     "variables": {
       "ip": {
+        "type": "ipv4",
         "required": true
       }
     },
@@ -292,9 +297,11 @@ export const dnsTemplates = {
   "spf-dmarc": {
     "variables": {
       "report_email": {
+        "type": "email",
         "required": true
       },
       "policy": {
+        "type": "text",
         "required": false,
         "default": "none",
         "enum": [
@@ -304,6 +311,7 @@ export const dnsTemplates = {
         ]
       },
       "spf_include": {
+        "type": "spf_mechanisms",
         "required": false,
         "default": "mx"
       }

@@ -1273,7 +1273,7 @@ export interface components {
         DnsTemplateId: "google-workspace" | "microsoft-365" | "fastmail" | "github-pages" | "web-host" | "spf-dmarc";
         DnsTemplateApply: {
             template_id: components["schemas"]["DnsTemplateId"];
-            /** @description Values of the template's variables, by name. */
+            /** @description Values of the template's variables, by name, each of its variable's type (see the DNS records (Variant D) tag). */
             variables?: {
                 [key: string]: string;
             };

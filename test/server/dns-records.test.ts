@@ -1024,7 +1024,7 @@ describe("POST /api/v1/domains/{domain_id}/dns/template", () => {
 
   it.each([
     ["a policy outside its list", { template_id: "spf-dmarc", variables: { report_email: "d@adalovelace.com", policy: "block" } }, "variables.policy"],
-    ["an ip that makes an invalid A record", { template_id: "web-host", variables: { ip: "not-an-ip" } }, "content"],
+    ["an ip that is not an IPv4 address", { template_id: "web-host", variables: { ip: "not-an-ip" } }, "variables.ip"],
     ["an unknown template", { template_id: "cpanel" }, "template_id"],
     ["an empty variable value", { template_id: "web-host", variables: { ip: "" } }, "variables.ip"],
   ])("refuses %s with 422 and creates nothing", async (_label, body, field) => {
