@@ -136,6 +136,11 @@ export const rateLimits = {
 
 export type RateLimitClass = keyof typeof rateLimits.classes;
 
+/** Bounds of one domain's DNS records (`x-dns-limits`): records it may hold, records per page. */
+export const dnsLimits = {
+  "records_per_domain": 1000
+} as const;
+
 /** The DNS template catalogue (`x-dns-templates`). */
 export const dnsTemplates = {
   "google-workspace": {

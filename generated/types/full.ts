@@ -572,7 +572,8 @@ export interface paths {
          * Create a DNS record (Variant R)
          * @description Creates a record in the domain `domain_id`. `ttl` defaults to 3600. MX needs
          *     `priority`; SRV needs `priority`, `weight`, `port` and `target` (and `value` is the
-         *     target host too: when both are given they must be equal).
+         *     target host too: when both are given they must be equal). A domain that already holds
+         *     its maximum of records gives 422 (see "Bounds and limits of requests").
          */
         post: operations["createDnsRecord"];
         delete?: never;
@@ -625,7 +626,9 @@ export interface paths {
         put?: never;
         /**
          * Create a DNS record (Variant D)
-         * @description Creates a record; `ttl` defaults to 300. MX needs `priority`; SRV takes it from `content`.
+         * @description Creates a record; `ttl` defaults to 300. MX needs `priority`; SRV takes it from
+         *     `content`. A domain that already holds its maximum of records gives 422
+         *     `unprocessable_entity` (`record_limit_exceeded`).
          */
         post: operations["createDomainDnsRecord"];
         delete?: never;
@@ -683,7 +686,10 @@ export interface paths {
          *
          *     The request as a whole is refused (400 or 422, nothing created) only when its shape is
          *     wrong: `records` missing or empty, more than 100 records, or a record of the wrong
-         *     JSON shape (a missing required field, a field of the wrong type, an unknown field).
+         *     JSON shape (a missing required field, a field of the wrong type, an unknown field); or,
+         *     *addition*, when the records it would create would take the domain past its maximum of
+         *     records (422 `unprocessable_entity`, `record_limit_exceeded`): only the records that
+         *     pass the rules count, and none is created.
          */
         post: operations["bulkCreateDomainDnsRecords"];
         delete?: never;
@@ -707,9 +713,10 @@ export interface paths {
         /**
          * Apply a DNS template (Variant D)
          * @description Creates the records of a template from the catalogue (see the tag's description for
-         *     ids, records and variables). All or nothing: a missing required variable or an invalid
-         *     resulting record gives 422, a conflict with an existing record gives 409, and nothing
-         *     is created.
+         *     ids, records and variables). All or nothing: a missing required variable, a variable
+         *     not of its type, an invalid resulting record or records that would take the domain past
+         *     its maximum of records (`record_limit_exceeded`) give 422, a conflict with an existing
+         *     record gives 409, and nothing is created.
          */
         post: operations["applyDnsTemplate"];
         delete?: never;
@@ -1294,7 +1301,8 @@ export interface components {
              *     what is wrong: `missing_required_field`, `invalid_type`, `unknown_field`,
              *     `malformed_json`, `invalid_format`, `invalid_value`, `out_of_range`, `too_long`,
              *     `too_short`, `cname_conflict`, `duplicate_record`, `spf_conflict`, `dmarc_conflict`, `already_registered`,
-             *     `transfer_in_progress`, `invalid_status`.
+             *     `transfer_in_progress`, `invalid_status`, `record_limit_exceeded` (with `limit`, the
+             *     most records a domain may hold).
              */
             details?: {
                 field?: string;

@@ -558,7 +558,8 @@ export interface paths {
          * Create a DNS record (Variant R)
          * @description Creates a record in the domain `domain_id`. `ttl` defaults to 3600. MX needs
          *     `priority`; SRV needs `priority`, `weight`, `port` and `target` (and `value` is the
-         *     target host too: when both are given they must be equal).
+         *     target host too: when both are given they must be equal). A domain that already holds
+         *     its maximum of records gives 422 (see "Bounds and limits of requests").
          */
         post: operations["createDnsRecord"];
         delete?: never;
@@ -1079,7 +1080,8 @@ export interface components {
              *     what is wrong: `missing_required_field`, `invalid_type`, `unknown_field`,
              *     `malformed_json`, `invalid_format`, `invalid_value`, `out_of_range`, `too_long`,
              *     `too_short`, `cname_conflict`, `duplicate_record`, `spf_conflict`, `dmarc_conflict`, `already_registered`,
-             *     `transfer_in_progress`, `invalid_status`.
+             *     `transfer_in_progress`, `invalid_status`, `record_limit_exceeded` (with `limit`, the
+             *     most records a domain may hold).
              */
             details?: {
                 field?: string;
