@@ -620,7 +620,21 @@ export interface paths {
         };
         /**
          * List a domain's DNS records (Variant D)
-         * @description All records of the domain, ordered by name, then type, then creation.
+         * @description The records of the domain, ordered by name, then type, then creation. *Decision:* names
+         *     compare without regard to case, character by character in code-point order (so `*` and
+         *     digits sort before the root `@`, which sorts before `_` and letters), and records equal
+         *     in all three are ordered by `id`, so every record has one place in the list.
+         *
+         *     *Addition, pages:* one page at a time, at most `limit` records: from the start, or after
+         *     the record a `cursor` points at. `next_cursor` continues the list and is null on its
+         *     last page; `total` counts the records of every page. A request with neither parameter
+         *     gets the first page of 100 records: the whole list of a domain of at most 100 records,
+         *     as before pages existed. Paging to the end lists every record that exists all along
+         *     exactly once, whatever is created or deleted between pages: a record created meanwhile
+         *     appears when it sorts after the page last read, and a record renamed meanwhile may
+         *     appear twice or not at all. A cursor stays valid while its domain exists, even when its
+         *     record is deleted; one this list did not give out, or one of another domain's list, gives
+         *     400 `validation_error` with `details.field` `cursor` and `details.code` `invalid_cursor`.
          */
         get: operations["listDomainDnsRecords"];
         put?: never;
@@ -902,7 +916,20 @@ export interface components {
             user_identifier: components["schemas"]["UserIdentifier"];
             nameservers: string[];
             whois_privacy: boolean;
+            /**
+             * @description The first page of the domain's records, in the order of its record list: all of
+             *     them when it has at most 100 (*addition:* at most 100 are embedded; the rest is
+             *     read through `GET /api/v1/domains/{domain_id}/dns` from
+             *     `dns_records_next_cursor`).
+             */
             dns_records: components["schemas"]["DomainDnsRecordSummary"][];
+            /** @description *Addition.* Number of records of the domain, embedded or not. */
+            dns_records_total: number;
+            /**
+             * @description *Addition.* The `cursor` that continues the record list after the embedded
+             *     records; null when `dns_records` holds them all.
+             */
+            dns_records_next_cursor: string | null;
             pricing: components["schemas"]["DomainPricing"];
         };
         DomainUpdate: {
@@ -1253,8 +1280,12 @@ export interface components {
             updated_at: components["schemas"]["Timestamp"];
         };
         DnsRecordList: {
+            /** @description One page of records, in list order. */
             records: components["schemas"]["DnsRecordD"][];
+            /** @description Number of records of the domain, in all pages. */
             total: number;
+            /** @description *Addition.* The `cursor` of the next page; null on the last page. */
+            next_cursor: string | null;
         };
         DnsRecordBulkCreate: {
             records: components["schemas"]["DnsRecordDCreate"][];
@@ -1301,8 +1332,8 @@ export interface components {
              *     what is wrong: `missing_required_field`, `invalid_type`, `unknown_field`,
              *     `malformed_json`, `invalid_format`, `invalid_value`, `out_of_range`, `too_long`,
              *     `too_short`, `cname_conflict`, `duplicate_record`, `spf_conflict`, `dmarc_conflict`, `already_registered`,
-             *     `transfer_in_progress`, `invalid_status`, `record_limit_exceeded` (with `limit`, the
-             *     most records a domain may hold).
+             *     `transfer_in_progress`, `invalid_status`, `invalid_cursor`, `record_limit_exceeded`
+             *     (with `limit`, the most records a domain may hold).
              */
             details?: {
                 field?: string;
@@ -2180,6 +2211,8 @@ export interface operations {
                      *           "created_at": "2026-10-01T09:51:00Z"
                      *         }
                      *       ],
+                     *       "dns_records_total": 2,
+                     *       "dns_records_next_cursor": null,
                      *       "pricing": {
                      *         "registration_price": "12.99",
                      *         "renewal_price": "14.99",
@@ -2686,6 +2719,8 @@ export interface operations {
                      *           "created_at": "2026-10-01T09:51:00Z"
                      *         }
                      *       ],
+                     *       "dns_records_total": 2,
+                     *       "dns_records_next_cursor": null,
                      *       "pricing": {
                      *         "registration_price": "12.99",
                      *         "renewal_price": "14.99",
@@ -2775,6 +2810,8 @@ export interface operations {
                      *           "created_at": "2026-10-01T09:51:00Z"
                      *         }
                      *       ],
+                     *       "dns_records_total": 2,
+                     *       "dns_records_next_cursor": null,
                      *       "pricing": {
                      *         "registration_price": "12.99",
                      *         "renewal_price": "14.99",
@@ -3474,7 +3511,12 @@ export interface operations {
     };
     listDomainDnsRecords: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description *Addition.* Records per page: 1 to 100, default 100. */
+                limit?: number;
+                /** @description *Addition.* The `next_cursor` of the page before; opaque, do not build or change it. */
+                cursor?: string;
+            };
             header?: never;
             path: {
                 /** @description Domain id (`dom_...`). */
@@ -3520,7 +3562,8 @@ export interface operations {
                      *           "updated_at": "2026-10-03T08:30:00Z"
                      *         }
                      *       ],
-                     *       "total": 2
+                     *       "total": 2,
+                     *       "next_cursor": null
                      *     }
                      */
                     "application/json": components["schemas"]["DnsRecordList"];

@@ -734,7 +734,20 @@ export interface components {
             user_identifier: components["schemas"]["UserIdentifier"];
             nameservers: string[];
             whois_privacy: boolean;
+            /**
+             * @description The first page of the domain's records, in the order of its record list: all of
+             *     them when it has at most 100 (*addition:* at most 100 are embedded; the rest is
+             *     read through `GET /api/v1/domains/{domain_id}/dns` from
+             *     `dns_records_next_cursor`).
+             */
             dns_records: components["schemas"]["DomainDnsRecordSummary"][];
+            /** @description *Addition.* Number of records of the domain, embedded or not. */
+            dns_records_total: number;
+            /**
+             * @description *Addition.* The `cursor` that continues the record list after the embedded
+             *     records; null when `dns_records` holds them all.
+             */
+            dns_records_next_cursor: string | null;
             pricing: components["schemas"]["DomainPricing"];
         };
         DomainUpdate: {
@@ -1080,8 +1093,8 @@ export interface components {
              *     what is wrong: `missing_required_field`, `invalid_type`, `unknown_field`,
              *     `malformed_json`, `invalid_format`, `invalid_value`, `out_of_range`, `too_long`,
              *     `too_short`, `cname_conflict`, `duplicate_record`, `spf_conflict`, `dmarc_conflict`, `already_registered`,
-             *     `transfer_in_progress`, `invalid_status`, `record_limit_exceeded` (with `limit`, the
-             *     most records a domain may hold).
+             *     `transfer_in_progress`, `invalid_status`, `invalid_cursor`, `record_limit_exceeded`
+             *     (with `limit`, the most records a domain may hold).
              */
             details?: {
                 field?: string;
@@ -2288,6 +2301,8 @@ export interface operations {
                      *           "created_at": "2026-10-01T09:51:00Z"
                      *         }
                      *       ],
+                     *       "dns_records_total": 2,
+                     *       "dns_records_next_cursor": null,
                      *       "pricing": {
                      *         "registration_price": "12.99",
                      *         "renewal_price": "14.99",
@@ -2377,6 +2392,8 @@ export interface operations {
                      *           "created_at": "2026-10-01T09:51:00Z"
                      *         }
                      *       ],
+                     *       "dns_records_total": 2,
+                     *       "dns_records_next_cursor": null,
                      *       "pricing": {
                      *         "registration_price": "12.99",
                      *         "renewal_price": "14.99",

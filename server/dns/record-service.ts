@@ -22,10 +22,6 @@ function assertNoConflict(draft: RecordDraft, others: DnsRecordRow[]): void {
   if (conflict) throw apiErrors.conflict(conflict.message, { field: "name", code: conflict.code });
 }
 
-/** The order records are listed in: by name, then type, then creation. */
-export const byNameTypeCreation = (a: DnsRecordRow, b: DnsRecordRow) =>
-  a.name.localeCompare(b.name) || a.type.localeCompare(b.type) || a.createdAt.getTime() - b.createdAt.getTime();
-
 /** The row a checked draft becomes; not stored yet. */
 function newRecordRow(services: Services, domain: DomainRow, draft: RecordDraft): DnsRecordRow {
   const now = services.clock.now();

@@ -2,7 +2,8 @@
 import type { OperationHandlers } from "../../generated/handlers.js";
 import { partnerOf, type RequestContext, type Services } from "../context.js";
 import type { RecordDraft } from "../dns/record-rules.js";
-import { byNameTypeCreation, createRecord, createRecordsInBulk, deleteRecord, updateRecord } from "../dns/record-service.js";
+import { recordPage } from "../dns/record-pages.js";
+import { createRecord, createRecordsInBulk, deleteRecord, updateRecord } from "../dns/record-service.js";
 import { toRecordD } from "../dns/record-shapes.js";
 import { applyTemplate } from "../dns/template-service.js";
 import { domainOfPartner } from "../domains/domain-access.js";
@@ -24,10 +25,10 @@ export const dnsRecordDHandlers: Pick<
   Handlers,
   "listDomainDnsRecords" | "createDomainDnsRecord" | "updateDomainDnsRecord" | "deleteDomainDnsRecord" | "bulkCreateDomainDnsRecords" | "applyDnsTemplate"
 > = {
-  listDomainDnsRecords: ({ path }, context) => {
+  listDomainDnsRecords: ({ path, query }, context) => {
     const domain = domainOfPartner(context.services.store, partnerOf(context).id, path.domain_id);
-    const records = context.services.store.recordsOfDomain(domain.id).sort(byNameTypeCreation).map(toRecordD);
-    return { status: 200, body: { records, total: records.length } };
+    const page = recordPage(context.services.store, domain, query.limit, query.cursor);
+    return { status: 200, body: { records: page.records.map(toRecordD), total: page.total, next_cursor: page.nextCursor } };
   },
 
   createDomainDnsRecord: ({ path, body }, context) => {

@@ -390,7 +390,7 @@ describe("GET /api/v1/domains/{domain_id}/dns", () => {
   it("lists no records of a new domain", async () => {
     const { data, response } = await s.api.GET("/api/v1/domains/{domain_id}/dns", domainPath());
     expect(response.status).toBe(200);
-    expect(data).toEqual({ records: [], total: 0 });
+    expect(data).toEqual({ records: [], total: 0, next_cursor: null });
   });
 
   it("lists the records ordered by name, then type, then creation, with total", async () => {
