@@ -25,19 +25,20 @@ function cursorAfter(domain: DomainRow, record: DnsRecordRow): string {
   return Buffer.from(JSON.stringify(content)).toString("base64url");
 }
 
+const notOurs = () => apiErrors.badRequest("cursor", "invalid_cursor", "cursor is not one this list gave out; start again without it");
+
 function positionOf(domain: DomainRow, cursor: string): RecordListPosition {
-  const notOurs = apiErrors.badRequest("cursor", "invalid_cursor", "cursor is not one this list gave out; start again without it");
+  if (!BASE64URL.test(cursor)) throw notOurs();
   let content: unknown;
   try {
-    if (!BASE64URL.test(cursor)) throw notOurs;
     content = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
   } catch {
-    throw notOurs;
+    throw notOurs();
   }
-  if (!Array.isArray(content) || content.length !== 6) throw notOurs;
+  if (!Array.isArray(content) || content.length !== 6) throw notOurs();
   const [version, domainId, name, type, createdAt, id] = content as unknown[];
-  if (version !== CURSOR_VERSION || typeof domainId !== "string" || typeof name !== "string" || typeof type !== "string" || typeof id !== "string") throw notOurs;
-  if (typeof createdAt !== "number" || !Number.isSafeInteger(createdAt) || createdAt < 0) throw notOurs;
+  if (version !== CURSOR_VERSION || typeof domainId !== "string" || typeof name !== "string" || typeof type !== "string" || typeof id !== "string") throw notOurs();
+  if (typeof createdAt !== "number" || !Number.isSafeInteger(createdAt) || createdAt < 0) throw notOurs();
   if (domainId !== domain.id) throw apiErrors.badRequest("cursor", "invalid_cursor", "cursor belongs to the record list of another domain");
   // Any name and type make a position to start after; they need not be a record's.
   return { name, type: type as RecordListPosition["type"], createdAt: new Date(createdAt), id };

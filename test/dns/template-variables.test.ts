@@ -127,6 +127,12 @@ describe("SPF mechanisms (RFC 7208 section 5)", () => {
 });
 
 describe("the catalogue", () => {
+  it.each(Object.keys(dnsTemplates) as DnsTemplateId[])("bounds every text variable of %s by an enum or a pattern", (templateId) => {
+    for (const spec of Object.values(variablesOf(templateId))) {
+      if (spec.type === "text") expect(spec.enum !== undefined || spec.pattern !== undefined).toBe(true);
+    }
+  });
+
   it.each(Object.keys(dnsTemplates) as DnsTemplateId[])("gives every variable of %s a default of its own type, if any", (templateId) => {
     for (const [name, spec] of Object.entries(variablesOf(templateId))) {
       if (spec.default !== undefined) expect(() => assertVariableValue(templateId, name, spec, spec.default!)).not.toThrow();
