@@ -58,7 +58,7 @@ export const operationTable = {
   getDnsRecord: {"method":"get","path":"/api/v1/dns_records/{id}","tag":"DNS records (Variant R)","variants":["R"],"environments":["production","sandbox"],"rateLimitClass":"dns_retrieval","rateLimitExempt":false,"authenticated":true,"successStatus":200,"hasRequestBody":false,"listErrorStatuses":[400,403,404],"integerQueryParameters":[]},
   deleteDnsRecord: {"method":"delete","path":"/api/v1/dns_records/{id}","tag":"DNS records (Variant R)","variants":["R"],"environments":["production","sandbox"],"rateLimitClass":"dns_deletion","rateLimitExempt":false,"authenticated":true,"successStatus":204,"hasRequestBody":false,"listErrorStatuses":[400,403,404],"integerQueryParameters":[]},
   updateDnsRecord: {"method":"patch","path":"/api/v1/dns_records/{id}","tag":"DNS records (Variant R)","variants":["R"],"environments":["production","sandbox"],"rateLimitClass":"dns_update","rateLimitExempt":false,"authenticated":true,"successStatus":200,"hasRequestBody":true,"listErrorStatuses":[400,403,404,409,422],"integerQueryParameters":[]},
-  listDomainDnsRecords: {"method":"get","path":"/api/v1/domains/{domain_id}/dns","tag":"DNS records (Variant D)","variants":["D"],"environments":["production","sandbox"],"rateLimitClass":"dns_retrieval","rateLimitExempt":false,"authenticated":true,"successStatus":200,"hasRequestBody":false,"listErrorStatuses":[],"integerQueryParameters":[]},
+  listDomainDnsRecords: {"method":"get","path":"/api/v1/domains/{domain_id}/dns","tag":"DNS records (Variant D)","variants":["D"],"environments":["production","sandbox"],"rateLimitClass":"dns_retrieval","rateLimitExempt":false,"authenticated":true,"successStatus":200,"hasRequestBody":false,"listErrorStatuses":[],"integerQueryParameters":["limit"]},
   createDomainDnsRecord: {"method":"post","path":"/api/v1/domains/{domain_id}/dns","tag":"DNS records (Variant D)","variants":["D"],"environments":["production","sandbox"],"rateLimitClass":"dns_creation","rateLimitExempt":false,"authenticated":true,"successStatus":201,"hasRequestBody":true,"listErrorStatuses":[],"integerQueryParameters":[]},
   updateDomainDnsRecord: {"method":"put","path":"/api/v1/domains/{domain_id}/dns/{record_id}","tag":"DNS records (Variant D)","variants":["D"],"environments":["production","sandbox"],"rateLimitClass":"dns_update","rateLimitExempt":false,"authenticated":true,"successStatus":200,"hasRequestBody":true,"listErrorStatuses":[],"integerQueryParameters":[]},
   deleteDomainDnsRecord: {"method":"delete","path":"/api/v1/domains/{domain_id}/dns/{record_id}","tag":"DNS records (Variant D)","variants":["D"],"environments":["production","sandbox"],"rateLimitClass":"dns_deletion","rateLimitExempt":false,"authenticated":true,"successStatus":204,"hasRequestBody":false,"listErrorStatuses":[],"integerQueryParameters":[]},
@@ -138,6 +138,12 @@ export const rateLimits = {
 
 export type RateLimitClass = keyof typeof rateLimits.classes;
 
+/** Bounds of one domain's DNS records (`x-dns-limits`): records it may hold, records per page. */
+export const dnsLimits = {
+  "records_per_domain": 1000,
+  "records_per_page": 100
+} as const;
+
 /** The DNS template catalogue (`x-dns-templates`). */
 export const dnsTemplates = {
   "google-workspace": {
@@ -159,6 +165,7 @@ export const dnsTemplates = {
   "microsoft-365": {
     "variables": {
       "mx_host": {
+        "type": "hostname",
         "required": true
       }
     },
@@ -221,7 +228,10 @@ export const dnsTemplates = {
   "github-pages": {
     "variables": {
       "github_user": {
-        "required": true
+        "type": "text",
+        "required": true,
+        "pattern": "^[A-Za-z0-9]+(-[A-Za-z0-9]+)*$",
+        "max_length": 39
       }
     },
     "records": [
@@ -275,6 +285,7 @@ export const dnsTemplates = {
   "web-host": {
     "variables": {
       "ip": {
+        "type": "ipv4",
         "required": true
       }
     },
@@ -294,9 +305,11 @@ export const dnsTemplates = {
   "spf-dmarc": {
     "variables": {
       "report_email": {
+        "type": "email",
         "required": true
       },
       "policy": {
+        "type": "text",
         "required": false,
         "default": "none",
         "enum": [
@@ -306,6 +319,7 @@ export const dnsTemplates = {
         ]
       },
       "spf_include": {
+        "type": "spf_mechanisms",
         "required": false,
         "default": "mx"
       }

@@ -4,6 +4,7 @@
  * add records to their own zones (one zone taking every write would grow to tens of thousands
  * of records, which no zone has).
  */
+import { dnsLimits } from "../../generated/operations.js";
 import type { Services } from "../../server/context.js";
 import { findTld } from "../../server/catalog/tlds.js";
 import { registerDomain } from "../../server/domains/registration.js";
@@ -32,4 +33,20 @@ export function seed(services: Services): { domainId: string; writeDomainIds: st
     registerDomain(services.store, services.clock, { partnerId: BENCH_PARTNER.id, userIdentifier: `user_${String(i + 1).padStart(4, "0")}`, name: `write-${i}.com`, tld: findTld("com")!, years: 1, charge: 1299 }).id,
   );
   return { domainId: domain.id, writeDomainIds };
+}
+
+/** A TXT string of the longest length one string may have (255 characters). */
+const LONGEST_TXT_STRING = "v=benchmark ".padEnd(255, "abcdefghijklmnopqrstuvwxyz0123456789");
+
+/**
+ * The largest zone a partner can build: a domain of the bench partner holding the most records a
+ * domain may hold (x-dns-limits), each a TXT record of the longest single string, created through
+ * the service as a partner's requests would create them. Returns the domain's id.
+ */
+export function seedLargestZone(services: Services): string {
+  const domain = registerDomain(services.store, services.clock, { partnerId: BENCH_PARTNER.id, userIdentifier: "user_0000", name: "largest-zone.com", tld: findTld("com")!, years: 1, charge: 1299 });
+  for (let i = 0; i < dnsLimits.records_per_domain; i++) {
+    createRecord(services, domain, { type: "TXT", name: `r${String(i).padStart(4, "0")}`, content: LONGEST_TXT_STRING, ttl: 3600, priority: null });
+  }
+  return domain.id;
 }

@@ -4,7 +4,18 @@ import type { paths, VariantDPaths, VariantRPaths } from "./api-types.js";
 import { refuseBrowser } from "./browser-guard.js";
 import { resolveTarget, type Environment } from "./environment.js";
 import { originGuard } from "./origin-guard.js";
-import { paginateUsers, userPages, type UserList, type UserListItem, type UserPaginationOptions } from "./pagination.js";
+import {
+  dnsRecordPages,
+  paginateDnsRecords,
+  paginateUsers,
+  userPages,
+  type DnsRecord,
+  type DnsRecordList,
+  type DnsRecordPaginationOptions,
+  type UserList,
+  type UserListItem,
+  type UserPaginationOptions,
+} from "./pagination.js";
 import { retryingFetch, type FetchFunction, type RetryOptions } from "./retry.js";
 
 /** Which operations and shapes the types describe: a deployment serves R, D or both (`GET /api/v1/health` reports `variants`). */
@@ -43,7 +54,15 @@ export interface UserPagination {
   userPages(options?: UserPaginationOptions): AsyncGenerator<UserList, void, undefined>;
 }
 
-export type PartnerClient<V extends ApiVariant = "both"> = Client<PathsOf<V>> & PartnerClientInfo & (V extends "R" ? unknown : UserPagination);
+/** The record list exists in Variant D (and so in "both"). */
+export interface DnsRecordPagination {
+  /** Every record of the domain, across pages; throws PartnerApiError if a page fails. */
+  paginateDnsRecords(domainId: string, options?: DnsRecordPaginationOptions): AsyncGenerator<DnsRecord, void, undefined>;
+  /** Every page of the domain's records, with `total`; throws PartnerApiError if a page fails. */
+  dnsRecordPages(domainId: string, options?: DnsRecordPaginationOptions): AsyncGenerator<DnsRecordList, void, undefined>;
+}
+
+export type PartnerClient<V extends ApiVariant = "both"> = Client<PathsOf<V>> & PartnerClientInfo & (V extends "R" ? unknown : UserPagination & DnsRecordPagination);
 
 export function createPartnerClient<V extends ApiVariant = "both">(options: PartnerClientOptions<V>): PartnerClient<V> {
   refuseBrowser(options.dangerouslyAllowBrowser);
@@ -54,11 +73,13 @@ export function createPartnerClient<V extends ApiVariant = "both">(options: Part
   // One client over the full types; the variant narrows only the static type (the wire format is the same).
   const client = createClient<paths>({ baseUrl, fetch, headers: { Authorization: `Bearer ${options.apiKey}` } });
   client.use(originGuard(baseUrl));
-  const extras: PartnerClientInfo & UserPagination = {
+  const extras: PartnerClientInfo & UserPagination & DnsRecordPagination = {
     environment,
     baseUrl,
     paginateUsers: (paging) => paginateUsers(client, paging),
     userPages: (paging) => userPages(client, paging),
+    paginateDnsRecords: (domainId, paging) => paginateDnsRecords(client, domainId, paging),
+    dnsRecordPages: (domainId, paging) => dnsRecordPages(client, domainId, paging),
   };
   return Object.assign(client, extras) as unknown as PartnerClient<V>;
 }

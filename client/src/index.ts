@@ -1,6 +1,6 @@
 /** @partner-api/client: the typed client of the Partner Domain and DNS Service API. Webhook verification: `@partner-api/client/webhooks`. */
 export { createPartnerClient } from "./client.js";
-export type { ApiVariant, PartnerClient, PartnerClientInfo, PartnerClientOptions, PathsOf, UserPagination } from "./client.js";
+export type { ApiVariant, DnsRecordPagination, PartnerClient, PartnerClientInfo, PartnerClientOptions, PathsOf, UserPagination } from "./client.js";
 export { environmentOfKey, KEY_PREFIXES, SPEC_BASE_URLS } from "./environment.js";
 export type { Environment } from "./environment.js";
 export { PartnerClientConfigError } from "./config-error.js";
@@ -9,5 +9,5 @@ export { errorMessages, hasErrorCode, isCodedError, isErrorList, isRateLimited, 
 export type { ApiError, ApiErrorBody, ApiErrorList, ErrorCode, RateLimitError } from "./errors.js";
 export { RETRIED_METHODS, RETRIED_STATUSES } from "./retry.js";
 export type { FetchFunction, RetryClock, RetryEvent, RetryOptions } from "./retry.js";
-export type { UserList, UserListItem, UserPaginationOptions } from "./pagination.js";
+export type { DnsRecord, DnsRecordList, DnsRecordPaginationOptions, UserList, UserListItem, UserPaginationOptions } from "./pagination.js";
 export type { components, operations, paths, VariantD, VariantDPaths, VariantR, VariantRPaths } from "./api-types.js";

@@ -1,7 +1,7 @@
 /**
- * Every user of the partner, page after page of `GET /api/v1/users` (Variant D; limit/offset).
+ * Walks of the API's paged lists (Variant D): the partner's users and a domain's DNS records.
  *
- * Defaults favour a complete walk: `created_at` ascending, so users created during the walk are
+ * Users, page after page of `GET /api/v1/users` (limit/offset). Defaults favour a complete walk: `created_at` ascending, so users created during the walk are
  * appended at the end instead of shifting the pages still to come (the API's own default order is
  * newest first). Offset pages are not a snapshot: a user deleted during the walk moves later users
  * one place back, and one of them may be skipped.
@@ -12,6 +12,8 @@ import { PartnerApiError } from "./errors.js";
 
 export type UserList = components["schemas"]["UserList"];
 export type UserListItem = components["schemas"]["UserListItem"];
+export type DnsRecordList = components["schemas"]["DnsRecordList"];
+export type DnsRecord = components["schemas"]["DnsRecordD"];
 
 export interface UserPaginationOptions {
   /** Users per request, 1 to 100 (default 100, the API's maximum: fewer requests against `user_retrieval`). */
@@ -37,4 +39,32 @@ export async function* userPages(client: Client<paths>, options: UserPaginationO
 /** Each user, across all pages. */
 export async function* paginateUsers(client: Client<paths>, options: UserPaginationOptions = {}): AsyncGenerator<UserListItem, void, undefined> {
   for await (const page of userPages(client, options)) yield* page.users;
+}
+
+export interface DnsRecordPaginationOptions {
+  /** Records per request, 1 to 100 (default 100, the API's maximum: fewer requests against `dns_retrieval`). */
+  pageSize?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Each page of a domain's records (`GET /api/v1/domains/{domain_id}/dns`, with `total`), following
+ * `next_cursor` to the end. Cursor pages do not shift: every record that exists throughout the
+ * walk comes once, whatever is created or deleted meanwhile. Throws PartnerApiError when a page fails.
+ */
+export async function* dnsRecordPages(client: Client<paths>, domainId: string, options: DnsRecordPaginationOptions = {}): AsyncGenerator<DnsRecordList, void, undefined> {
+  const limit = options.pageSize ?? 100;
+  for (let cursor: string | null = null; ; ) {
+    const query: { limit: number; cursor?: string } = cursor === null ? { limit } : { limit, cursor };
+    const { data, error, response } = await client.GET("/api/v1/domains/{domain_id}/dns", { params: { path: { domain_id: domainId }, query }, signal: options.signal });
+    if (!data) throw new PartnerApiError(response, error);
+    yield data;
+    if (data.next_cursor === null) return;
+    cursor = data.next_cursor;
+  }
+}
+
+/** Each record of the domain, across all pages, in the list's order. */
+export async function* paginateDnsRecords(client: Client<paths>, domainId: string, options: DnsRecordPaginationOptions = {}): AsyncGenerator<DnsRecord, void, undefined> {
+  for await (const page of dnsRecordPages(client, domainId, options)) yield* page.records;
 }

@@ -593,7 +593,8 @@ export interface paths {
          * Create a DNS record (Variant R)
          * @description Creates a record in the domain `domain_id`. `ttl` defaults to 3600. MX needs
          *     `priority`; SRV needs `priority`, `weight`, `port` and `target` (and `value` is the
-         *     target host too: when both are given they must be equal).
+         *     target host too: when both are given they must be equal). A domain that already holds
+         *     its maximum of records gives 422 (see "Bounds and limits of requests").
          */
         post: operations["createDnsRecord"];
         delete?: never;
@@ -640,13 +641,29 @@ export interface paths {
         };
         /**
          * List a domain's DNS records (Variant D)
-         * @description All records of the domain, ordered by name, then type, then creation.
+         * @description The records of the domain, ordered by name, then type, then creation. *Decision:* names
+         *     compare without regard to case, character by character in code-point order (so `*` and
+         *     digits sort before the root `@`, which sorts before `_` and letters), and records equal
+         *     in all three are ordered by `id`, so every record has one place in the list.
+         *
+         *     *Addition, pages:* one page at a time, at most `limit` records: from the start, or after
+         *     the record a `cursor` points at. `next_cursor` continues the list and is null on its
+         *     last page; `total` counts the records of every page. A request with neither parameter
+         *     gets the first page of 100 records: the whole list of a domain of at most 100 records,
+         *     as before pages existed. Paging to the end lists every record that exists all along
+         *     exactly once, whatever is created or deleted between pages: a record created meanwhile
+         *     appears when it sorts after the page last read, and a record renamed meanwhile may
+         *     appear twice or not at all. A cursor stays valid while its domain exists, even when its
+         *     record is deleted; one this list did not give out, or one of another domain's list, gives
+         *     400 `validation_error` with `details.field` `cursor` and `details.code` `invalid_cursor`.
          */
         get: operations["listDomainDnsRecords"];
         put?: never;
         /**
          * Create a DNS record (Variant D)
-         * @description Creates a record; `ttl` defaults to 300. MX needs `priority`; SRV takes it from `content`.
+         * @description Creates a record; `ttl` defaults to 300. MX needs `priority`; SRV takes it from
+         *     `content`. A domain that already holds its maximum of records gives 422
+         *     `unprocessable_entity` (`record_limit_exceeded`).
          */
         post: operations["createDomainDnsRecord"];
         delete?: never;
@@ -704,7 +721,10 @@ export interface paths {
          *
          *     The request as a whole is refused (400 or 422, nothing created) only when its shape is
          *     wrong: `records` missing or empty, more than 100 records, or a record of the wrong
-         *     JSON shape (a missing required field, a field of the wrong type, an unknown field).
+         *     JSON shape (a missing required field, a field of the wrong type, an unknown field); or,
+         *     *addition*, when the records it would create would take the domain past its maximum of
+         *     records (422 `unprocessable_entity`, `record_limit_exceeded`): only the records that
+         *     pass the rules count, and none is created.
          */
         post: operations["bulkCreateDomainDnsRecords"];
         delete?: never;
@@ -728,9 +748,10 @@ export interface paths {
         /**
          * Apply a DNS template (Variant D)
          * @description Creates the records of a template from the catalogue (see the tag's description for
-         *     ids, records and variables). All or nothing: a missing required variable or an invalid
-         *     resulting record gives 422, a conflict with an existing record gives 409, and nothing
-         *     is created.
+         *     ids, records and variables). All or nothing: a missing required variable, a variable
+         *     not of its type, an invalid resulting record or records that would take the domain past
+         *     its maximum of records (`record_limit_exceeded`) give 422, a conflict with an existing
+         *     record gives 409, and nothing is created.
          */
         post: operations["applyDnsTemplate"];
         delete?: never;
@@ -917,7 +938,20 @@ export interface components {
             user_identifier: components["schemas"]["UserIdentifier"];
             nameservers: string[];
             whois_privacy: boolean;
+            /**
+             * @description The first page of the domain's records, in the order of its record list: all of
+             *     them when it has at most 100 (*addition:* at most 100 are embedded; the rest is
+             *     read through `GET /api/v1/domains/{domain_id}/dns` from
+             *     `dns_records_next_cursor`).
+             */
             dns_records: components["schemas"]["DomainDnsRecordSummary"][];
+            /** @description *Addition.* Number of records of the domain, embedded or not. */
+            dns_records_total: number;
+            /**
+             * @description *Addition.* The `cursor` that continues the record list after the embedded
+             *     records; null when `dns_records` holds them all.
+             */
+            dns_records_next_cursor: string | null;
             pricing: components["schemas"]["DomainPricing"];
         };
         DomainUpdate: {
@@ -1268,8 +1302,12 @@ export interface components {
             updated_at: components["schemas"]["Timestamp"];
         };
         DnsRecordList: {
+            /** @description One page of records, in list order. */
             records: components["schemas"]["DnsRecordD"][];
+            /** @description Number of records of the domain, in all pages. */
             total: number;
+            /** @description *Addition.* The `cursor` of the next page; null on the last page. */
+            next_cursor: string | null;
         };
         DnsRecordBulkCreate: {
             records: components["schemas"]["DnsRecordDCreate"][];
@@ -1295,7 +1333,7 @@ export interface components {
         DnsTemplateId: "google-workspace" | "microsoft-365" | "fastmail" | "github-pages" | "web-host" | "spf-dmarc";
         DnsTemplateApply: {
             template_id: components["schemas"]["DnsTemplateId"];
-            /** @description Values of the template's variables, by name. */
+            /** @description Values of the template's variables, by name, each of its variable's type (see the DNS records (Variant D) tag). */
             variables?: {
                 [key: string]: string;
             };
@@ -1315,9 +1353,11 @@ export interface components {
              * @description `field` names the offending field (dotted path, e.g. `records.2.ttl`); `code` says
              *     what is wrong: `missing_required_field`, `invalid_type`, `unknown_field`,
              *     `malformed_json`, `malformed_utf8`, `control_character`, `invalid_unicode`,
-             *     `invalid_format`, `invalid_value`, `out_of_range`, `too_long`,
-             *     `too_short`, `cname_conflict`, `duplicate_record`, `already_registered`,
-             *     `transfer_in_progress`, `invalid_status`, `non_public_address`, `invalid_port`.
+             *     `invalid_format`, `invalid_value`, `out_of_range`, `too_long`, `too_short`,
+             *     `cname_conflict`, `duplicate_record`, `spf_conflict`, `dmarc_conflict`,
+             *     `already_registered`, `transfer_in_progress`, `invalid_status`, `non_public_address`,
+             *     `invalid_port`, `invalid_cursor`, `record_limit_exceeded` (with `limit`, the most
+             *     records a domain may hold).
              */
             details?: {
                 field?: string;
@@ -1482,8 +1522,9 @@ export interface components {
         };
         /**
          * @description The request conflicts with the current state (coded shape): a record that already
-         *     exists or breaks the CNAME rule, a domain already registered here or already being
-         *     transferred, or a domain whose status does not allow the operation.
+         *     exists, breaks the CNAME rule or would be a second SPF or DMARC record at its name, a
+         *     domain already registered here or already being transferred, or a domain whose status
+         *     does not allow the operation.
          */
         Conflict: {
             headers: {
@@ -1686,7 +1727,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorList"];
             };
         };
-        /** @description The record already exists or breaks the CNAME rule (list shape). */
+        /** @description The record already exists, breaks the CNAME rule or would be a second SPF or DMARC record at its name (list shape). */
         RecordConflict: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2198,6 +2239,8 @@ export interface operations {
                      *           "created_at": "2026-10-01T09:51:00Z"
                      *         }
                      *       ],
+                     *       "dns_records_total": 2,
+                     *       "dns_records_next_cursor": null,
                      *       "pricing": {
                      *         "registration_price": "12.99",
                      *         "renewal_price": "14.99",
@@ -2705,6 +2748,8 @@ export interface operations {
                      *           "created_at": "2026-10-01T09:51:00Z"
                      *         }
                      *       ],
+                     *       "dns_records_total": 2,
+                     *       "dns_records_next_cursor": null,
                      *       "pricing": {
                      *         "registration_price": "12.99",
                      *         "renewal_price": "14.99",
@@ -2794,6 +2839,8 @@ export interface operations {
                      *           "created_at": "2026-10-01T09:51:00Z"
                      *         }
                      *       ],
+                     *       "dns_records_total": 2,
+                     *       "dns_records_next_cursor": null,
                      *       "pricing": {
                      *         "registration_price": "12.99",
                      *         "renewal_price": "14.99",
@@ -3493,7 +3540,12 @@ export interface operations {
     };
     listDomainDnsRecords: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description *Addition.* Records per page: 1 to 100, default 100. */
+                limit?: number;
+                /** @description *Addition.* The `next_cursor` of the page before; opaque, do not build or change it. */
+                cursor?: string;
+            };
             header?: never;
             path: {
                 /** @description Domain id (`dom_...`). */
@@ -3539,7 +3591,8 @@ export interface operations {
                      *           "updated_at": "2026-10-03T08:30:00Z"
                      *         }
                      *       ],
-                     *       "total": 2
+                     *       "total": 2,
+                     *       "next_cursor": null
                      *     }
                      */
                     "application/json": components["schemas"]["DnsRecordList"];

@@ -579,7 +579,8 @@ export interface paths {
          * Create a DNS record (Variant R)
          * @description Creates a record in the domain `domain_id`. `ttl` defaults to 3600. MX needs
          *     `priority`; SRV needs `priority`, `weight`, `port` and `target` (and `value` is the
-         *     target host too: when both are given they must be equal).
+         *     target host too: when both are given they must be equal). A domain that already holds
+         *     its maximum of records gives 422 (see "Bounds and limits of requests").
          */
         post: operations["createDnsRecord"];
         delete?: never;
@@ -755,7 +756,20 @@ export interface components {
             user_identifier: components["schemas"]["UserIdentifier"];
             nameservers: string[];
             whois_privacy: boolean;
+            /**
+             * @description The first page of the domain's records, in the order of its record list: all of
+             *     them when it has at most 100 (*addition:* at most 100 are embedded; the rest is
+             *     read through `GET /api/v1/domains/{domain_id}/dns` from
+             *     `dns_records_next_cursor`).
+             */
             dns_records: components["schemas"]["DomainDnsRecordSummary"][];
+            /** @description *Addition.* Number of records of the domain, embedded or not. */
+            dns_records_total: number;
+            /**
+             * @description *Addition.* The `cursor` that continues the record list after the embedded
+             *     records; null when `dns_records` holds them all.
+             */
+            dns_records_next_cursor: string | null;
             pricing: components["schemas"]["DomainPricing"];
         };
         DomainUpdate: {
@@ -1100,9 +1114,11 @@ export interface components {
              * @description `field` names the offending field (dotted path, e.g. `records.2.ttl`); `code` says
              *     what is wrong: `missing_required_field`, `invalid_type`, `unknown_field`,
              *     `malformed_json`, `malformed_utf8`, `control_character`, `invalid_unicode`,
-             *     `invalid_format`, `invalid_value`, `out_of_range`, `too_long`,
-             *     `too_short`, `cname_conflict`, `duplicate_record`, `already_registered`,
-             *     `transfer_in_progress`, `invalid_status`, `non_public_address`, `invalid_port`.
+             *     `invalid_format`, `invalid_value`, `out_of_range`, `too_long`, `too_short`,
+             *     `cname_conflict`, `duplicate_record`, `spf_conflict`, `dmarc_conflict`,
+             *     `already_registered`, `transfer_in_progress`, `invalid_status`, `non_public_address`,
+             *     `invalid_port`, `invalid_cursor`, `record_limit_exceeded` (with `limit`, the most
+             *     records a domain may hold).
              */
             details?: {
                 field?: string;
@@ -1267,8 +1283,9 @@ export interface components {
         };
         /**
          * @description The request conflicts with the current state (coded shape): a record that already
-         *     exists or breaks the CNAME rule, a domain already registered here or already being
-         *     transferred, or a domain whose status does not allow the operation.
+         *     exists, breaks the CNAME rule or would be a second SPF or DMARC record at its name, a
+         *     domain already registered here or already being transferred, or a domain whose status
+         *     does not allow the operation.
          */
         Conflict: {
             headers: {
@@ -1471,7 +1488,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorList"];
             };
         };
-        /** @description The record already exists or breaks the CNAME rule (list shape). */
+        /** @description The record already exists, breaks the CNAME rule or would be a second SPF or DMARC record at its name (list shape). */
         RecordConflict: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2313,6 +2330,8 @@ export interface operations {
                      *           "created_at": "2026-10-01T09:51:00Z"
                      *         }
                      *       ],
+                     *       "dns_records_total": 2,
+                     *       "dns_records_next_cursor": null,
                      *       "pricing": {
                      *         "registration_price": "12.99",
                      *         "renewal_price": "14.99",
@@ -2402,6 +2421,8 @@ export interface operations {
                      *           "created_at": "2026-10-01T09:51:00Z"
                      *         }
                      *       ],
+                     *       "dns_records_total": 2,
+                     *       "dns_records_next_cursor": null,
                      *       "pricing": {
                      *         "registration_price": "12.99",
                      *         "renewal_price": "14.99",

@@ -65,5 +65,5 @@ which regenerates in memory and fails on any difference.
 | \`validator/*.json\` | What the reference server's validator loads, per document: the published document without descriptions, summaries, examples, tags and \`x-\` extensions (see \`scripts/lib/validator-document.ts\`), as JSON (parsing YAML would cost hundreds of milliseconds of every start-up). |
 | \`types/variant-r.ts\`, \`types/variant-d.ts\`, \`types/full.ts\` | openapi-typescript types (\`paths\`, \`components\`, \`operations\`) of each sandbox document (production's plus the helpers). |
 | \`handlers.ts\` | The typed handler contract: \`OperationHandlers\` has one member per operation, typed from \`operations\`, so a handler that returns an undocumented status or body does not compile. |
-| \`operations.ts\` | The operation table (operationId to method, path, variants, rate-limit class, success status), the rate-limit table and the DNS template catalogue. |
+| \`operations.ts\` | The operation table (operationId to method, path, variants, rate-limit class, success status), the rate-limit table, the DNS limits and the DNS template catalogue. |
 `;

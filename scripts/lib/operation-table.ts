@@ -124,6 +124,9 @@ export const rateLimits = ${JSON.stringify(document["x-rate-limits"], null, 2)} 
 
 export type RateLimitClass = keyof typeof rateLimits.classes;
 
+/** Bounds of one domain's DNS records (\`x-dns-limits\`): records it may hold, records per page. */
+export const dnsLimits = ${JSON.stringify(document["x-dns-limits"], null, 2)} as const;
+
 /** The DNS template catalogue (\`x-dns-templates\`). */
 export const dnsTemplates = ${JSON.stringify(document["x-dns-templates"], null, 2)} as const;
 

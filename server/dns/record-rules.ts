@@ -3,7 +3,8 @@
  * is written: both variants, bulk, templates, and the embedded interface.
  */
 import type { DnsRecordRow } from "../store/types.js";
-import { parseSrv, readContent } from "./record-content.js";
+import { parseSrv, readContent, txtStrings } from "./record-content.js";
+import { mailPolicyOf, secondPolicyMessage } from "./mail-policy-records.js";
 
 export type RecordType = DnsRecordRow["type"];
 
@@ -31,6 +32,9 @@ export const isRecordName = (name: string) => name.length <= 253 && RECORD_NAME.
 
 /** The record's owner written out in full: the relative name and the domain, or the domain for `@`. */
 const fullNameLength = (name: string, domainName: string) => (name === "@" ? domainName.length : name.length + 1 + domainName.length);
+
+/** The text a TXT record carries: its strings joined without separators (RFC 7208 3.3). */
+export const txtText = (content: string) => txtStrings(content).join("");
 
 /** Every rule a single record of `domainName` must meet on its own; an empty list means valid. */
 export function recordViolations(draft: RecordDraft, domainName: string): RuleViolation[] {
@@ -87,13 +91,14 @@ const sameContent = (a: RecordDraft | DnsRecordRow, b: RecordDraft | DnsRecordRo
   a.type === b.type && canonicalContent(a.type, a.content) === canonicalContent(b.type, b.content);
 
 export interface RecordConflict {
-  code: "cname_conflict" | "duplicate_record";
+  code: "cname_conflict" | "duplicate_record" | "spf_conflict" | "dmarc_conflict";
   message: string;
 }
 
 /**
  * Zone rules against the other records of the domain (RFC 1034 3.6.2, RFC 2181 10.1: a CNAME owns
- * its name). `others` must not include the record being updated.
+ * its name; one SPF and one DMARC record per name, see mail-policy-records.ts). `others` must not
+ * include the record being updated.
  */
 export function recordConflict(draft: RecordDraft, others: ReadonlyArray<RecordDraft | DnsRecordRow>): RecordConflict | null {
   const atName = others.filter((other) => sameName(other.name, draft.name));
@@ -105,6 +110,10 @@ export function recordConflict(draft: RecordDraft, others: ReadonlyArray<RecordD
   }
   if (atName.some((other) => other.type === "CNAME")) {
     return { code: "cname_conflict", message: `A CNAME record already exists at ${draft.name}; no other record can share its name` };
+  }
+  const policy = mailPolicyOf(draft, txtText(draft.content));
+  if (policy && atName.some((other) => mailPolicyOf(other, txtText(other.content)) === policy)) {
+    return { code: `${policy}_conflict`, message: secondPolicyMessage(policy, draft.name) };
   }
   return null;
 }

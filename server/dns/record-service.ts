@@ -1,14 +1,11 @@
-/** Writing DNS records: rules, zone conflicts, storage and events, shared by both variants. */
+/** Writing DNS records: rules, zone conflicts, the domain's maximum, storage and events, shared by both variants. */
+import { dnsLimits } from "../../generated/operations.js";
 import type { Services } from "../context.js";
 import { ApiError, apiErrors } from "../errors.js";
 import { newId } from "../ids.js";
 import type { DnsRecordRow, DomainRow } from "../store/types.js";
 import { canonicalRecord, recordConflict, recordViolations, type RecordDraft } from "./record-rules.js";
 import { toRecordD } from "./record-shapes.js";
-
-/** The order records are listed in: by name, then type, then creation. */
-export const byNameTypeCreation = (a: DnsRecordRow, b: DnsRecordRow) =>
-  a.name.localeCompare(b.name) || a.type.localeCompare(b.type) || a.createdAt.getTime() - b.createdAt.getTime();
 
 /** 422 naming every violated rule of a record of `domain` (the list shape shows all, the coded shape the first). */
 export function assertRecordValid(draft: RecordDraft, domain: DomainRow, fieldNames: Partial<Record<string, string>> = {}): void {
@@ -25,14 +22,70 @@ function assertNoConflict(draft: RecordDraft, others: DnsRecordRow[]): void {
   if (conflict) throw apiErrors.conflict(conflict.message, { field: "name", code: conflict.code });
 }
 
+/** The row a checked draft becomes; not stored yet. */
+function newRecordRow(services: Services, domain: DomainRow, draft: RecordDraft): DnsRecordRow {
+  const now = services.clock.now();
+  return { id: newId("rec"), domainId: domain.id, ...canonicalRecord(draft), createdAt: now, updatedAt: now };
+}
+
+/**
+ * Stores new records of one domain, all or none, within the most it may hold (x-dns-limits), then
+ * announces each. The store counts and writes in one step, so concurrent requests cannot
+ * together pass the maximum.
+ */
+function addNewRecords(services: Services, domain: DomainRow, records: DnsRecordRow[]): void {
+  const max = dnsLimits.records_per_domain;
+  if (!services.store.addRecords(domain.id, records, max)) {
+    const holds = services.store.countRecords(domain.id);
+    throw apiErrors.unprocessable(`A domain holds at most ${max} DNS records; ${domain.name} holds ${holds} and this request would add ${records.length}`, {
+      code: "record_limit_exceeded",
+      limit: max,
+    });
+  }
+  for (const record of records) services.outbox.emit(domain.partnerId, "dns_record.created", { domain_id: domain.id, data: toRecordD(record) });
+}
+
 export function createRecord(services: Services, domain: DomainRow, draft: RecordDraft, fieldNames?: Partial<Record<string, string>>): DnsRecordRow {
   assertRecordValid(draft, domain, fieldNames);
   assertNoConflict(draft, services.store.recordsAtName(domain.id, draft.name));
-  const now = services.clock.now();
-  const record: DnsRecordRow = { id: newId("rec"), domainId: domain.id, ...canonicalRecord(draft), createdAt: now, updatedAt: now };
-  services.store.saveRecord(record);
-  services.outbox.emit(domain.partnerId, "dns_record.created", { domain_id: domain.id, data: toRecordD(record) });
+  const record = newRecordRow(services, domain, draft);
+  addNewRecords(services, domain, [record]);
   return record;
+}
+
+/** Creates drafts already checked against the rules, the zone and each other (a template's): all or none. */
+export function createCheckedRecords(services: Services, domain: DomainRow, drafts: RecordDraft[]): DnsRecordRow[] {
+  const records = drafts.map((draft) => newRecordRow(services, domain, draft));
+  addNewRecords(services, domain, records);
+  return records;
+}
+
+export interface BulkOutcome {
+  created: DnsRecordRow[];
+  /** Position in the request and why, for each draft that broke a rule. */
+  refused: Array<{ index: number; error: ApiError }>;
+}
+
+/**
+ * Bulk creation is partial: each draft is checked against the rules, the zone and the drafts
+ * accepted before it, and the accepted ones are stored together. Only when they would take the
+ * domain past its maximum is the whole request refused (422), with nothing created.
+ */
+export function createRecordsInBulk(services: Services, domain: DomainRow, drafts: RecordDraft[]): BulkOutcome {
+  const created: DnsRecordRow[] = [];
+  const refused: BulkOutcome["refused"] = [];
+  drafts.forEach((draft, index) => {
+    try {
+      assertRecordValid(draft, domain);
+      assertNoConflict(draft, [...services.store.recordsAtName(domain.id, draft.name), ...created]);
+      created.push(newRecordRow(services, domain, draft));
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status >= 500) throw error;
+      refused.push({ index, error });
+    }
+  });
+  if (created.length > 0) addNewRecords(services, domain, created);
+  return { created, refused };
 }
 
 export function updateRecord(services: Services, domain: DomainRow, existing: DnsRecordRow, draft: RecordDraft, fieldNames?: Partial<Record<string, string>>): DnsRecordRow {

@@ -4,17 +4,16 @@ import type { Services } from "../context.js";
 import { apiErrors } from "../errors.js";
 import type { DnsRecordRow, DomainRow } from "../store/types.js";
 import { recordConflict } from "./record-rules.js";
-import { assertRecordValid, createRecord } from "./record-service.js";
+import { assertRecordValid, createCheckedRecords } from "./record-service.js";
 import { expandTemplate } from "./templates.js";
 
-/** All or nothing: every record is checked, against the zone and each other, before any is written. */
+/** All or nothing: every record is checked, against the zone and each other, before any is written, and all are written together. */
 export function applyTemplate(services: Services, domain: DomainRow, templateId: DnsTemplateId, variables: Record<string, string>): DnsRecordRow[] {
   const drafts = expandTemplate(templateId, domain.name, variables);
-  const existing = services.store.recordsOfDomain(domain.id);
   drafts.forEach((draft, index) => {
     assertRecordValid(draft, domain);
-    const conflict = recordConflict(draft, [...existing, ...drafts.slice(0, index)]);
+    const conflict = recordConflict(draft, [...services.store.recordsAtName(domain.id, draft.name), ...drafts.slice(0, index)]);
     if (conflict) throw apiErrors.conflict(`Template ${templateId}: ${conflict.message}`, { field: "template_id", code: conflict.code });
   });
-  return drafts.map((draft) => createRecord(services, domain, draft));
+  return createCheckedRecords(services, domain, drafts);
 }

@@ -2,19 +2,14 @@
 import { dnsTemplates, type DnsTemplateId } from "../../generated/operations.js";
 import { apiErrors } from "../errors.js";
 import type { RecordDraft } from "./record-rules.js";
-
-interface VariableSpec {
-  required: boolean;
-  default?: string;
-  enum?: readonly string[];
-}
+import { assertVariableValue, variablesOf } from "./template-variables.js";
 
 /** Templates are a Variant D operation: their records take Variant D's default TTL. */
 const TEMPLATE_TTL = 300;
 
 export function expandTemplate(templateId: DnsTemplateId, domainName: string, given: Record<string, string>): RecordDraft[] {
   const template = dnsTemplates[templateId];
-  const specs = template.variables as Record<string, VariableSpec>;
+  const specs = variablesOf(templateId);
   // Own keys only: `in` would take "constructor" or "__proto__" for variables of every template.
   const unknown = Object.keys(given).filter((name) => !Object.hasOwn(specs, name));
   if (unknown.length > 0) {
@@ -24,9 +19,7 @@ export function expandTemplate(templateId: DnsTemplateId, domainName: string, gi
   for (const [name, spec] of Object.entries(specs)) {
     const value = given[name] ?? spec.default;
     if (value === undefined) throw apiErrors.invalidValue(`variables.${name}`, "missing_required_field", `Template ${templateId} requires the variable ${name}`);
-    if (spec.enum && !spec.enum.includes(value)) {
-      throw apiErrors.invalidValue(`variables.${name}`, "invalid_value", `${name} must be one of ${spec.enum.join(", ")}`);
-    }
+    assertVariableValue(templateId, name, spec, value);
     values[name] = value;
   }
   const substitute = (text: string) => text.replace(/%([a-z_]+)%/g, (_match, name: string) => values[name] ?? `%${name}%`);

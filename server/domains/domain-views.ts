@@ -2,6 +2,7 @@
 import type { components } from "../../generated/types/full.js";
 import { timestamp } from "../clock.js";
 import type { Services } from "../context.js";
+import { recordPage } from "../dns/record-pages.js";
 import { toRecordD } from "../dns/record-shapes.js";
 import { formatCents } from "../money.js";
 import type { DomainRow } from "../store/types.js";
@@ -22,16 +23,26 @@ export function domainSummary(domain: DomainRow) {
   };
 }
 
+function embeddedRecords(services: Services, domain: DomainRow) {
+  const page = recordPage(services.store, domain);
+  return {
+    dns_records: page.records.map((record) => {
+      const { updated_at: _updatedAt, ...summary } = toRecordD(record);
+      return summary;
+    }),
+    dns_records_total: page.total,
+    dns_records_next_cursor: page.nextCursor,
+  };
+}
+
 export function domainDetail(services: Services, domain: DomainRow): Schemas["DomainDetail"] {
   return {
     ...domainSummary(domain),
     user_identifier: domain.userIdentifier,
     nameservers: [...domain.nameservers],
     whois_privacy: domain.whoisPrivacy,
-    dns_records: services.store.recordsOfDomain(domain.id).map((record) => {
-      const { updated_at: _updatedAt, ...summary } = toRecordD(record);
-      return summary;
-    }),
+    // The first page of the record list, not the whole zone: a detail (and every domain event) stays small.
+    ...embeddedRecords(services, domain),
     pricing: { registration_price: formatCents(domain.registrationPrice), renewal_price: formatCents(domain.renewalPrice), currency: domain.currency },
   };
 }

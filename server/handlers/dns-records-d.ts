@@ -2,12 +2,12 @@
 import type { OperationHandlers } from "../../generated/handlers.js";
 import { partnerOf, type RequestContext, type Services } from "../context.js";
 import type { RecordDraft } from "../dns/record-rules.js";
-import { byNameTypeCreation, createRecord, deleteRecord, updateRecord } from "../dns/record-service.js";
+import { recordPage } from "../dns/record-pages.js";
+import { createRecord, createRecordsInBulk, deleteRecord, updateRecord } from "../dns/record-service.js";
 import { toRecordD } from "../dns/record-shapes.js";
 import { applyTemplate } from "../dns/template-service.js";
 import { domainOfPartner } from "../domains/domain-access.js";
-import { ApiError, apiErrors } from "../errors.js";
-import type { DnsRecordRow } from "../store/types.js";
+import { apiErrors } from "../errors.js";
 
 type Handlers = OperationHandlers<RequestContext>;
 
@@ -25,10 +25,10 @@ export const dnsRecordDHandlers: Pick<
   Handlers,
   "listDomainDnsRecords" | "createDomainDnsRecord" | "updateDomainDnsRecord" | "deleteDomainDnsRecord" | "bulkCreateDomainDnsRecords" | "applyDnsTemplate"
 > = {
-  listDomainDnsRecords: ({ path }, context) => {
+  listDomainDnsRecords: ({ path, query }, context) => {
     const domain = domainOfPartner(context.services.store, partnerOf(context).id, path.domain_id);
-    const records = context.services.store.recordsOfDomain(domain.id).sort(byNameTypeCreation).map(toRecordD);
-    return { status: 200, body: { records, total: records.length } };
+    const page = recordPage(context.services.store, domain, query.limit, query.cursor);
+    return { status: 200, body: { records: page.records.map(toRecordD), total: page.total, next_cursor: page.nextCursor } };
   },
 
   createDomainDnsRecord: ({ path, body }, context) => {
@@ -58,18 +58,9 @@ export const dnsRecordDHandlers: Pick<
 
   bulkCreateDomainDnsRecords: ({ path, body }, context) => {
     const domain = domainOfPartner(context.services.store, partnerOf(context).id, path.domain_id);
-    const created: DnsRecordRow[] = [];
-    const errors: Array<{ index: number; record: Record<string, unknown>; error: string }> = [];
-    body.records.forEach((input, index) => {
-      const draft: RecordDraft = { ...input, ttl: input.ttl ?? DEFAULT_TTL_D, priority: input.priority ?? null };
-      // createRecord checks the rules and the zone as it is now, including the records this request already created.
-      try {
-        created.push(createRecord(context.services, domain, draft));
-      } catch (error) {
-        if (!(error instanceof ApiError) || error.status >= 500) throw error;
-        errors.push({ index, record: { ...input }, error: error.message });
-      }
-    });
+    const drafts = body.records.map((input): RecordDraft => ({ ...input, ttl: input.ttl ?? DEFAULT_TTL_D, priority: input.priority ?? null }));
+    const { created, refused } = createRecordsInBulk(context.services, domain, drafts);
+    const errors = refused.map(({ index, error }) => ({ index, record: { ...body.records[index]! }, error: error.message }));
     return { status: 200, body: { created: created.map(toRecordD), errors } };
   },
 

@@ -1,10 +1,17 @@
 /** In-memory Store: Maps with the indexes the operations need, so lookups never scan. */
 import { SortedKeys } from "./sorted-keys.js";
-import type { DnsRecordRow, DomainRow, EmbedSessionRow, EndedEmbedSessionRow, SessionRow, Store, TransferRow, UserPageQuery, UserRow, UserSort, UserPageEntry } from "./types.js";
+import type { DnsRecordRow, DomainRow, EmbedSessionRow, EndedEmbedSessionRow, RecordListPosition, SessionRow, Store, TransferRow, UserPageQuery, UserRow, UserSort, UserPageEntry } from "./types.js";
 
 const userKey = (partnerId: string, userIdentifier: string) => `${partnerId}\u0000${userIdentifier}`;
 /** DNS names compare without regard to case. */
 const recordNameKey = (domainId: string, name: string) => `${domainId}\u0000${name.toLowerCase()}`;
+/**
+ * A record's place in its domain's list (RecordListPosition) as one string that sorts the same
+ * way: NUL sorts below every character of a name, type or id, and the time has a fixed width.
+ */
+const listKey = (at: RecordListPosition) => `${at.name.toLowerCase()}\u0000${at.type}\u0000${String(at.createdAt.getTime()).padStart(16, "0")}\u0000${at.id}`;
+const idOfListKey = (key: string) => key.slice(key.lastIndexOf("\u0000") + 1);
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Adds to a Set held in a Map, creating it on first use. */
 function addToIndex<K, V>(index: Map<K, Set<V>>, key: K, value: V): void {
@@ -26,7 +33,8 @@ export class MemoryStore implements Store {
   private readonly domainIdByName = new Map<string, string>();
   private readonly domainIdsByUser = new Map<string, Set<string>>();
   private readonly records = new Map<string, DnsRecordRow>();
-  private readonly recordIdsByDomain = new Map<string, Set<string>>();
+  /** Per domain, its records' list keys in list order: pages start anywhere without sorting the zone. */
+  private readonly recordListByDomain = new Map<string, SortedKeys<string>>();
   /**
    * Conflict checks read the records at one name; a zone can hold thousands. Most names hold one
    * record, so the id is kept as it is and becomes a Set only when a second joins it: a Set per
@@ -124,8 +132,8 @@ export class MemoryStore implements Store {
     const key = userKey(partnerId, userIdentifier);
     if (this.users.has(key)) Object.values(this.ordersOf(partnerId)).forEach((order) => order.remove(key));
     for (const domainId of this.domainIdsByUser.get(key) ?? []) {
-      for (const recordId of this.recordIdsByDomain.get(domainId) ?? []) this.deleteRecord(recordId);
-      this.recordIdsByDomain.delete(domainId);
+      for (const record of this.recordsOfDomain(domainId)) this.deleteRecord(record.id);
+      this.recordListByDomain.delete(domainId);
       this.domainIdByName.delete(this.domains.get(domainId)!.name);
       this.domains.delete(domainId);
     }
@@ -207,7 +215,14 @@ export class MemoryStore implements Store {
   }
 
   recordsOfDomain(domainId: string): DnsRecordRow[] {
-    return [...(this.recordIdsByDomain.get(domainId) ?? [])].map((id) => ({ ...this.records.get(id)! }));
+    return this.recordPage(domainId, null, this.countRecords(domainId));
+  }
+
+  recordPage(domainId: string, after: RecordListPosition | null, limit: number): DnsRecordRow[] {
+    const list = this.recordListByDomain.get(domainId);
+    if (!list) return [];
+    const keys = after === null ? list.page(0, limit) : list.after(listKey(after), limit);
+    return keys.map((key) => ({ ...this.records.get(idOfListKey(key))! }));
   }
 
   recordsAtName(domainId: string, name: string): DnsRecordRow[] {
@@ -217,23 +232,39 @@ export class MemoryStore implements Store {
   }
 
   countRecords(domainId: string): number {
-    return this.recordIdsByDomain.get(domainId)?.size ?? 0;
+    return this.recordListByDomain.get(domainId)?.size ?? 0;
+  }
+
+  addRecords(domainId: string, records: readonly DnsRecordRow[], maxRecords: number): boolean {
+    // Synchronous from the count to the last write: no other request runs in between.
+    if (this.countRecords(domainId) + records.length > maxRecords) return false;
+    for (const record of records) this.saveRecord(record);
+    return true;
   }
 
   saveRecord(record: DnsRecordRow): void {
     const previous = this.records.get(record.id);
-    if (previous) this.unindexName(previous);
+    if (previous) {
+      this.unindexName(previous);
+      this.recordListByDomain.get(previous.domainId)?.remove(listKey(previous));
+    }
     this.records.set(record.id, { ...record });
-    addToIndex(this.recordIdsByDomain, record.domainId, record.id);
+    this.listOf(record.domainId).insert(listKey(record));
     this.indexName(record);
   }
 
   deleteRecord(id: string): void {
     const record = this.records.get(id);
     if (!record) return;
-    this.recordIdsByDomain.get(record.domainId)?.delete(id);
+    this.recordListByDomain.get(record.domainId)?.remove(listKey(record));
     this.unindexName(record);
     this.records.delete(id);
+  }
+
+  private listOf(domainId: string): SortedKeys<string> {
+    let list = this.recordListByDomain.get(domainId);
+    if (!list) this.recordListByDomain.set(domainId, (list = new SortedKeys(byCodeUnits)));
+    return list;
   }
 
   private indexName(record: DnsRecordRow): void {

@@ -71,6 +71,41 @@ export class SortedKeys<K> {
     }
   }
 
+  /** At most `limit` keys that sort after `key` (held or not), in order: a page that starts after a cursor. */
+  after(key: K, limit: number): K[] {
+    const page: K[] = [];
+    let c = this.firstChunkAfter(key);
+    if (c === this.chunks.length) return page;
+    for (let i = this.upperBound(this.chunks[c]!, key); c < this.chunks.length && page.length < limit; c++, i = 0) {
+      page.push(...this.chunks[c]!.slice(i, i + limit - page.length));
+    }
+    return page;
+  }
+
+  /** The first chunk whose last key sorts after `key`. */
+  private firstChunkAfter(key: K): number {
+    let low = 0;
+    let high = this.chunks.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      const chunk = this.chunks[middle]!;
+      if (this.compare(chunk[chunk.length - 1]!, key) <= 0) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
+  private upperBound(chunk: K[], key: K): number {
+    let low = 0;
+    let high = chunk.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.compare(chunk[middle]!, key) <= 0) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
   page(offset: number, limit: number): K[] {
     const page: K[] = [];
     let skip = offset;

@@ -44,6 +44,18 @@ export interface DnsRecordRow {
   updatedAt: Date;
 }
 
+/**
+ * A record's place in its domain's list: by name without regard to case, compared character by
+ * character in code-point order (a database collates it as "C"), then type, then creation, then
+ * id. Every record has one place, so a page can start after any place, held by a record or not.
+ */
+export interface RecordListPosition {
+  name: string;
+  type: DnsRecordRow["type"];
+  createdAt: Date;
+  id: string;
+}
+
 export interface TransferRow {
   id: string;
   partnerId: string;
@@ -136,10 +148,20 @@ export interface Store {
   saveDomain(domain: DomainRow): void;
 
   findRecord(id: string): DnsRecordRow | undefined;
+  /** Every record of the domain, in list order (RecordListPosition). */
   recordsOfDomain(domainId: string): DnsRecordRow[];
+  /** At most `limit` records of the domain in list order, from the start or after `after`. */
+  recordPage(domainId: string, after: RecordListPosition | null, limit: number): DnsRecordRow[];
   /** The domain's records at a name, compared without regard to case as DNS does. */
   recordsAtName(domainId: string, name: string): DnsRecordRow[];
   countRecords(domainId: string): number;
+  /**
+   * Adds new records to one domain, all or none: none when the domain would then hold more than
+   * `maxRecords`; answers whether they were added. The count and the writes are one step (one
+   * transaction locking the domain in a database store), so concurrent writers cannot both pass.
+   */
+  addRecords(domainId: string, records: readonly DnsRecordRow[], maxRecords: number): boolean;
+  /** Stores a changed record, or a new one without a bound (fixtures; what partners create goes through addRecords). */
   saveRecord(record: DnsRecordRow): void;
   deleteRecord(id: string): void;
 

@@ -32,6 +32,8 @@ export async function wellTyped() {
   // The variant's client has the variant's operations; "both" has the user list and its iterator.
   for await (const user of api.paginateUsers()) void user.user_identifier;
   for await (const user of apiD.paginateUsers({ pageSize: 10 })) void user.domain_count;
+  for await (const record of apiD.paginateDnsRecords("dom_1", { pageSize: 10 })) void record.content;
+  for await (const page of api.dnsRecordPages("dom_1")) void page.next_cursor;
 }
 
 export async function wrongPath() {
@@ -72,6 +74,8 @@ export async function variantRFieldOnVariantD() {
   await apiD.POST("/api/v1/dns_records", { body: { domain_id: "dom_1", type: "A", name: "@", value: "203.0.113.1" } });
   // @ts-expect-error the user list is Variant D's, so Variant R's client has no iterator over it
   apiR.paginateUsers();
+  // @ts-expect-error the record list is Variant D's, so Variant R's client has no iterator over it
+  apiR.paginateDnsRecords("dom_1");
 }
 
 export function options() {

@@ -79,6 +79,41 @@ describe("userPages", () => {
   });
 });
 
+describe("paginateDnsRecords and dnsRecordPages", () => {
+  let domainId: string;
+  beforeEach(async () => {
+    domainId = s.registerDomainFor("u01", "adalovelace.com");
+    const records = Array.from({ length: 7 }, (_, i) => ({ type: "A" as const, name: `h${i}`, content: "203.0.113.10" }));
+    await recordingClient().api.POST("/api/v1/domains/{domain_id}/dns/bulk", { params: { path: { domain_id: domainId } }, body: { records } });
+  });
+
+  it("walks every page of a domain's records by following next_cursor", async () => {
+    const { api, queries } = recordingClient();
+    const names: string[] = [];
+    for await (const record of api.paginateDnsRecords(domainId, { pageSize: 3 })) names.push(record.name);
+    expect(names).toEqual(["h0", "h1", "h2", "h3", "h4", "h5", "h6"]);
+    expect(queries).toHaveLength(3);
+    expect(queries[0]).toBe("?limit=3");
+    expect(queries.slice(1).every((query) => /^\?limit=3&cursor=[A-Za-z0-9_-]+$/.test(query))).toBe(true);
+  });
+
+  it("asks for pages of 100 by default and yields each page with total", async () => {
+    const { api, queries } = recordingClient();
+    const pages = [];
+    for await (const page of api.dnsRecordPages(domainId)) pages.push({ count: page.records.length, total: page.total, next: page.next_cursor });
+    expect(pages).toEqual([{ count: 7, total: 7, next: null }]);
+    expect(queries).toEqual(["?limit=100"]);
+  });
+
+  it("throws PartnerApiError when a page is refused", async () => {
+    const { api } = recordingClient(PARTNER_B_KEY);
+    const walk = async () => {
+      for await (const _record of api.paginateDnsRecords(domainId)) expect.unreachable();
+    };
+    await expect(walk()).rejects.toMatchObject({ name: "PartnerApiError", status: 403 });
+  });
+});
+
 describe("failures", () => {
   it("a refused page throws PartnerApiError with the documented body", async () => {
     const { api } = recordingClient();

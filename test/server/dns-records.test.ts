@@ -390,7 +390,7 @@ describe("GET /api/v1/domains/{domain_id}/dns", () => {
   it("lists no records of a new domain", async () => {
     const { data, response } = await s.api.GET("/api/v1/domains/{domain_id}/dns", domainPath());
     expect(response.status).toBe(200);
-    expect(data).toEqual({ records: [], total: 0 });
+    expect(data).toEqual({ records: [], total: 0, next_cursor: null });
   });
 
   it("lists the records ordered by name, then type, then creation, with total", async () => {
@@ -1017,7 +1017,7 @@ describe("POST /api/v1/domains/{domain_id}/dns/template", () => {
 
   it.each([
     ["a policy outside its list", { template_id: "spf-dmarc", variables: { report_email: "d@adalovelace.com", policy: "block" } }, "variables.policy"],
-    ["an ip that makes an invalid A record", { template_id: "web-host", variables: { ip: "not-an-ip" } }, "content"],
+    ["an ip that is not an IPv4 address", { template_id: "web-host", variables: { ip: "not-an-ip" } }, "variables.ip"],
     ["an unknown template", { template_id: "cpanel" }, "template_id"],
     ["an empty variable value", { template_id: "web-host", variables: { ip: "" } }, "variables.ip"],
   ])("refuses %s with 422 and creates nothing", async (_label, body, field) => {

@@ -29,6 +29,18 @@ describe("SortedKeys", () => {
     );
   });
 
+  it("pages after any key, held or not, exactly as filtering the sorted keys would", () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: 0, max: 5000 }), { maxLength: 3000 }), fc.integer({ min: -1, max: 5001 }), fc.integer({ min: 1, max: 1200 }), (keys, after, limit) => {
+        const index = new SortedKeys<number>((a, b) => a - b);
+        for (const key of keys) index.insert(key);
+        const expected = [...keys].sort((a, b) => a - b).filter((key) => key > after);
+        expect(index.after(after, limit)).toEqual(expected.slice(0, limit));
+      }),
+      { seed: 23, numRuns: 100 },
+    );
+  });
+
   it("holds 20,000 keys across many chunks, through updates that move keys between them", () => {
     const values = new Map<number, number>();
     const compare = (a: number, b: number) => values.get(a)! - values.get(b)! || a - b;

@@ -320,9 +320,9 @@ const TEMPLATE_VARIABLE_VALUES: Record<string, fc.Arbitrary<string>> = {
   ip: fc.ipV4(),
   mx_host: domainName,
   github_user: fc.stringMatching(/^[a-z0-9][a-z0-9-]{0,15}$/),
-  report_email: fc.emailAddress(),
+  report_email: fc.tuple(fc.stringMatching(/^[a-z0-9]{1,8}(?:[._+-][a-z0-9]{1,8}){0,2}$/), domainName).map(([local, domain]) => `${local}@${domain}`),
   policy: fc.constantFrom("none", "quarantine", "reject", "monitor"),
-  spf_include: domainName,
+  spf_include: fc.constantFrom("mx", "a", "include:", "ip4:192.0.2.0/24 include:").chain((mechanisms) => (mechanisms.endsWith(":") ? domainName.map((domain) => `${mechanisms}${domain}`) : fc.constant(mechanisms))),
 };
 
 /** A template of the catalogue with its variables: the required ones, some optional ones, rarely one it does not have. */

@@ -2,7 +2,7 @@
 import type { Express, Request, Response } from "express";
 import { dnsTemplates, type DnsTemplateId } from "../../../generated/operations.js";
 import type { RecordDraft } from "../../dns/record-rules.js";
-import { byNameTypeCreation, createRecord, deleteRecord, updateRecord } from "../../dns/record-service.js";
+import { createRecord, deleteRecord, updateRecord } from "../../dns/record-service.js";
 import { applyTemplate } from "../../dns/template-service.js";
 import { ApiError, apiErrors } from "../../errors.js";
 import type { DnsRecordRow, DomainRow } from "../../store/types.js";
@@ -14,7 +14,7 @@ import { noticeFor, type NoticeCode } from "./notices.js";
 type Failure = Pick<DnsView, "addRecord" | "template">;
 
 function renderDns(context: EmbedContext, req: Request, domain: DomainRow, failure: Failure = {}): string {
-  const records = context.services.store.recordsOfDomain(domain.id).sort(byNameTypeCreation);
+  const records = context.services.store.recordsOfDomain(domain.id);
   const notice = Object.keys(failure).length > 0 ? null : noticeFor(context, req.query);
   return dnsPage({ chrome: chromeOf(context, "domains"), csrfToken: context.session.csrfToken, domain, records, notice, ...failure });
 }

@@ -1,0 +1,55 @@
+/** A domain's record list one page at a time, and the opaque cursors that continue it. */
+import { Buffer } from "node:buffer";
+import { dnsLimits } from "../../generated/operations.js";
+import { apiErrors } from "../errors.js";
+import type { DnsRecordRow, DomainRow, RecordListPosition, Store } from "../store/types.js";
+
+export interface RecordPage {
+  records: DnsRecordRow[];
+  /** Records of the domain in all pages. */
+  total: number;
+  /** Continues the list after `records`; null when nothing follows. */
+  nextCursor: string | null;
+}
+
+/** Bumped when the cursor's contents change, so a cursor of the old form is refused, not misread. */
+const CURSOR_VERSION = "r1";
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * A cursor is the list position of a page's last record with its domain, as base64url JSON: it
+ * holds nothing the partner has not read, and a position stays meaningful after its record is gone.
+ */
+function cursorAfter(domain: DomainRow, record: DnsRecordRow): string {
+  const content = [CURSOR_VERSION, domain.id, record.name, record.type, record.createdAt.getTime(), record.id];
+  return Buffer.from(JSON.stringify(content)).toString("base64url");
+}
+
+const notOurs = () => apiErrors.badRequest("cursor", "invalid_cursor", "cursor is not one this list gave out; start again without it");
+
+function positionOf(domain: DomainRow, cursor: string): RecordListPosition {
+  if (!BASE64URL.test(cursor)) throw notOurs();
+  let content: unknown;
+  try {
+    content = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch {
+    throw notOurs();
+  }
+  if (!Array.isArray(content) || content.length !== 6) throw notOurs();
+  const [version, domainId, name, type, createdAt, id] = content as unknown[];
+  if (version !== CURSOR_VERSION || typeof domainId !== "string" || typeof name !== "string" || typeof type !== "string" || typeof id !== "string") throw notOurs();
+  if (typeof createdAt !== "number" || !Number.isSafeInteger(createdAt) || createdAt < 0) throw notOurs();
+  if (domainId !== domain.id) throw apiErrors.badRequest("cursor", "invalid_cursor", "cursor belongs to the record list of another domain");
+  // Any name and type make a position to start after; they need not be a record's.
+  return { name, type: type as RecordListPosition["type"], createdAt: new Date(createdAt), id };
+}
+
+/** At most `limit` of the domain's records in list order: from the start, or after `cursor`. */
+export function recordPage(store: Store, domain: DomainRow, limit: number = dnsLimits.records_per_page, cursor?: string): RecordPage {
+  const after = cursor === undefined ? null : positionOf(domain, cursor);
+  // One more than asked tells whether a next page exists without a second read.
+  const rows = store.recordPage(domain.id, after, limit + 1);
+  const records = rows.slice(0, limit);
+  const nextCursor = rows.length > limit ? cursorAfter(domain, records[records.length - 1]!) : null;
+  return { records, total: store.countRecords(domain.id), nextCursor };
+}
