@@ -34,6 +34,8 @@ const WIDTHS = { narrow: 360, wide: 960 } as const;
 export function createDemoHostApp(options: DemoHostOptions): Express {
   const app = express();
   app.disable("x-powered-by");
+  app.enable("case sensitive routing");
+  app.enable("strict routing");
   app.get("/", async (req, res, next) => {
     try {
       const loginUrl = await requestLoginUrl(options);

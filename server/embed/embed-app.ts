@@ -142,6 +142,9 @@ export function createEmbedApp(services: Services, options: EmbedAppOptions = {}
   const log = options.log ?? ((message: string, error?: unknown) => console.error(message, error ?? ""));
   const app = express();
   app.disable("x-powered-by");
+  // Exact paths, as the API's (server/http/operation-match.ts): one spelling per page.
+  app.enable("case sensitive routing");
+  app.enable("strict routing");
   app.use(securityHeaders(services));
   app.use("/assets", express.static(ASSETS, { index: false, fallthrough: false, cacheControl: false }));
   app.get("/session/:token", exchangeToken(services));

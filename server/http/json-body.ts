@@ -27,11 +27,17 @@ interface Visit {
   parent: Visit | null;
 }
 
+/** Beyond this depth a field's path keeps its ends: an answer should not grow with the nesting of what it refuses. */
+const MAX_NAMED_DEPTH = 16;
+
 /** `records.2.content`, as the validator's errors name fields; the body itself is `body`. */
 function fieldOf(visit: Visit): string {
   const keys: string[] = [];
   for (let at: Visit | null = visit; at?.key != null; at = at.parent) keys.push(escapedForDisplay(at.key));
-  return keys.length > 0 ? keys.reverse().join(".") : "body";
+  if (keys.length === 0) return "body";
+  keys.reverse();
+  const half = MAX_NAMED_DEPTH / 2;
+  return (keys.length > MAX_NAMED_DEPTH ? [...keys.slice(0, half), "…", ...keys.slice(-half)] : keys).join(".");
 }
 
 /**

@@ -162,7 +162,10 @@ export class MemoryStore implements Store {
   }
 
   partnersWithData(): string[] {
-    return [...this.usersByPartner].filter(([, users]) => users.size > 0).map(([partnerId]) => partnerId);
+    const partners = new Set([...this.usersByPartner].filter(([, users]) => users.size > 0).map(([partnerId]) => partnerId));
+    // What is kept of deleted users' browser sessions is data too, until the sweep removes it.
+    for (const ended of this.endedEmbedSessions.values()) partners.add(ended.partnerId);
+    return [...partners];
   }
 
   domainsOfPartner(partnerId: string): DomainRow[] {

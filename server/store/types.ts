@@ -136,7 +136,7 @@ export interface Store {
   deleteUser(partnerId: string, userIdentifier: string): void;
   /** Deletes every user of the partner, with all that belongs to them (a sandbox reset). */
   deletePartnerData(partnerId: string): void;
-  /** Partners with at least one user: whose time-based changes may fall due. */
+  /** Partners with at least one user, or with what is kept of a deleted user's browser sessions: whose time-based changes may fall due. */
   partnersWithData(): string[];
 
   findDomain(id: string): DomainRow | undefined;

@@ -22,6 +22,13 @@ afterAll(() => s.close());
 const getDomain = async () => (await s.api.GET("/api/v1/domains/{domain_id}", { params: { path: { domain_id: domainId } } })).data!;
 const totalSpent = async () => (await s.api.GET("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } })).data!.total_spent;
 
+describe("paths", () => {
+  it.each(["/Domains", "/DOMAINS", "/domains/", "/domains//"])("serve each page at one spelling: %s is not the domain list", async (path) => {
+    expect((await browser.get("/domains")).status).toBe(200);
+    expect((await browser.get(path)).status).toBe(404);
+  });
+});
+
 describe("GET /domains", () => {
   it("lists each domain with status, expiry, record count, switches and a renew form", async () => {
     const page = await browser.get("/domains");

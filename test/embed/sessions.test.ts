@@ -166,6 +166,21 @@ describe("DELETE /api/v1/users/{user_identifier}", () => {
     expect(everythingStored).not.toContain("u1");
   });
 
+  it("forgets even that once the deleted user's login session would have ended, by the partner's clock", async () => {
+    const browser = new EmbedBrowser(s.embedUrl);
+    await browser.open(await s.loginUrl("u1"));
+    const cookie = browser.cookie;
+    await s.api.DELETE("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } });
+    await advance(DAY / 1000 - 1);
+    removeEndedSessions(s.services);
+    expect((await browser.get("/domains")).status).toBe(410);
+    browser.cookie = cookie;
+    await advance(1);
+    removeEndedSessions(s.services);
+    // Nothing is kept any more: the cookie reads as unknown.
+    expect((await browser.get("/domains")).status).toBe(401);
+  });
+
   it("a user created again with the same identifier does not inherit the old sessions", async () => {
     const browser = new EmbedBrowser(s.embedUrl);
     await browser.open(await s.loginUrl("u1"));

@@ -84,7 +84,8 @@ describe("strings of a JSON body", () => {
     const depth = 400_000;
     const response = await post("/api/v1/webhook_endpoints", `${"[".repeat(depth)}"\\u0000"${"]".repeat(depth)}`);
     expect(response.status).toBe(400);
-    expect((await response.json()).details).toEqual({ field: Array.from({ length: depth }, () => "0").join("."), code: "control_character" });
+    // The path keeps its first and last eight steps: the answer stays small however deep the body.
+    expect((await response.json()).details).toEqual({ field: [..."00000000", "…", ..."00000000"].join("."), code: "control_character" });
   });
 
   it("accepts text beyond ASCII, and JSON whitespace (tabs, new lines) between tokens", async () => {
