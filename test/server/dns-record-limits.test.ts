@@ -1,7 +1,6 @@
 /** At most 1,000 records per domain (x-dns-limits), however they are created. */
 import { beforeEach, describe, expect, it } from "vitest";
 import type { components } from "../../generated/types/full.js";
-import type { DnsRecordRow } from "../../server/store/types.js";
 import { useTestServer } from "../support/test-server.js";
 
 type DCreate = components["schemas"]["DnsRecordDCreate"];
@@ -23,23 +22,7 @@ const createD = (body: DCreate, domain_id = domainId) => s.api.POST("/api/v1/dom
 const bulk = (records: DCreate[]) => s.api.POST("/api/v1/domains/{domain_id}/dns/bulk", { ...domainPath(), body: { records } });
 const count = (domain_id = domainId) => s.services.store.countRecords(domain_id);
 
-/** Stores `n` A records h0000, h0001, ... in the domain, as if created one by one earlier. */
-function seedRecords(n: number, domain_id = domainId): DnsRecordRow[] {
-  const at = s.clock.now();
-  const rows = Array.from({ length: n }, (_, i): DnsRecordRow => ({
-    id: `rec_h${domain_id}${String(i).padStart(4, "0")}`,
-    domainId: domain_id,
-    type: "A",
-    name: `h${String(i).padStart(4, "0")}`,
-    content: "192.0.2.1",
-    ttl: 300,
-    priority: null,
-    createdAt: at,
-    updatedAt: at,
-  }));
-  for (const row of rows) s.services.store.saveRecord(row);
-  return rows;
-}
+const seedRecords = (n: number, domain_id = domainId) => s.seedRecords(domain_id, n);
 
 const limitError = (holds: number, adds: number) => ({
   error: "unprocessable_entity",

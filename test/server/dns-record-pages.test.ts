@@ -22,23 +22,7 @@ const createD = (body: DCreate, domain_id = domainId) => s.api.POST("/api/v1/dom
 const list = (query: { limit?: number; cursor?: string } = {}, domain_id = domainId) =>
   s.api.GET("/api/v1/domains/{domain_id}/dns", { params: { path: { domain_id }, query } });
 
-/** Stores `n` A records h0000, h0001, ... in the domain, as if created one by one earlier. */
-function seedRecords(n: number, domain_id = domainId): DnsRecordRow[] {
-  const at = s.clock.now();
-  const rows = Array.from({ length: n }, (_, i): DnsRecordRow => ({
-    id: `rec_h${domain_id}${String(i).padStart(4, "0")}`,
-    domainId: domain_id,
-    type: "A",
-    name: `h${String(i).padStart(4, "0")}`,
-    content: "192.0.2.1",
-    ttl: 300,
-    priority: null,
-    createdAt: at,
-    updatedAt: at,
-  }));
-  for (const row of rows) s.services.store.saveRecord(row);
-  return rows;
-}
+const seedRecords = (n: number, domain_id = domainId) => s.seedRecords(domain_id, n);
 
 /** The list order the spec states: name without regard to case in code-point order, type, creation, id. */
 const listOrder = (a: DnsRecordRow, b: DnsRecordRow) => {

@@ -8,6 +8,7 @@ import type { Variant } from "../../generated/operations.js";
 import { createApp, type PartnerApi } from "../../server/app.js";
 import { ManualClock } from "../../server/clock.js";
 import { MemoryStore } from "../../server/store/memory-store.js";
+import type { DnsRecordRow } from "../../server/store/types.js";
 import { findTld } from "../../server/catalog/tlds.js";
 import { registerDomain } from "../../server/domains/registration.js";
 import type { RateLimitTable } from "../../server/rate-limits/policy.js";
@@ -34,6 +35,8 @@ export interface TestServer extends PartnerApi {
   otherPartner: ReturnType<typeof createClient<paths>>;
   /** Registers a domain for a user of partner A (what a purchase in the embedded interface does). */
   registerDomainFor(userIdentifier: string, name: string, partnerId?: string): string;
+  /** Stores `n` A records h0000, h0001, ... in the domain, as if created one by one earlier (no events, no limits). */
+  seedRecords(domainId: string, n: number): DnsRecordRow[];
   /**
    * Empties the store, the outbox and the rate-limit counters, restores both keys and the clock: a fresh deployment without
    * rebuilding the app (building compiles every validator, which costs a few hundred milliseconds).
@@ -77,6 +80,22 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     registerDomainFor(userIdentifier, name, partnerId = "partner_a") {
       const tld = findTld(name.split(".").pop()!)!;
       return registerDomain(api.services.store, clock, { partnerId, userIdentifier, name, tld, years: 1, charge: tld.registration }).id;
+    },
+    seedRecords(domainId, n) {
+      const at = clock.now();
+      const rows = Array.from({ length: n }, (_, i): DnsRecordRow => ({
+        id: `rec_h${domainId}${String(i).padStart(4, "0")}`,
+        domainId,
+        type: "A",
+        name: `h${String(i).padStart(4, "0")}`,
+        content: "192.0.2.1",
+        ttl: 300,
+        priority: null,
+        createdAt: at,
+        updatedAt: at,
+      }));
+      for (const row of rows) api.services.store.saveRecord(row);
+      return rows;
     },
     reset() {
       api.services.store = new MemoryStore();
