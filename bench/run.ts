@@ -11,7 +11,7 @@ import autocannon from "autocannon";
 import { writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { parseArgs } from "node:util";
-import { SANDBOX_BUNDLE_PATHS } from "../scripts/lib/bundle-paths.js";
+import { SANDBOX_BUNDLE_PATHS } from "../generated/deployment.js";
 import { freePort } from "../scripts/lib/local-ports.js";
 import { BENCH_KEY } from "./targets/seed.js";
 import { peakRssMiB, startPolledTarget, startPrintingTarget, stop, type RunningTarget } from "./lib/processes.js";

@@ -15,7 +15,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { constants, Script } from "node:vm";
-import { BUNDLE_FILE, CODE_CACHE_FILE, WRITE_CODE_CACHE_ENV } from "../scripts/lib/server-bundle-files.js";
+import { BUNDLE_FILE, CODE_CACHE_FILE, WRITE_CODE_CACHE_ENV } from "./bundle-files.js";
 
 const bundlePath = join(__dirname, BUNDLE_FILE);
 const cachePath = join(__dirname, CODE_CACHE_FILE);

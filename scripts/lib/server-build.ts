@@ -21,7 +21,7 @@ import { readFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { build, transform, type Metafile, type Plugin } from "esbuild";
 import { primeCodeCache } from "./code-cache-priming.js";
-import { BUNDLE_FILE, ENTRY_FILE } from "./server-bundle-files.js";
+import { BUNDLE_FILE, ENTRY_FILE } from "../../server/bundle-files.js";
 
 export const SERVER_DIRECTORY = "dist/server";
 export const SERVER_ENTRY = `${SERVER_DIRECTORY}/${ENTRY_FILE}`;

@@ -3,7 +3,7 @@ import { hash, timingSafeEqual } from "node:crypto";
 import { randomBase62 } from "../ids.js";
 import type { FollowedPartnersFile, KeyEntry } from "./followed-partners-file.js";
 
-export type Environment = "sandbox" | "production";
+import type { Environment } from "../../generated/deployment.js";
 
 const PREFIX: Record<Environment, string> = { sandbox: "sk_sandbox_", production: "sk_live_" };
 

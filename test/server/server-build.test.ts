@@ -10,7 +10,7 @@ import type { Metafile } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/lib/local-ports.js";
 import { buildServer, bundledOnce } from "../../scripts/lib/server-build.js";
-import { ENTRY_FILE } from "../../scripts/lib/server-bundle-files.js";
+import { ENTRY_FILE } from "../../server/bundle-files.js";
 import { announcedAddress, spawnServer } from "../../scripts/lib/server-process.js";
 
 const KEY = "sk_sandbox_serverBuildTestKey0000000000000";

@@ -10,7 +10,7 @@ import { OpenApiSpecLoader } from "express-openapi-validator/dist/framework/open
 import { OpenAPISchemaValidator } from "express-openapi-validator/dist/framework/openapi.schema.validator.js";
 import { SchemaPreprocessor } from "express-openapi-validator/dist/middlewares/parsers/schema.preprocessor.js";
 import { OpenApiValidator } from "express-openapi-validator/dist/openapi.validator.js";
-import { validatorDocumentPath } from "../../scripts/lib/bundle-paths.js";
+import { validatorDocumentPath } from "../../generated/deployment.js";
 import { applyValidatorStartupShortcuts, atPointer, hasOnlyLocalRefs, validatorStartupShortcutsApplied } from "../../server/validator/startup-shortcuts.js";
 
 const DOCUMENTS = (["R", "D", "full"] as const).flatMap((kind) => (["production", "sandbox"] as const).map((environment) => validatorDocumentPath(kind, environment)));

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach } from "vitest";
 import type { Server } from "node:http";
 import createClient from "openapi-fetch";
 import type { paths } from "../../generated/types/full.js";
-import type { Variant } from "../../generated/operations.js";
+import type { Variant } from "../../generated/deployment.js";
 import { createApp, type PartnerApi } from "../../server/app.js";
 import { ManualClock } from "../../server/clock.js";
 import { MemoryStore } from "../../server/store/memory-store.js";

@@ -2,7 +2,7 @@
  * The implementation under test, from the environment the conformance runner sets: its base URL,
  * keys, the variants it serves and whether it is a stateless mock.
  */
-import type { DocumentKind } from "../../../scripts/lib/variant-document.js";
+import type { DocumentKind } from "../../../generated/deployment.js";
 import { loadDocument, type OpenApiDocument } from "../../support/openapi-document.js";
 
 export interface Target {
