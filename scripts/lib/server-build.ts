@@ -13,7 +13,7 @@
  *   the bundle, so the build works from the checkout it was built in.
  * - Each package is one module instance inside the bundle, not the copy under node_modules. The
  *   server patches module objects of path-to-regexp and express-openapi-validator
- *   (server/http/route-regexp-cache.ts, server/validator/startup-shortcuts.ts) by importing them,
+ *   (server/validator/route-regexp-cache.ts, server/validator/startup-shortcuts.ts) by importing them,
  *   which reaches the instances bundled with the validator as long as each package is bundled
  *   once; the build checks it (`bundledOnce`).
  */

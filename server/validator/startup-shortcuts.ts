@@ -15,7 +15,7 @@
  *    files: a URL resolution per `$ref` (~130 ms). On a document whose references are all local
  *    that returns the document unchanged, so it is skipped for such documents.
  *
- * Like server/http/route-regexp-cache.ts, each shortcut replaces a member the validator reads at
+ * Like server/validator/route-regexp-cache.ts, each shortcut replaces a member the validator reads at
  * call time on its module objects, so they apply without forking it. Imported from this module,
  * they are the same module instances the validator uses, under tsx and in the bundled server
  * (scripts/lib/server-build.ts). express-openapi-validator is pinned exactly: an upgrade that

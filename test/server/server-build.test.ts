@@ -33,7 +33,7 @@ describe("the built server", () => {
   it("holds one path-to-regexp: the module the validator's route lookup requires is the one the route cache patches", () => {
     const fromValidator = resolvedImport("node_modules/express-openapi-validator/dist/middlewares/openapi.metadata.js", "path-to-regexp");
     expect(fromValidator).toBeDefined();
-    expect(resolvedImport("server/http/route-regexp-cache.ts", "path-to-regexp")).toBe(fromValidator);
+    expect(resolvedImport("server/validator/route-regexp-cache.ts", "path-to-regexp")).toBe(fromValidator);
     expect(bundledOnce(metafile)).toEqual([]);
   });
 
