@@ -64,7 +64,7 @@ which regenerates in memory and fails on any difference.
 | \`openapi/partner-api.d.yml\` | The published Variant D document. |
 | \`openapi/partner-api.full.yml\` | Both variants, as a deployment serving both answers. |
 | \`openapi/*.sandbox.yml\` | The same three documents with the sandbox test helpers (\`x-environments: [sandbox]\`), as sandbox deployments serve them. |
-| \`validator/*.json\` | What the reference server's validator loads, per document: the published document without descriptions, summaries, examples, tags and \`x-\` extensions (see \`scripts/lib/validator-document.ts\`), as JSON (parsing YAML would cost hundreds of milliseconds of every start-up). |
+| \`validator/*.json\` | What the reference server's validator loads, per document: the published document without descriptions, summaries, examples, tags and \`x-\` extensions (see \`scripts/lib/validator-document.ts\`), as JSON (parsing YAML would slow every start-up; see bench/results/). |
 | \`types/variant-r.ts\`, \`types/variant-d.ts\`, \`types/full.ts\` | openapi-typescript types (\`paths\`, \`components\`, \`operations\`) of each sandbox document (production's plus the helpers). |
 | \`handlers.ts\` | The typed handler contract: \`OperationHandlers\` has one member per operation, typed from \`operations\`, so a handler that returns an undocumented status or body does not compile. |
 | \`deployment.ts\` | The variants and environments (from ApiHealth), and where each published and validator document is: what the server needs to find its document. |

@@ -1,8 +1,8 @@
 /**
  * The built server (`npm run build:server`, run by `npm start`), in dist/server/:
  * - server.cjs, the server and every dependency as one script: Node reads one file instead of
- *   resolving and loading ~480 modules one by one, and no TypeScript is compiled at start-up (under
- *   `tsx server/main.ts` the two took ~0.6 s of every start-up). CommonJS, because the code cache
+ *   resolving and loading hundreds of modules one by one, and no TypeScript is compiled at start-up
+ *   (what the two cost under `tsx server/main.ts`: bench/results/). CommonJS, because the code cache
  *   is handed to V8 through vm.Script, which runs scripts, not ES modules;
  * - main.cjs, its entry (server/cached-bundle-loader.ts), which runs it with V8's code cache;
  * - the code cache itself, written by a priming run of the built server (code-cache-priming.ts).

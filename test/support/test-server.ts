@@ -39,7 +39,7 @@ export interface TestServer extends PartnerApi {
   seedRecords(domainId: string, n: number): DnsRecordRow[];
   /**
    * Empties the store, the outbox and the rate-limit counters, restores both keys and the clock: a fresh deployment without
-   * rebuilding the app (building compiles every validator, which costs a few hundred milliseconds).
+   * rebuilding the app (building compiles every validator, the largest part of a start-up: bench/results/).
    */
   reset(): void;
   close(): Promise<void>;
