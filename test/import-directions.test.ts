@@ -5,13 +5,14 @@
  * neither, and only the app reaches the handlers, through their index.
  */
 import { describe, expect, it } from "vitest";
-import { importEdges, relativeSpecifiers, type ImportEdge } from "./support/import-graph.js";
+import { fileReferences, importEdges, relativeSpecifiers, type ImportEdge } from "./support/import-graph.js";
 
-const FOLDERS = ["generated", "server", "client", "scripts", "test", "bench"] as const;
+const FOLDERS = ["spec", "generated", "server", "client", "scripts", "test", "bench"] as const;
 type Folder = (typeof FOLDERS)[number];
 
 /** What each top-level folder may import besides itself. */
 const MAY_IMPORT: Record<Folder, readonly Folder[]> = {
+  spec: [],
   generated: [],
   server: ["generated"],
   client: ["generated"],
@@ -59,8 +60,9 @@ function brokenRule({ from, to }: ImportEdge): string | undefined {
 describe("import directions", () => {
   const edges = importEdges(process.cwd(), FOLDERS);
 
-  it("are read from every source folder", () => {
-    for (const folder of FOLDERS) expect(edges.some(({ from }) => from.startsWith(`${folder}/`)), folder).toBe(true);
+  it("are read from every folder of code", () => {
+    // The spec may still be one file, with no references to others.
+    for (const folder of FOLDERS.filter((name) => name !== "spec")) expect(edges.some(({ from }) => from.startsWith(`${folder}/`)), folder).toBe(true);
   });
 
   it("hold for every relative import of the repository", () => {
@@ -74,6 +76,8 @@ describe("import directions", () => {
   it("refuse an import against the layers", () => {
     expect(brokenRule({ from: "server/app.ts", to: "scripts/lib/bundle-paths.js" })).toBe("server/ may not import scripts/");
     expect(brokenRule({ from: "generated/operations.ts", to: "server/clock.js" })).toBe("generated/ may not import server/");
+    expect(brokenRule({ from: "spec/paths/users.yml", to: "generated/openapi/partner-api.yml" })).toBe("spec/ may not import generated/");
+    expect(brokenRule({ from: "spec/partner-api.yml", to: "spec/paths/users.yml" })).toBeUndefined();
     expect(brokenRule({ from: "client/src/client.ts", to: "server/errors.js" })).toBe("client/ may not import server/");
     expect(brokenRule({ from: "test/support/test-server.ts", to: "bench/lib/processes.js" })).toBe("test/ may not import bench/");
     expect(brokenRule({ from: "scripts/keys.ts", to: "server/auth/api-keys.js" })).toBeUndefined();
@@ -98,5 +102,10 @@ describe("import directions", () => {
       'import express from "express";',
     ].join("\n");
     expect(relativeSpecifiers(source).sort()).toEqual(["../b.js", "./a.js", "./d.js", "./e.js", "./f.js"]);
+  });
+
+  it("see the spec's references to other files, not those inside a document", () => {
+    const spec = ["$ref: paths/users.yml", "$ref: './components/schemas/Domain.yml#/properties/id'", "$ref: '#/components/schemas/Domain'", '$ref: "../generated/x.yml"'].join("\n");
+    expect(fileReferences(spec)).toEqual(["paths/users.yml", "./components/schemas/Domain.yml", "../generated/x.yml"]);
   });
 });
