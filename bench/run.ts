@@ -11,7 +11,7 @@ import autocannon from "autocannon";
 import { writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { parseArgs } from "node:util";
-import { SANDBOX_BUNDLE_PATHS } from "../scripts/lib/bundle-paths.js";
+import { SANDBOX_BUNDLE_PATHS } from "../generated/deployment.js";
 import { freePort } from "../scripts/lib/local-ports.js";
 import { BENCH_KEY } from "./targets/seed.js";
 import { peakRssMiB, startPolledTarget, startPrintingTarget, stop, type RunningTarget } from "./lib/processes.js";
@@ -88,8 +88,8 @@ const median = (runs: Measurement[]) => [...runs].sort((a, b) => a.rps - b.rps)[
 // JIT) would bend the ratios; taking turns shifts every target alike.
 const running = new Map<string, RunningTarget>();
 for (const target of TARGETS) running.set(target.name, await target.start());
-// Warm-up: JIT, validator caches, connections. The reference server was still speeding up after
-// 2 s of load (its second run about a fifth faster than its first), so each workload gets WARM_UP_S.
+// Warm-up: JIT, validator caches, connections. The reference server keeps speeding up over its
+// first seconds of load (bench/results/), so each workload gets WARM_UP_S first.
 for (const target of running.values()) for (const workload of WORKLOADS) await measure(target, workload, WARM_UP_S);
 const samples = new Map<string, Measurement[]>();
 const sampleKey = (target: string, workload: string) => `${target}\u0000${workload}`;

@@ -3,7 +3,7 @@
  * reference server (validating, as deployed) holds a domain at the most records a domain may hold
  * (x-dns-limits), each a TXT of the longest single string. GET /health is timed idle, then while
  * READERS clients read that zone without pause (the detail, then every page of the list: the shape
- * of the attack in issue 16, where 20 readers of a 6,000-record zone pushed /health to 5 s). The
+ * of the attack in issue 16, whose figures are in bench/results/). The
  * figure that matters is the ratio of the two in the same run. Options: --seconds S (loaded
  * phase, default 10), --readers N (default 20), --out FILE (default bench/results/<date>-zone-reads.md).
  */

@@ -2,7 +2,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { basename } from "node:path";
-import { BUNDLE_PATHS, SANDBOX_BUNDLE_PATHS } from "./lib/bundle-paths.js";
+import { BUNDLE_PATHS, SANDBOX_BUNDLE_PATHS } from "../generated/deployment.js";
 
 const outDir = process.argv[2] ?? "dist/docs";
 mkdirSync(outDir, { recursive: true });

@@ -8,7 +8,7 @@
  * Every process is started here on free ports and stopped at the end; exits non-zero if any run fails.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { SANDBOX_BUNDLE_PATHS } from "./lib/bundle-paths.js";
+import { SANDBOX_BUNDLE_PATHS } from "../generated/deployment.js";
 import { freePort, waitUntilServing } from "./lib/local-ports.js";
 import { buildServer, SERVER_ENTRY } from "./lib/server-build.js";
 

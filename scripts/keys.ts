@@ -4,7 +4,8 @@
  * `npm run keys -- revoke --key KEY [--config FILE]`, `npm run keys -- list [--config FILE]`.
  */
 import { parseArgs } from "node:util";
-import { environmentOfKey, generateApiKey, hashApiKey, type Environment } from "../server/auth/api-keys.js";
+import type { Environment } from "../generated/deployment.js";
+import { environmentOfKey, generateApiKey, hashApiKey } from "../server/auth/api-keys.js";
 import { PartnersFileError, readPartnersFile, writePartnersFile, type PartnersFile } from "../server/auth/partners-file.js";
 import { DEFAULT_PARTNERS_FILE } from "../server/config.js";
 

@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BUNDLE_PATHS, SANDBOX_BUNDLE_PATHS } from "./lib/bundle-paths.js";
+import { BUNDLE_PATHS, SANDBOX_BUNDLE_PATHS } from "../generated/deployment.js";
 import { diffDocuments } from "./lib/spec-diff.js";
 
 const baseRef = process.argv[2];

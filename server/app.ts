@@ -3,9 +3,8 @@ import { readFileSync } from "node:fs";
 import express, { type Express } from "express";
 import { pino, type Logger } from "pino";
 import * as OpenApiValidator from "express-openapi-validator";
-import type { Variant } from "../generated/operations.js";
-import { validatorDocumentPath } from "../scripts/lib/bundle-paths.js";
-import { KeyRing, type Environment, type Partner } from "./auth/api-keys.js";
+import { validatorDocumentPath, type Environment, type Variant } from "../generated/deployment.js";
+import { KeyRing, type Partner } from "./auth/api-keys.js";
 import { FollowedPartnersFile, loggedPartnersFileEvents } from "./auth/followed-partners-file.js";
 import { systemClock, type Clock } from "./clock.js";
 import type { OperationHandlers } from "../generated/handlers.js";
@@ -21,7 +20,6 @@ import { withLoggableErrors } from "./http/loggable-error.js";
 import { assignRequestId } from "./http/request-id.js";
 import { rateLimit } from "./http/rate-limit.js";
 import { requestLog } from "./http/request-log.js";
-import { memoizeValidatorRouteRegexps } from "./http/route-regexp-cache.js";
 import { securityHeaders } from "./http/security-headers.js";
 import { answerUnaddressed, registerRoutes, servedOperations } from "./http/routes.js";
 import { DEFAULT_RATE_LIMITS, type RateLimitTable } from "./rate-limits/policy.js";
@@ -33,6 +31,8 @@ import { httpSender, type WebhookSender } from "./webhooks/sender.js";
 import { MemoryWebhookStore } from "./webhooks/webhook-store.js";
 import { MemoryStore } from "./store/memory-store.js";
 import type { Store } from "./store/types.js";
+import { validatorOptions } from "./validator/options.js";
+import { memoizeValidatorRouteRegexps } from "./validator/route-regexp-cache.js";
 import { applyValidatorStartupShortcuts } from "./validator/startup-shortcuts.js";
 
 export interface AppConfig {
@@ -105,8 +105,7 @@ function documentFor(variants: readonly Variant[], environment: Environment): Re
 }
 
 export function createApp(config: AppConfig): PartnerApi {
-  // Both adjust the validator's module objects once per process (server/http/route-regexp-cache.ts,
-  // server/validator/startup-shortcuts.ts), before it is built.
+  // Both adjust the validator's module objects once per process, before it is built (server/validator/README.md).
   memoizeValidatorRouteRegexps();
   applyValidatorStartupShortcuts();
   const variants = config.variants ?? (["R", "D"] as const);
@@ -168,16 +167,9 @@ export function createApp(config: AppConfig): PartnerApi {
   app.use(checkIntegerQuery);
   app.use(jsonBody("1mb"));
   app.use(
-    OpenApiValidator.middleware({
-      apiSpec: documentFor(variants, config.environment) as never,
-      validateRequests: config.validateRequests === false ? false : { allowUnknownQueryParameters: false, coerceTypes: false },
-      validateResponses: config.validateResponses ?? true,
-      validateSecurity: false,
-      // The published documents are linted and tested in CI; validating them again costs every start-up.
-      validateApiSpec: false,
-      validateFormats: true,
-      ignoreUndocumented: false,
-    }),
+    OpenApiValidator.middleware(
+      validatorOptions(documentFor(variants, config.environment), { validateRequests: config.validateRequests, validateResponses: config.validateResponses }),
+    ),
   );
   registerRoutes(app, { ...handlers, ...config.handlers }, services);
   app.use(errorHandler(logger));

@@ -2,7 +2,8 @@
  * The entry of the built server (`npm run serve`, dist/server/main.cjs; see
  * scripts/lib/server-build.ts). Runs the bundle next to it with V8's code cache: the bytecode of
  * every function the server compiled while starting and answering its first requests, in a run
- * made at build time. Without it, compiling that code again was ~90 ms of each start-up (of ~500).
+ * made at build time. Without it, that code is compiled again at each start-up, a sizeable part of it
+ * (`npm run bench:startup`, bench/results/).
  * Node 22 does this itself (module.enableCompileCache); Node 20, which the server supports, does not.
  *
  * A cache V8 rejects (another Node version or other V8 flags than the build's) only loses that
@@ -15,7 +16,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { constants, Script } from "node:vm";
-import { BUNDLE_FILE, CODE_CACHE_FILE, WRITE_CODE_CACHE_ENV } from "../scripts/lib/server-bundle-files.js";
+import { BUNDLE_FILE, CODE_CACHE_FILE, WRITE_CODE_CACHE_ENV } from "./bundle-files.js";
 
 const bundlePath = join(__dirname, BUNDLE_FILE);
 const cachePath = join(__dirname, CODE_CACHE_FILE);

@@ -38,9 +38,10 @@ const LAST_FOUR_DIGIT_YEAR = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 /**
  * ISO 8601 without milliseconds, as the examples in the spec show. Every date of every answer goes
- * through here (a page of 100 users holds 200), and `toISOString` plus a regular expression was a
- * fifth of a list request's time in CPU profiles; the calendar arithmetic (Howard Hinnant's
- * days-to-civil) takes a third as long. Years outside 0 to 9999 keep ISO's extended form.
+ * through here (a page of users holds two per user), and `toISOString` plus a regular expression
+ * was a large share of a list request in CPU profiles; the calendar arithmetic (Howard Hinnant's
+ * days-to-civil) is much cheaper (figures in bench/results/). Years outside 0 to 9999 keep ISO's
+ * extended form.
  */
 export function timestamp(date: Date): string {
   const milliseconds = date.getTime();

@@ -15,9 +15,9 @@
  */
 import ipaddr from "ipaddr.js";
 import { pino, type LevelWithSilent } from "pino";
-import type { Variant } from "../generated/operations.js";
 import type { AppConfig } from "./app.js";
-import { environmentOfKey, type Environment } from "./auth/api-keys.js";
+import type { Environment, Variant } from "../generated/deployment.js";
+import { environmentOfKey } from "./auth/api-keys.js";
 import { PartnersFileError, readPartnersFile as readFile, type PartnersFile } from "./auth/partners-file.js";
 import { parseEmbedOrigin } from "./embed/framing.js";
 import { DEFAULT_RATE_LIMITS, scaleRateLimits } from "./rate-limits/policy.js";

@@ -38,24 +38,76 @@ export class ApiError extends Error {
   }
 }
 
-/** Constructors for the errors handlers raise, so messages and codes stay uniform. */
-export const apiErrors = {
-  /** 400: the request's structure is wrong. */
-  badRequest: (field: string, code: string, message: string) => new ApiError("validation_error", message, { field, code }),
-  /** 422: a well-formed value breaks a rule. */
-  invalidValue: (field: string, code: string, message: string) =>
-    new ApiError("validation_error", message, { field, code }, 422),
-  /** 422: valid field by field, but cannot be carried out as a whole. */
-  unprocessable: (message: string, details?: ErrorDetails) => new ApiError("unprocessable_entity", message, details),
-  unauthorized: () => new ApiError("unauthorized", "Invalid or missing API key"),
-  forbidden: (what: string) => new ApiError("forbidden", `You do not have access to this ${what}`),
-  notFound: (what: string, id: string) => new ApiError("not_found", `${what} ${id} not found`),
-  conflict: (message: string, details?: ErrorDetails) => new ApiError("conflict", message, details),
-  /** 404 for a request that addresses no operation (see the spec's "Paths and methods"). */
-  noSuchOperation: () => new ApiError("not_found", "No such operation; see the API reference"),
-  methodNotAllowed: (method: string) => new ApiError("method_not_allowed", `${method} is not allowed on this path; see Allow`),
-  internal: () => new ApiError("internal_error", "An unexpected error occurred; quote the X-Request-Id when contacting support"),
-};
+/** A problem with one field: where (`details.field`), what (`details.code`), and a sentence for humans. */
+export interface FieldProblem {
+  field: string;
+  code: string;
+  message: string;
+}
+
+/**
+ * The named constructors, grouped by the spec's ErrorCode they answer with: every code has its
+ * group (test/server/errors.test.ts checks them against the spec's enum), and nothing outside this
+ * module constructs an ApiError, so messages, codes and statuses stay uniform.
+ */
+export const errorsByCode = {
+  validation_error: {
+    /** 400: the request's structure is wrong. */
+    badRequest: (field: string, code: string, message: string) => new ApiError("validation_error", message, { field, code }),
+    /** 400: the validator refused the request without naming a field. */
+    invalidRequest: (message: string) => new ApiError("validation_error", message),
+    /** 422: a well-formed value breaks a rule. */
+    invalidValue: (field: string, code: string, message: string) => new ApiError("validation_error", message, { field, code }, 422),
+    /** 422 naming every rule broken: the list shape shows all messages, the coded shape the first problem. */
+    invalidValues: (problems: readonly FieldProblem[]) => {
+      const [first] = problems;
+      if (first === undefined) throw new Error("invalidValues needs the problems found");
+      return new ApiError("validation_error", first.message, { field: first.field, code: first.code }, 422, problems.map(({ message }) => message));
+    },
+  },
+  unauthorized: {
+    unauthorized: () => new ApiError("unauthorized", "Invalid or missing API key"),
+  },
+  forbidden: {
+    forbidden: (what: string) => new ApiError("forbidden", `You do not have access to this ${what}`),
+  },
+  not_found: {
+    notFound: (what: string, id: string) => new ApiError("not_found", `${what} ${id} not found`),
+    /** 404 for a request that addresses no operation (see the spec's "Paths and methods"). */
+    noSuchOperation: () => new ApiError("not_found", "No such operation; see the API reference"),
+  },
+  method_not_allowed: {
+    methodNotAllowed: (method: string) => new ApiError("method_not_allowed", `${method} is not allowed on this path; see Allow`),
+  },
+  conflict: {
+    conflict: (message: string, details?: ErrorDetails) => new ApiError("conflict", message, details),
+  },
+  payload_too_large: {
+    /** The limit is the one `createApp` gives the body parser. */
+    payloadTooLarge: () => new ApiError("payload_too_large", "Request bodies are limited to 1 MiB"),
+  },
+  unsupported_media_type: {
+    /** `accepted` says what is, e.g. "Request bodies must be UTF-8 application/json". */
+    unsupportedMediaType: (accepted: string) => new ApiError("unsupported_media_type", accepted),
+  },
+  unprocessable_entity: {
+    /** 422: valid field by field, but cannot be carried out as a whole. */
+    unprocessable: (message: string, details?: ErrorDetails) => new ApiError("unprocessable_entity", message, details),
+  },
+  rate_limit_exceeded: {
+    /** A bucket of `limit` requests per `window` seconds is spent; `retryAfter` seconds until it admits one again. */
+    rateLimitExceeded: (limit: number, window: number, retryAfter: number) =>
+      new ApiError("rate_limit_exceeded", `Rate limit of ${limit} requests per ${window} seconds exceeded`, { limit, window, retry_after: retryAfter }),
+  },
+  internal_error: {
+    internal: () => new ApiError("internal_error", "An unexpected error occurred; quote the X-Request-Id when contacting support"),
+  },
+} satisfies { [Code in ErrorCode]: Record<string, (...args: never[]) => ApiError> };
+
+/** Every named constructor, by name: `apiErrors.notFound("Domain", id)`. */
+export const apiErrors = Object.assign({}, ...Object.values(errorsByCode)) as UnionToIntersection<(typeof errorsByCode)[ErrorCode]>;
+
+type UnionToIntersection<U> = (U extends unknown ? (union: U) => void : never) extends (intersection: infer I) => void ? I : never;
 
 /** The documented body of an error, in the shape the operation uses for that status. */
 export function errorBody(error: ApiError, listShape: boolean): object {

@@ -2,9 +2,11 @@
  * Which environment a key belongs to, and where the client may send it. Checked once, when the
  * client is created, so a key never leaves the process towards the other environment.
  */
+import type { components } from "./api-types.js";
 import { PartnerClientConfigError } from "./config-error.js";
 
-export type Environment = "sandbox" | "production";
+/** The environments the spec names (what a deployment reports as its `environment`). */
+export type Environment = components["schemas"]["ApiHealth"]["environment"];
 
 export const KEY_PREFIXES = { sandbox: "sk_sandbox_", production: "sk_live_" } as const satisfies Record<Environment, string>;
 

@@ -1,8 +1,8 @@
 /**
- * Where the published documents are. Its own module without dependencies, so the server can find
- * its document without loading the generator (openapi-typescript) at start-up.
+ * Where the generator writes the published documents. The server and everything else read these
+ * paths from generated/deployment.ts, written from this module (scripts/lib/deployment-module.ts).
  */
-import type { DocumentKind, Environment } from "./variant-document.js";
+import type { DocumentKind, Environment } from "../../generated/deployment.js";
 
 export const SOURCE_PATH = "spec/partner-api.yml";
 
@@ -22,9 +22,6 @@ export const SANDBOX_BUNDLE_PATHS: Record<DocumentKind, string> = {
 
 export const bundlePath = (kind: DocumentKind, environment: Environment) => (environment === "sandbox" ? SANDBOX_BUNDLE_PATHS : BUNDLE_PATHS)[kind];
 
-/**
- * The document the server's validator loads, as JSON (scripts/lib/validator-document.ts): parsing
- * 180 kB of YAML takes hundreds of milliseconds of every start-up, JSON.parse of this a few.
- */
+/** The document the server's validator loads, as JSON (scripts/lib/validator-document.ts). */
 export const validatorDocumentPath = (kind: DocumentKind, environment: Environment) =>
   bundlePath(kind, environment).replace(/^generated\/openapi\//, "generated/validator/").replace(/\.yml$/, ".json");

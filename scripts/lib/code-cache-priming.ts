@@ -7,7 +7,7 @@
  */
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { CODE_CACHE_FILE, ENTRY_FILE, WRITE_CODE_CACHE_ENV } from "./server-bundle-files.js";
+import { CODE_CACHE_FILE, ENTRY_FILE, WRITE_CODE_CACHE_ENV } from "../../server/bundle-files.js";
 import { announcedAddress, spawnServer } from "./server-process.js";
 
 const KEY = "sk_sandbox_codeCachePrimingRun000000000000";

@@ -2,11 +2,12 @@
 import { readFile } from "node:fs/promises";
 import openapiTS, { astToString } from "openapi-typescript";
 import { parse, stringify } from "yaml";
-import { type DocumentKind, variantDocument } from "./variant-document.js";
+import type { DocumentKind } from "../../generated/deployment.js";
+import { variantDocument } from "./variant-document.js";
+import { renderDeploymentModule } from "./deployment-module.js";
 import { renderHandlerContract, renderOperationTable } from "./operation-table.js";
 import { validatorDocument } from "./validator-document.js";
 
-export { BUNDLE_PATHS, SANDBOX_BUNDLE_PATHS, SOURCE_PATH, bundlePath, validatorDocumentPath } from "./bundle-paths.js";
 import { bundlePath, SOURCE_PATH, validatorDocumentPath } from "./bundle-paths.js";
 
 const TYPE_PATHS: Record<DocumentKind, string> = {
@@ -46,6 +47,7 @@ export async function renderGeneratedFiles(): Promise<Map<string, string>> {
   const full = variantDocument(source, "full", "sandbox");
   files.set("generated/operations.ts", renderOperationTable(full));
   files.set("generated/handlers.ts", renderHandlerContract(full));
+  files.set("generated/deployment.ts", renderDeploymentModule(full));
   files.set("generated/README.md", banner("<!--", "scripts/generate.ts").trimEnd() + " -->\n" + GENERATED_README);
   return files;
 }
@@ -62,8 +64,9 @@ which regenerates in memory and fails on any difference.
 | \`openapi/partner-api.d.yml\` | The published Variant D document. |
 | \`openapi/partner-api.full.yml\` | Both variants, as a deployment serving both answers. |
 | \`openapi/*.sandbox.yml\` | The same three documents with the sandbox test helpers (\`x-environments: [sandbox]\`), as sandbox deployments serve them. |
-| \`validator/*.json\` | What the reference server's validator loads, per document: the published document without descriptions, summaries, examples, tags and \`x-\` extensions (see \`scripts/lib/validator-document.ts\`), as JSON (parsing YAML would cost hundreds of milliseconds of every start-up). |
+| \`validator/*.json\` | What the reference server's validator loads, per document: the published document without descriptions, summaries, examples, tags and \`x-\` extensions (see \`scripts/lib/validator-document.ts\`), as JSON (parsing YAML would slow every start-up; see bench/results/). |
 | \`types/variant-r.ts\`, \`types/variant-d.ts\`, \`types/full.ts\` | openapi-typescript types (\`paths\`, \`components\`, \`operations\`) of each sandbox document (production's plus the helpers). |
 | \`handlers.ts\` | The typed handler contract: \`OperationHandlers\` has one member per operation, typed from \`operations\`, so a handler that returns an undocumented status or body does not compile. |
+| \`deployment.ts\` | The variants and environments (from ApiHealth), and where each published and validator document is: what the server needs to find its document. |
 | \`operations.ts\` | The operation table (operationId to method, path, variants, rate-limit class, success status), the rate-limit table, the DNS limits and the DNS template catalogue. |
 `;

@@ -1,8 +1,8 @@
 /**
  * The built server (`npm run build:server`, run by `npm start`), in dist/server/:
  * - server.cjs, the server and every dependency as one script: Node reads one file instead of
- *   resolving and loading ~480 modules one by one, and no TypeScript is compiled at start-up (under
- *   `tsx server/main.ts` the two took ~0.6 s of every start-up). CommonJS, because the code cache
+ *   resolving and loading hundreds of modules one by one, and no TypeScript is compiled at start-up
+ *   (what the two cost under `tsx server/main.ts`: bench/results/). CommonJS, because the code cache
  *   is handed to V8 through vm.Script, which runs scripts, not ES modules;
  * - main.cjs, its entry (server/cached-bundle-loader.ts), which runs it with V8's code cache;
  * - the code cache itself, written by a priming run of the built server (code-cache-priming.ts).
@@ -13,7 +13,7 @@
  *   the bundle, so the build works from the checkout it was built in.
  * - Each package is one module instance inside the bundle, not the copy under node_modules. The
  *   server patches module objects of path-to-regexp and express-openapi-validator
- *   (server/http/route-regexp-cache.ts, server/validator/startup-shortcuts.ts) by importing them,
+ *   (server/validator/route-regexp-cache.ts, server/validator/startup-shortcuts.ts) by importing them,
  *   which reaches the instances bundled with the validator as long as each package is bundled
  *   once; the build checks it (`bundledOnce`).
  */
@@ -21,7 +21,7 @@ import { readFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { build, transform, type Metafile, type Plugin } from "esbuild";
 import { primeCodeCache } from "./code-cache-priming.js";
-import { BUNDLE_FILE, ENTRY_FILE } from "./server-bundle-files.js";
+import { BUNDLE_FILE, ENTRY_FILE } from "../../server/bundle-files.js";
 
 export const SERVER_DIRECTORY = "dist/server";
 export const SERVER_ENTRY = `${SERVER_DIRECTORY}/${ENTRY_FILE}`;

@@ -3,8 +3,8 @@
  * what only readers use. The validator deep-clones, crawls and preprocesses the whole document at
  * every start-up, and traverses it again for each route it compiles; descriptions, summaries,
  * examples, tags, external docs and `x-` extensions (the webhooks' catalogue, rate-limit tables,
- * DNS templates: the server reads those from generated/operations.ts) are half of its 140 kB.
- * Without them its preparation takes ~55 ms instead of ~72 (with server/validator/startup-shortcuts.ts).
+ * DNS templates: the server reads those from generated/operations.ts) are about half of it, and
+ * its preparation is faster without them (figures in bench/results/).
  *
  * Kept: everything the validator or the server reads: `openapi`, `info` (title and version, which
  * OpenAPI requires), `servers`, `security`, every path, operation (with its `operationId`, which

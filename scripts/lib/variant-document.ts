@@ -2,9 +2,7 @@
  * Derives the published documents (Variant R, Variant D, both; each for production and for the
  * sandbox) from the one source spec.
  */
-export type Variant = "R" | "D";
-export type DocumentKind = Variant | "full";
-export type Environment = "production" | "sandbox";
+import type { DocumentKind, Environment, Variant } from "../../generated/deployment.js";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };

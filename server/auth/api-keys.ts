@@ -1,9 +1,8 @@
 /** API keys: generated once, shown once, stored only as SHA-256 hashes. */
 import { hash, timingSafeEqual } from "node:crypto";
+import type { Environment } from "../../generated/deployment.js";
 import { randomBase62 } from "../ids.js";
 import type { FollowedPartnersFile, KeyEntry } from "./followed-partners-file.js";
-
-export type Environment = "sandbox" | "production";
 
 const PREFIX: Record<Environment, string> = { sandbox: "sk_sandbox_", production: "sk_live_" };
 

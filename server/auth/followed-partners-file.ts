@@ -21,7 +21,8 @@
 import { closeSync, fstatSync, openSync, readFileSync, statSync, type Stats } from "node:fs";
 import { resolve } from "node:path";
 import type { Logger } from "pino";
-import type { Environment, Partner } from "./api-keys.js";
+import type { Environment } from "../../generated/deployment.js";
+import type { Partner } from "./api-keys.js";
 import { parsePartnersFile, PartnersFileError, type PartnersFile } from "./partners-file.js";
 
 /** Longer than the coarsest file time in use (FAT's two seconds). */

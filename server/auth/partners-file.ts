@@ -7,7 +7,7 @@
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { basename, dirname, join } from "node:path";
-import type { Environment } from "./api-keys.js";
+import type { Environment } from "../../generated/deployment.js";
 
 export interface PartnerEntry {
   id: string;

@@ -1,7 +1,7 @@
 /** Whether a name can be registered, at what price, and alternatives when it cannot. */
 import type { components } from "../../generated/types/full.js";
 import { formatCents } from "../money.js";
-import type { Environment } from "../auth/api-keys.js";
+import type { Environment } from "../../generated/deployment.js";
 import type { Store } from "../store/types.js";
 import { parseDomainName } from "./domain-names.js";
 import { TLD_CATALOGUE } from "./tlds.js";

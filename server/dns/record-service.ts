@@ -12,9 +12,8 @@ export function assertRecordValid(draft: RecordDraft, domain: DomainRow, fieldNa
   const violations = recordViolations(draft, domain.name);
   if (violations.length === 0) return;
   // Messages start with the field they name; a variant that calls the field otherwise (R's value) sees its own name.
-  const messages = violations.map((v) => v.message.replace(/^[a-z_]+(?= )/, (word) => (Object.hasOwn(fieldNames, word) ? fieldNames[word]! : word)));
-  const first = violations[0]!;
-  throw new ApiError("validation_error", messages[0]!, { field: fieldNames[first.field] ?? first.field, code: first.code }, 422, messages);
+  const named = (word: string) => (Object.hasOwn(fieldNames, word) ? fieldNames[word]! : word);
+  throw apiErrors.invalidValues(violations.map((v) => ({ field: named(v.field), code: v.code, message: v.message.replace(/^[a-z_]+(?= )/, named) })));
 }
 
 function assertNoConflict(draft: RecordDraft, others: DnsRecordRow[]): void {

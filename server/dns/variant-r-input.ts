@@ -1,6 +1,6 @@
 /** Variant R input (value, SRV as priority/weight/port/target) turned into a record draft. */
 import type { components } from "../../generated/types/full.js";
-import { ApiError } from "../errors.js";
+import { apiErrors } from "../errors.js";
 import { canonicalHostName } from "./record-content.js";
 import type { RecordDraft } from "./record-rules.js";
 import { toRecordR } from "./record-shapes.js";
@@ -20,8 +20,7 @@ export interface RecordRFields {
   target?: string | null;
 }
 
-const unprocessable = (field: string, code: string, messages: string[]) =>
-  new ApiError("validation_error", messages[0]!, { field, code }, 422, messages);
+const unprocessable = (field: string, code: string, messages: string[]) => apiErrors.invalidValues(messages.map((message) => ({ field, code, message })));
 
 export function draftFromR(fields: RecordRFields): RecordDraft {
   const { type, name, value, ttl } = fields;

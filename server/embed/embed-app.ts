@@ -19,7 +19,7 @@ import { registerDnsRoutes } from "./routes/dns.js";
 import { registerDomainRoutes } from "./routes/domains.js";
 import { registerSearchRoutes } from "./routes/search.js";
 import { notFoundPage, problemPage, refusedPage, sessionEndedPage } from "./views/layout.js";
-import { openSession, resumeEmbedSession, startEmbedSession } from "./sessions.js";
+import { openSession, resumeEmbedSession, startEmbedSession } from "../auth/user-sessions.js";
 
 export interface EmbedAppOptions {
   log?: (message: string, error?: unknown) => void;

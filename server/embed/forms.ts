@@ -35,7 +35,7 @@ export const NO_ERRORS: FormErrors = { fields: {}, summary: [] };
  * something other than what was sent, so they are refused (decodeURIComponent throws on them).
  */
 export function requireUtf8Form(_req: unknown, _res: unknown, bytes: Buffer, encoding: string): void {
-  if (encoding !== "utf-8") throw new ApiError("unsupported_media_type", "Forms must be sent in UTF-8");
+  if (encoding !== "utf-8") throw apiErrors.unsupportedMediaType("Forms must be sent in UTF-8");
   const malformed = () => apiErrors.badRequest("body", "malformed_utf8", "The form is not valid UTF-8");
   if (!isUtf8(bytes)) throw malformed();
   for (const pair of bytes.toString("utf8").split("&")) {

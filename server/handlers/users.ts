@@ -2,7 +2,7 @@
 import type { OperationHandlers } from "../../generated/handlers.js";
 import { timestamp } from "../clock.js";
 import { partnerOf, type RequestContext, type Services } from "../context.js";
-import { openLoginSession } from "../embed/sessions.js";
+import { openLoginSession } from "../auth/user-sessions.js";
 import { apiErrors } from "../errors.js";
 import { formatCents } from "../money.js";
 import type { UserPageEntry, UserRow } from "../store/types.js";

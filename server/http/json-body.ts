@@ -16,7 +16,7 @@ import { escapedForDisplay, textProblem, textProblemMessage } from "../plain-tex
  * only adds properties), so the documented error is built here.
  */
 function requireUtf8(_req: unknown, _res: unknown, bytes: Buffer, encoding: string): void {
-  if (encoding !== "utf-8") throw new ApiError("unsupported_media_type", "Request bodies must be UTF-8 application/json");
+  if (encoding !== "utf-8") throw apiErrors.unsupportedMediaType("Request bodies must be UTF-8 application/json");
   if (!isUtf8(bytes)) throw apiErrors.badRequest("body", "malformed_utf8", "The body is not valid UTF-8");
 }
 

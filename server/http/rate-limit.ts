@@ -6,7 +6,7 @@
 import type { RequestHandler } from "express";
 import type { Partner } from "../auth/api-keys.js";
 import type { Services } from "../context.js";
-import { ApiError } from "../errors.js";
+import { apiErrors } from "../errors.js";
 import { rateLimitScope } from "../rate-limits/policy.js";
 import type { RateLimiter } from "../rate-limits/rate-limiter.js";
 import { operationOf } from "./operation-match.js";
@@ -44,12 +44,6 @@ export function rateLimit(limiter: RateLimiter, services: Services): RequestHand
       return;
     }
     res.setHeader("Retry-After", decision.retryAfter);
-    next(
-      new ApiError("rate_limit_exceeded", `Rate limit of ${bucket.limit} requests per ${bucket.window} seconds exceeded`, {
-        limit: bucket.limit,
-        window: bucket.window,
-        retry_after: decision.retryAfter,
-      }),
-    );
+    next(apiErrors.rateLimitExceeded(bucket.limit, bucket.window, decision.retryAfter));
   };
 }

@@ -47,7 +47,7 @@ function fromValidationItem(item: ValidatorItem): ApiError {
     : rule.code === "unknown_field"
       ? `${field} is not an accepted field`
       : `${field} ${item.message ?? "is invalid"}`;
-  return new ApiError("validation_error", message, { field, code: rule.code }, inBody && rule.valueRule ? 422 : 400);
+  return inBody && rule.valueRule ? apiErrors.invalidValue(field, rule.code, message) : apiErrors.badRequest(field, rule.code, message);
 }
 
 /** Null when the error is not one of the parser's or validator's (it is then a 500). */
@@ -57,22 +57,22 @@ export function requestErrorToApiError(error: unknown): ApiError | null {
   if (typeof e !== "object" || e === null || typeof e.status !== "number") return null;
   switch (e.type) {
     case "entity.too.large":
-      return new ApiError("payload_too_large", "Request bodies are limited to 1 MiB");
+      return apiErrors.payloadTooLarge();
     case "entity.parse.failed":
-      return new ApiError("validation_error", "The body is not valid JSON", { field: "body", code: "malformed_json" });
+      return apiErrors.badRequest("body", "malformed_json", "The body is not valid JSON");
     case "encoding.unsupported":
     case "charset.unsupported":
-      return new ApiError("unsupported_media_type", "Request bodies must be UTF-8 application/json");
+      return apiErrors.unsupportedMediaType("Request bodies must be UTF-8 application/json");
   }
   switch (e.status) {
     case 400:
-      return e.errors?.[0] ? fromValidationItem(e.errors[0]) : new ApiError("validation_error", e.message ?? "Invalid request");
+      return e.errors?.[0] ? fromValidationItem(e.errors[0]) : apiErrors.invalidRequest(e.message ?? "Invalid request");
     case 404:
       return apiErrors.noSuchOperation();
     case 413:
-      return new ApiError("payload_too_large", "Request bodies are limited to 1 MiB");
+      return apiErrors.payloadTooLarge();
     case 415:
-      return new ApiError("unsupported_media_type", "Request bodies must be application/json");
+      return apiErrors.unsupportedMediaType("Request bodies must be application/json");
     default:
       return null;
   }

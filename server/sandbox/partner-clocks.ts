@@ -4,7 +4,7 @@
  * partner), so one partner's tests never move another's time.
  */
 import type { Clock } from "../clock.js";
-import type { Environment } from "../auth/api-keys.js";
+import type { Environment } from "../../generated/deployment.js";
 
 export class PartnerClocks {
   private readonly offsets = new Map<string, number>();

@@ -3,7 +3,8 @@
  * where they come from, and a warning when no key is loaded, in which case every API request is
  * refused (in production nobody can call the server until a key is created).
  */
-import type { Environment, LoadedPartner } from "../auth/api-keys.js";
+import type { Environment } from "../../generated/deployment.js";
+import type { LoadedPartner } from "../auth/api-keys.js";
 
 export interface KeySources {
   /** The partners file the server follows (PARTNER_API_CONFIG). */

@@ -1,8 +1,8 @@
 /**
  * Keys kept in the order of a comparator, for paging without sorting. The keys live in chunks of
  * at most 2 × CHUNK sorted keys: an insert or removal is a binary search for the chunk, one within
- * it and a splice of at most that many keys, so it stays in microseconds at a million keys; a
- * page walks the chunk sizes to its offset. The comparator reads the rows as stored, so a key must
+ * it and a splice of at most that many keys, so its cost hardly grows with the keys held (`npm run
+ * bench:scale`, bench/results/); a page walks the chunk sizes to its offset. The comparator reads the rows as stored, so a key must
  * be removed before its row changes and inserted after.
  */
 const CHUNK = 512;

@@ -111,9 +111,9 @@ export type UserSort = "created_at" | "last_login" | "domain_count";
 
 /**
  * A user of a page with its domain count. The row is the stored one, read-only, where other reads
- * hand out copies: a page of 100 is turned into its answer at once, and copying it showed in CPU
- * profiles. (Not spread into one object either: V8 copies `{ ...row }` fast, `{ ...row, more }`
- * about twenty times slower.)
+ * hand out copies: a page is turned into its answer at once, and copying it showed in CPU
+ * profiles. (Not spread into one object either: V8 copies `{ ...row }` on a fast path that
+ * `{ ...row, more }` misses; measured in bench/results/.)
  */
 export interface UserPageEntry {
   readonly user: Readonly<UserRow>;

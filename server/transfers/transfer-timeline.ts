@@ -3,7 +3,7 @@
  * sandbox, magic auth codes choose the other paths (the Sandbox tag of the spec lists them).
  */
 import { DAY, HOUR } from "../clock.js";
-import type { Environment } from "../auth/api-keys.js";
+import type { Environment } from "../../generated/deployment.js";
 import type { TransferRow } from "../store/types.js";
 import type { TransferStatus } from "./transfer-states.js";
 

@@ -7,7 +7,7 @@
  * Teredo) are judged by that IPv4 address.
  */
 import ipaddr from "ipaddr.js";
-import type { Environment } from "../auth/api-keys.js";
+import type { Environment } from "../../generated/deployment.js";
 
 /** ipaddr.js names addresses in no special range `unicast`; anything else is not for a receiver. */
 const ALLOWED_RANGES: Record<Environment, ReadonlySet<string>> = {

@@ -5,7 +5,7 @@
  * each other: a slow receiver delays only its own deliveries.
  */
 import { timestamp } from "../clock.js";
-import type { Environment } from "../auth/api-keys.js";
+import type { Environment } from "../../generated/deployment.js";
 import type { OutboxEvent } from "../events.js";
 import { newId } from "../ids.js";
 import type { PartnerClocks } from "../sandbox/partner-clocks.js";

@@ -8,7 +8,7 @@ import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from "
 import { request as httpRequest, type RequestOptions } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { LookupFunction } from "node:net";
-import type { Environment } from "../auth/api-keys.js";
+import type { Environment } from "../../generated/deployment.js";
 import { isAllowedAddress, webhookUrlProblem } from "./address-policy.js";
 
 export interface SendResult {

@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPartnerClient, isCodedError } from "../../client/src/index.js";
-import { SANDBOX_BUNDLE_PATHS } from "../../scripts/lib/bundle-paths.js";
+import { SANDBOX_BUNDLE_PATHS } from "../../generated/deployment.js";
 import { freePort, waitUntilServing } from "../../scripts/lib/local-ports.js";
 import { loadDocument } from "../support/openapi-document.js";
 

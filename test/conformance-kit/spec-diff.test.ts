@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
-import { BUNDLE_PATHS } from "../../scripts/lib/bundle-paths.js";
+import { BUNDLE_PATHS } from "../../generated/deployment.js";
 import { diffDocuments } from "../../scripts/lib/spec-diff.js";
 
 const dir = mkdtempSync(join(tmpdir(), "spec-diff-test-"));

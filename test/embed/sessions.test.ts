@@ -1,7 +1,7 @@
 /** GET login_url: the token exchange, the session cookie, its 24 hours, and its end. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DAY } from "../../server/clock.js";
-import { BROWSER_SESSIONS_PER_USER, hashSessionToken, LOGIN_SESSIONS_PER_USER } from "../../server/embed/sessions.js";
+import { BROWSER_SESSIONS_PER_USER, hashSessionToken, LOGIN_SESSIONS_PER_USER } from "../../server/auth/user-sessions.js";
 import { removeEndedSessions } from "../../server/scheduling/session-expiry.js";
 import { startDueChangeSweep } from "../../server/scheduling/sweep.js";
 import { startEmbedTestServer, type EmbedTestServer } from "../support/embed-test-server.js";

@@ -1,8 +1,8 @@
-/** The validator's per-request route compilation is served from a cache (server/http/route-regexp-cache.ts). */
+/** The validator's per-request route compilation is served from a cache (server/validator/route-regexp-cache.ts). */
 import { createRequire } from "node:module";
 import pathToRegexpModule from "path-to-regexp";
 import { expect, it } from "vitest";
-import { memoizeValidatorRouteRegexps } from "../../server/http/route-regexp-cache.js";
+import { memoizeValidatorRouteRegexps } from "../../server/validator/route-regexp-cache.js";
 
 const requireFromValidator = createRequire(createRequire(import.meta.url).resolve("express-openapi-validator"));
 

@@ -10,7 +10,7 @@ import type { Metafile } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/lib/local-ports.js";
 import { buildServer, bundledOnce } from "../../scripts/lib/server-build.js";
-import { ENTRY_FILE } from "../../scripts/lib/server-bundle-files.js";
+import { ENTRY_FILE } from "../../server/bundle-files.js";
 import { announcedAddress, spawnServer } from "../../scripts/lib/server-process.js";
 
 const KEY = "sk_sandbox_serverBuildTestKey0000000000000";
@@ -33,7 +33,7 @@ describe("the built server", () => {
   it("holds one path-to-regexp: the module the validator's route lookup requires is the one the route cache patches", () => {
     const fromValidator = resolvedImport("node_modules/express-openapi-validator/dist/middlewares/openapi.metadata.js", "path-to-regexp");
     expect(fromValidator).toBeDefined();
-    expect(resolvedImport("server/http/route-regexp-cache.ts", "path-to-regexp")).toBe(fromValidator);
+    expect(resolvedImport("server/validator/route-regexp-cache.ts", "path-to-regexp")).toBe(fromValidator);
     expect(bundledOnce(metafile)).toEqual([]);
   });
 

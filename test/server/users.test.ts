@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DAY } from "../../server/clock.js";
-import { hashSessionToken, LOGIN_SESSIONS_PER_USER } from "../../server/embed/sessions.js";
+import { hashSessionToken, LOGIN_SESSIONS_PER_USER } from "../../server/auth/user-sessions.js";
 import { DEFAULT_RATE_LIMITS, scaleRateLimits } from "../../server/rate-limits/policy.js";
 import { startTestServer, useTestServer } from "../support/test-server.js";
 

@@ -10,25 +10,20 @@ import { OpenApiSpecLoader } from "express-openapi-validator/dist/framework/open
 import { OpenAPISchemaValidator } from "express-openapi-validator/dist/framework/openapi.schema.validator.js";
 import { SchemaPreprocessor } from "express-openapi-validator/dist/middlewares/parsers/schema.preprocessor.js";
 import { OpenApiValidator } from "express-openapi-validator/dist/openapi.validator.js";
-import { validatorDocumentPath } from "../../scripts/lib/bundle-paths.js";
+import { validatorDocumentPath } from "../../generated/deployment.js";
+import { validatorOptions } from "../../server/validator/options.js";
 import { applyValidatorStartupShortcuts, atPointer, hasOnlyLocalRefs, validatorStartupShortcutsApplied } from "../../server/validator/startup-shortcuts.js";
 
 const DOCUMENTS = (["R", "D", "full"] as const).flatMap((kind) => (["production", "sandbox"] as const).map((environment) => validatorDocumentPath(kind, environment)));
 
-/** The validator's preparation as createApp configures it: routes, then the request and response documents. */
+/** The validator's preparation with the server's options (VALIDATOR_OPTIONS): routes, then the request and response documents. */
 async function prepare(path: string): Promise<unknown> {
   const document = { ...(JSON.parse(readFileSync(path, "utf8")) as object), servers: [{ url: "/" }] };
-  const options = {
-    apiSpec: document as never,
-    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
-    validateResponses: true,
-    validateSecurity: false,
-    validateApiSpec: false,
-    validateFormats: true,
-    ignoreUndocumented: false,
-  };
+  const options = validatorOptions(document);
   const validator = new OpenApiValidator(options);
-  const spec = await new OpenApiSpecLoader({ apiDoc: structuredClone(document) as never, validateApiSpec: false, $refParser: { mode: "bundle" } }).load();
+  // As the validator's middleware() loads it, from the options the validator normalized.
+  const { validateApiSpec, $refParser } = validator.options;
+  const spec = await new OpenApiSpecLoader({ apiDoc: structuredClone(document) as never, validateApiSpec, $refParser }).load();
   const prepared = new SchemaPreprocessor(spec.apiDoc, validator.ajvOpts.preprocessor, validator.options.validateResponses as never).preProcess();
   return { routes: spec.routes, basePaths: spec.basePaths, apiDoc: prepared.apiDoc, apiDocRes: prepared.apiDocRes };
 }

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import type { DocumentKind } from "../../generated/deployment.js";
 import { loadDocument, operationsOf } from "../support/openapi-document.js";
 
 /** Every method and path of the service description, with the variant(s) it belongs to. */
@@ -34,7 +35,7 @@ const DESCRIBED_OPERATIONS = [
 const normalise = (path: string) => path.replace(/\{[^}]+\}/g, "{}");
 const key = (method: string, path: string) => `${method.toUpperCase()} ${normalise(path)}`;
 /** The production documents: the sandbox helpers are additions, checked with the variant documents. */
-const operationKeys = (kind: "R" | "D" | "full") =>
+const operationKeys = (kind: DocumentKind) =>
   new Set(operationsOf(loadDocument(kind, "production")).filter((e) => e.location === "paths").map((e) => key(e.method, e.path)));
 
 describe("the spec covers the service description", () => {

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { validatorDocumentPath } from "../../scripts/lib/bundle-paths.js";
+import { validatorDocumentPath } from "../../generated/deployment.js";
 import { validatorDocument } from "../../scripts/lib/validator-document.js";
 import { loadDocument, operationsOf, type OpenApiDocument } from "../support/openapi-document.js";
 

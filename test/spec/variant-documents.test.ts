@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { Environment } from "../../generated/deployment.js";
 import { readSource } from "../../scripts/lib/generated-files.js";
 import { variantDocument } from "../../scripts/lib/variant-document.js";
 import { loadDocument, operationsOf } from "../support/openapi-document.js";
@@ -10,7 +11,7 @@ describe("the published documents", () => {
   const source = loadDocument("source");
   const sourceOperations = operationsOf(source).filter((entry) => entry.location === "paths");
 
-  const servedIn = (environment: "production" | "sandbox") => (entry: (typeof sourceOperations)[number]) =>
+  const servedIn = (environment: Environment) => (entry: (typeof sourceOperations)[number]) =>
     (entry.operation["x-environments"] ?? ["production", "sandbox"]).includes(environment);
 
   describe.each(["production", "sandbox"] as const)("for %s", (environment) => {

@@ -3,8 +3,7 @@ import { readFileSync } from "node:fs";
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import { parse } from "yaml";
-import type { DocumentKind, Environment } from "../../scripts/lib/variant-document.js";
-import { bundlePath, SOURCE_PATH } from "../../scripts/lib/bundle-paths.js";
+import { bundlePath, SOURCE_PATH, type DocumentKind, type Environment } from "../../generated/deployment.js";
 
 // ajv-formats is CommonJS; under NodeNext its default export is the module object.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach } from "vitest";
 import type { Server } from "node:http";
 import createClient from "openapi-fetch";
 import type { paths } from "../../generated/types/full.js";
-import type { Variant } from "../../generated/operations.js";
+import type { Variant } from "../../generated/deployment.js";
 import { createApp, type PartnerApi } from "../../server/app.js";
 import { ManualClock } from "../../server/clock.js";
 import { MemoryStore } from "../../server/store/memory-store.js";
@@ -39,7 +39,7 @@ export interface TestServer extends PartnerApi {
   seedRecords(domainId: string, n: number): DnsRecordRow[];
   /**
    * Empties the store, the outbox and the rate-limit counters, restores both keys and the clock: a fresh deployment without
-   * rebuilding the app (building compiles every validator, which costs a few hundred milliseconds).
+   * rebuilding the app (building compiles every validator, the largest part of a start-up: bench/results/).
    */
   reset(): void;
   close(): Promise<void>;

@@ -1,5 +1,5 @@
 /** The page shell of the embedded interface, and the pages shown without a session. */
-import type { Environment } from "../../auth/api-keys.js";
+import type { Environment } from "../../../generated/deployment.js";
 import { html, type Html } from "../html.js";
 
 export interface Chrome {

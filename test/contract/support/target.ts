@@ -2,7 +2,7 @@
  * The implementation under test, from the environment the conformance runner sets: its base URL,
  * keys, the variants it serves and whether it is a stateless mock.
  */
-import type { DocumentKind } from "../../../scripts/lib/variant-document.js";
+import type { DocumentKind, Environment } from "../../../generated/deployment.js";
 import { loadDocument, type OpenApiDocument } from "../../support/openapi-document.js";
 
 export interface Target {
@@ -11,7 +11,7 @@ export interface Target {
   /** A key of a second partner, for the cross-partner rules; optional. */
   secondKey: string | null;
   kind: DocumentKind;
-  environment: "sandbox" | "production";
+  environment: Environment;
   /** A mock answers examples and keeps no state: only the stateless checks apply. */
   stateless: boolean;
   /**

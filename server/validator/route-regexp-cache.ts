@@ -1,8 +1,8 @@
 /**
  * express-openapi-validator 5.6 compiles every route's regular expression again on every request:
  * its route lookup (middlewares/openapi.metadata.js) calls path-to-regexp's `pathToRegexp` for
- * each route of the document until one matches, at request time. With the API's 45 routes that
- * was the largest single cost of a request in CPU profiles. It reads the function from the module
+ * each route of the document until one matches, at request time: the largest single cost of a
+ * request in CPU profiles (bench/results/). It reads the function from the module
  * object at each call, so memoizing it there removes the cost without forking the validator;
  * the compiled objects are used read-only (no global or sticky flags), so sharing them is safe.
  *

@@ -1,7 +1,9 @@
 /**
- * Sessions of the embedded interface. A login_url's token is exchanged, on its first and every later
- * opening within its 24 hours, for a browser session whose id travels in a cookie; the browser
- * session lives exactly as long as the login session it came from, by the partner's clock, and ends
+ * Users' sessions: login sessions, which the API opens (createUserSession) and the embedded interface
+ * accepts, and the browser sessions opened from them; here, beside the partners' keys, so neither
+ * front door imports the other (server/README.md). A login_url's token is exchanged, on its first
+ * and every later opening within its 24 hours, for a browser session whose id travels in a cookie;
+ * the browser session lives exactly as long as the login session it came from, by the partner's clock, and ends
  * with it (a deleted user's sessions are gone from the store; each browser session leaves only a
  * record that it ended, so its cookie gets the session-ended page and is cleared). Ended sessions
  * are removed by the periodic sweep (server/scheduling/session-expiry.ts); a user holds at most

@@ -1,0 +1,56 @@
+/**
+ * The repository's relative imports, file to file, read from the sources with a regular expression:
+ * static imports and re-exports (type-only ones too, since they tie the layers just the same) and
+ * dynamic `import()`s. Package imports ("express", "node:fs") are not edges between our folders.
+ * The spec's edges are its references to other files (`$ref: paths/users.yml`).
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, normalize, relative } from "node:path";
+
+export interface ImportEdge {
+  /** Repository-relative path of the importing file, e.g. `server/app.ts`. */
+  from: string;
+  /** Repository-relative path imported, as written but resolved: `generated/deployment.js`. */
+  to: string;
+}
+
+const SOURCE_FILE = /\.(?:ts|mts|cts|mjs|js)$/;
+const SPEC_FILE = /\.ya?ml$/;
+// A `$ref` to another file (not "#/…" inside this one), quoted or not; the fragment is dropped.
+const FILE_REFERENCE = /\$ref:\s*["']?([^"'#\s][^"'#\s]*)/g;
+const SKIPPED = new Set(["node_modules", "dist", ".build"]);
+// `import … from "x"`, `export … from "x"` (across lines), `import "x"` and `import("x")`.
+const SPECIFIERS = [/^\s*(?:import|export)\b[^;"'`]*?\bfrom\s*["']([^"']+)["']/gm, /^\s*import\s*["']([^"']+)["']/gm, /\bimport\(\s*["']([^"']+)["']\s*\)/g];
+
+function sourceFiles(root: string, folder: string, pattern = SOURCE_FILE): string[] {
+  return readdirSync(join(root, folder), { withFileTypes: true }).flatMap((entry) => {
+    if (SKIPPED.has(entry.name) || entry.name.startsWith(".")) return [];
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) return sourceFiles(root, path, pattern);
+    return pattern.test(entry.name) ? [path] : [];
+  });
+}
+
+/** The specifiers a source text imports, relative ones only. */
+export function relativeSpecifiers(source: string): string[] {
+  return SPECIFIERS.flatMap((pattern) => [...source.matchAll(pattern)].map((match) => match[1]!)).filter((specifier) => specifier.startsWith("."));
+}
+
+/** The files a spec document refers to, as written. */
+export function fileReferences(source: string): string[] {
+  return [...source.matchAll(FILE_REFERENCE)].map((match) => match[1]!);
+}
+
+const edge = (root: string, from: string, specifier: string): ImportEdge => ({
+  from: from.split("\\").join("/"),
+  to: relative(root, normalize(join(root, dirname(from), specifier))).split("\\").join("/"),
+});
+
+/** Every relative import of every source file under the given top-level folders, and every file reference of spec/. */
+export function importEdges(root: string, folders: readonly string[]): ImportEdge[] {
+  return folders.flatMap((folder) =>
+    folder === "spec"
+      ? sourceFiles(root, folder, SPEC_FILE).flatMap((from) => fileReferences(readFileSync(join(root, from), "utf8")).map((to) => edge(root, from, to)))
+      : sourceFiles(root, folder).flatMap((from) => relativeSpecifiers(readFileSync(join(root, from), "utf8")).map((to) => edge(root, from, to))),
+  );
+}
