@@ -31,7 +31,8 @@ export async function renderGeneratedFiles(): Promise<Map<string, string>> {
       const document = variantDocument(source, kind, environment);
       files.set(
         bundlePath(kind, environment),
-        banner("#", "scripts/build-spec.ts") + stringify(document, { lineWidth: 0, aliasDuplicateObjects: false }),
+        // Quoted as YAML 1.1 would need: its readers (PyYAML, SnakeYAML) turn an unquoted timestamp into a date.
+        banner("#", "scripts/generate.ts") + stringify(document, { lineWidth: 0, aliasDuplicateObjects: false, schema: "yaml-1.1" }),
       );
       // JSON has no comments: the notice is an extension field, first in the document.
       const notice = banner("", "scripts/generate.ts").trim();
