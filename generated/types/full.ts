@@ -88,12 +88,18 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The partner's own identifier of the user. */
+                /**
+                 * @description The partner's own identifier of the user.
+                 * @example user_12345
+                 */
                 user_identifier: components["parameters"]["UserIdentifier"];
             };
             cookie?: never;
         };
-        /** Read a user */
+        /**
+         * Read a user
+         * @description The user the partner knows by `user_identifier`, with `total_spent`, the sum of its purchases and renewals. A user the partner never created, or deleted, gives 404 `not_found`.
+         */
         get: operations["getUser"];
         /**
          * Update a user's e-mail
@@ -117,7 +123,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The partner's own identifier of the user. */
+                /**
+                 * @description The partner's own identifier of the user.
+                 * @example user_12345
+                 */
                 user_identifier: components["parameters"]["UserIdentifier"];
             };
             cookie?: never;
@@ -140,12 +149,18 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
         };
-        /** Read a domain */
+        /**
+         * Read a domain
+         * @description One domain of the partner's users. Variant D adds its status, dates, nameservers, pricing and the first page of its DNS records (the rest through `GET /api/v1/domains/{domain_id}/dns`). Another partner's domain gives 403 `forbidden`.
+         */
         get: operations["getDomain"];
         /**
          * Change a domain's settings
@@ -164,7 +179,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -218,12 +236,18 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Transfer id (`trf_...`). */
+                /**
+                 * @description Transfer id (`trf_...`).
+                 * @example trf_5tG8hJ1kL4zX7cV2bN9mQ3w
+                 */
                 transfer_id: string;
             };
             cookie?: never;
         };
-        /** Read a transfer's status */
+        /**
+         * Read a transfer's status
+         * @description Where an incoming transfer stands, with every status it has passed through in `history`. `transfer.status_changed` webhooks report the same transitions as they happen.
+         */
         get: operations["getTransfer"];
         put?: never;
         post?: never;
@@ -240,7 +264,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List TLDs with prices */
+        /**
+         * List TLDs with prices
+         * @description Every TLD the service sells, with its registration, renewal and transfer prices. `available: false` marks a TLD whose new registrations are closed.
+         */
         get: operations["listTlds"];
         put?: never;
         post?: never;
@@ -260,6 +287,7 @@ export interface paths {
                  *     names may be given in Unicode or in their ASCII (`xn--`) form; the result names the
                  *     ASCII form, in lower case. Names IDNA2008 does not allow are refused (see the Catalog
                  *     tag).
+                 * @example example.com
                  */
                 domain_name: string;
             };
@@ -362,7 +390,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -449,7 +480,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -483,7 +517,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -509,7 +546,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -533,7 +573,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -558,9 +601,15 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
-                /** @description Delivery id (`whd_...`). */
+                /**
+                 * @description Delivery id (`whd_...`).
+                 * @example whd_5Jk2Lm8Np3Qr7St1Vw4Xy9
+                 */
                 delivery_id: string;
             };
             cookie?: never;
@@ -608,16 +657,25 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Record id (`rec_...`). */
+                /**
+                 * @description Record id (`rec_...`).
+                 * @example rec_7qW2eR5tY8uI1oP4aS6dF9g
+                 */
                 id: string;
             };
             cookie?: never;
         };
-        /** Read a DNS record (Variant R) */
+        /**
+         * Read a DNS record (Variant R)
+         * @description One record, in the Variant R shape: `value`, and for SRV records `priority`, `weight`, `port` and `target` as separate fields. A record created through Variant D is read here too.
+         */
         get: operations["getDnsRecord"];
         put?: never;
         post?: never;
-        /** Delete a DNS record (Variant R) */
+        /**
+         * Delete a DNS record (Variant R)
+         * @description Removes the record at once, whichever variant created it, and sends `dns_record.deleted` with the record as it was.
+         */
         delete: operations["deleteDnsRecord"];
         options?: never;
         head?: never;
@@ -634,7 +692,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -677,9 +738,15 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
-                /** @description Record id (`rec_...`). */
+                /**
+                 * @description Record id (`rec_...`).
+                 * @example rec_3sD9fG2hJ7kL4zX8cV1bN6m
+                 */
                 record_id: string;
             };
             cookie?: never;
@@ -692,7 +759,10 @@ export interface paths {
          */
         put: operations["updateDomainDnsRecord"];
         post?: never;
-        /** Delete a DNS record (Variant D) */
+        /**
+         * Delete a DNS record (Variant D)
+         * @description Removes the record of the domain at once, whichever variant created it, and sends `dns_record.deleted` with the record as it was.
+         */
         delete: operations["deleteDomainDnsRecord"];
         options?: never;
         head?: never;
@@ -704,7 +774,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -738,7 +811,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -1781,11 +1857,20 @@ export interface components {
         };
     };
     parameters: {
-        /** @description The partner's own identifier of the user. */
+        /**
+         * @description The partner's own identifier of the user.
+         * @example user_12345
+         */
         UserIdentifier: components["schemas"]["UserIdentifier"];
-        /** @description Domain id (`dom_...`). */
+        /**
+         * @description Domain id (`dom_...`).
+         * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+         */
         DomainId: string;
-        /** @description Webhook endpoint id (`whe_...`). */
+        /**
+         * @description Webhook endpoint id (`whe_...`).
+         * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+         */
         WebhookEndpointId: string;
         /**
          * @description `sha256=<hex>`: HMAC-SHA256 of the raw request body keyed with the receiver's signing
@@ -2017,7 +2102,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The partner's own identifier of the user. */
+                /**
+                 * @description The partner's own identifier of the user.
+                 * @example user_12345
+                 */
                 user_identifier: components["parameters"]["UserIdentifier"];
             };
             cookie?: never;
@@ -2061,7 +2149,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The partner's own identifier of the user. */
+                /**
+                 * @description The partner's own identifier of the user.
+                 * @example user_12345
+                 */
                 user_identifier: components["parameters"]["UserIdentifier"];
             };
             cookie?: never;
@@ -2114,7 +2205,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The partner's own identifier of the user. */
+                /**
+                 * @description The partner's own identifier of the user.
+                 * @example user_12345
+                 */
                 user_identifier: components["parameters"]["UserIdentifier"];
             };
             cookie?: never;
@@ -2134,7 +2228,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The partner's own identifier of the user. */
+                /**
+                 * @description The partner's own identifier of the user.
+                 * @example user_12345
+                 */
                 user_identifier: components["parameters"]["UserIdentifier"];
             };
             cookie?: never;
@@ -2185,7 +2282,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -2264,7 +2364,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -2321,7 +2424,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -2436,7 +2542,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Transfer id (`trf_...`). */
+                /**
+                 * @description Transfer id (`trf_...`).
+                 * @example trf_5tG8hJ1kL4zX7cV2bN9mQ3w
+                 */
                 transfer_id: string;
             };
             cookie?: never;
@@ -2538,6 +2647,7 @@ export interface operations {
                  *     names may be given in Unicode or in their ASCII (`xn--`) form; the result names the
                  *     ASCII form, in lower case. Names IDNA2008 does not allow are refused (see the Catalog
                  *     tag).
+                 * @example example.com
                  */
                 domain_name: string;
             };
@@ -2776,7 +2886,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -2995,7 +3108,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -3044,7 +3160,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -3105,7 +3224,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -3125,7 +3247,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -3187,7 +3312,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -3238,7 +3366,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -3298,9 +3429,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
-                /** @description Delivery id (`whd_...`). */
+                /**
+                 * @description Delivery id (`whd_...`).
+                 * @example whd_5Jk2Lm8Np3Qr7St1Vw4Xy9
+                 */
                 delivery_id: string;
             };
             cookie?: never;
@@ -3410,7 +3547,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Record id (`rec_...`). */
+                /**
+                 * @description Record id (`rec_...`).
+                 * @example rec_7qW2eR5tY8uI1oP4aS6dF9g
+                 */
                 id: string;
             };
             cookie?: never;
@@ -3459,7 +3599,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Record id (`rec_...`). */
+                /**
+                 * @description Record id (`rec_...`).
+                 * @example rec_7qW2eR5tY8uI1oP4aS6dF9g
+                 */
                 id: string;
             };
             cookie?: never;
@@ -3480,7 +3623,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Record id (`rec_...`). */
+                /**
+                 * @description Record id (`rec_...`).
+                 * @example rec_7qW2eR5tY8uI1oP4aS6dF9g
+                 */
                 id: string;
             };
             cookie?: never;
@@ -3548,7 +3694,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -3611,7 +3760,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -3675,9 +3827,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
-                /** @description Record id (`rec_...`). */
+                /**
+                 * @description Record id (`rec_...`).
+                 * @example rec_3sD9fG2hJ7kL4zX8cV1bN6m
+                 */
                 record_id: string;
             };
             cookie?: never;
@@ -3738,9 +3896,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
-                /** @description Record id (`rec_...`). */
+                /**
+                 * @description Record id (`rec_...`).
+                 * @example rec_3sD9fG2hJ7kL4zX8cV1bN6m
+                 */
                 record_id: string;
             };
             cookie?: never;
@@ -3761,7 +3925,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -3846,7 +4013,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;

@@ -88,12 +88,18 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The partner's own identifier of the user. */
+                /**
+                 * @description The partner's own identifier of the user.
+                 * @example user_12345
+                 */
                 user_identifier: components["parameters"]["UserIdentifier"];
             };
             cookie?: never;
         };
-        /** Read a user */
+        /**
+         * Read a user
+         * @description The user the partner knows by `user_identifier`, with `total_spent`, the sum of its purchases and renewals. A user the partner never created, or deleted, gives 404 `not_found`.
+         */
         get: operations["getUser"];
         /**
          * Update a user's e-mail
@@ -117,7 +123,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The partner's own identifier of the user. */
+                /**
+                 * @description The partner's own identifier of the user.
+                 * @example user_12345
+                 */
                 user_identifier: components["parameters"]["UserIdentifier"];
             };
             cookie?: never;
@@ -140,12 +149,18 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
         };
-        /** Read a domain */
+        /**
+         * Read a domain
+         * @description One domain of the partner's users. Variant D adds its status, dates, nameservers, pricing and the first page of its DNS records (the rest through `GET /api/v1/domains/{domain_id}/dns`). Another partner's domain gives 403 `forbidden`.
+         */
         get: operations["getDomain"];
         /**
          * Change a domain's settings
@@ -164,7 +179,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -218,12 +236,18 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Transfer id (`trf_...`). */
+                /**
+                 * @description Transfer id (`trf_...`).
+                 * @example trf_5tG8hJ1kL4zX7cV2bN9mQ3w
+                 */
                 transfer_id: string;
             };
             cookie?: never;
         };
-        /** Read a transfer's status */
+        /**
+         * Read a transfer's status
+         * @description Where an incoming transfer stands, with every status it has passed through in `history`. `transfer.status_changed` webhooks report the same transitions as they happen.
+         */
         get: operations["getTransfer"];
         put?: never;
         post?: never;
@@ -240,7 +264,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List TLDs with prices */
+        /**
+         * List TLDs with prices
+         * @description Every TLD the service sells, with its registration, renewal and transfer prices. `available: false` marks a TLD whose new registrations are closed.
+         */
         get: operations["listTlds"];
         put?: never;
         post?: never;
@@ -260,6 +287,7 @@ export interface paths {
                  *     names may be given in Unicode or in their ASCII (`xn--`) form; the result names the
                  *     ASCII form, in lower case. Names IDNA2008 does not allow are refused (see the Catalog
                  *     tag).
+                 * @example example.com
                  */
                 domain_name: string;
             };
@@ -362,7 +390,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -449,7 +480,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -483,7 +517,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -509,7 +546,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -533,7 +573,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -558,9 +601,15 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
-                /** @description Delivery id (`whd_...`). */
+                /**
+                 * @description Delivery id (`whd_...`).
+                 * @example whd_5Jk2Lm8Np3Qr7St1Vw4Xy9
+                 */
                 delivery_id: string;
             };
             cookie?: never;
@@ -585,7 +634,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -628,9 +680,15 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
-                /** @description Record id (`rec_...`). */
+                /**
+                 * @description Record id (`rec_...`).
+                 * @example rec_3sD9fG2hJ7kL4zX8cV1bN6m
+                 */
                 record_id: string;
             };
             cookie?: never;
@@ -643,7 +701,10 @@ export interface paths {
          */
         put: operations["updateDomainDnsRecord"];
         post?: never;
-        /** Delete a DNS record (Variant D) */
+        /**
+         * Delete a DNS record (Variant D)
+         * @description Removes the record of the domain at once, whichever variant created it, and sends `dns_record.deleted` with the record as it was.
+         */
         delete: operations["deleteDomainDnsRecord"];
         options?: never;
         head?: never;
@@ -655,7 +716,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -689,7 +753,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -1571,11 +1638,20 @@ export interface components {
         };
     };
     parameters: {
-        /** @description The partner's own identifier of the user. */
+        /**
+         * @description The partner's own identifier of the user.
+         * @example user_12345
+         */
         UserIdentifier: components["schemas"]["UserIdentifier"];
-        /** @description Domain id (`dom_...`). */
+        /**
+         * @description Domain id (`dom_...`).
+         * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+         */
         DomainId: string;
-        /** @description Webhook endpoint id (`whe_...`). */
+        /**
+         * @description Webhook endpoint id (`whe_...`).
+         * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+         */
         WebhookEndpointId: string;
         /**
          * @description `sha256=<hex>`: HMAC-SHA256 of the raw request body keyed with the receiver's signing
@@ -1807,7 +1883,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The partner's own identifier of the user. */
+                /**
+                 * @description The partner's own identifier of the user.
+                 * @example user_12345
+                 */
                 user_identifier: components["parameters"]["UserIdentifier"];
             };
             cookie?: never;
@@ -1851,7 +1930,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The partner's own identifier of the user. */
+                /**
+                 * @description The partner's own identifier of the user.
+                 * @example user_12345
+                 */
                 user_identifier: components["parameters"]["UserIdentifier"];
             };
             cookie?: never;
@@ -1904,7 +1986,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The partner's own identifier of the user. */
+                /**
+                 * @description The partner's own identifier of the user.
+                 * @example user_12345
+                 */
                 user_identifier: components["parameters"]["UserIdentifier"];
             };
             cookie?: never;
@@ -1924,7 +2009,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The partner's own identifier of the user. */
+                /**
+                 * @description The partner's own identifier of the user.
+                 * @example user_12345
+                 */
                 user_identifier: components["parameters"]["UserIdentifier"];
             };
             cookie?: never;
@@ -1975,7 +2063,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -2054,7 +2145,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -2111,7 +2205,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -2226,7 +2323,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Transfer id (`trf_...`). */
+                /**
+                 * @description Transfer id (`trf_...`).
+                 * @example trf_5tG8hJ1kL4zX7cV2bN9mQ3w
+                 */
                 transfer_id: string;
             };
             cookie?: never;
@@ -2328,6 +2428,7 @@ export interface operations {
                  *     names may be given in Unicode or in their ASCII (`xn--`) form; the result names the
                  *     ASCII form, in lower case. Names IDNA2008 does not allow are refused (see the Catalog
                  *     tag).
+                 * @example example.com
                  */
                 domain_name: string;
             };
@@ -2566,7 +2667,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -2785,7 +2889,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -2834,7 +2941,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -2895,7 +3005,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -2915,7 +3028,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -2977,7 +3093,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -3028,7 +3147,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -3088,9 +3210,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
-                /** @description Delivery id (`whd_...`). */
+                /**
+                 * @description Delivery id (`whd_...`).
+                 * @example whd_5Jk2Lm8Np3Qr7St1Vw4Xy9
+                 */
                 delivery_id: string;
             };
             cookie?: never;
@@ -3141,7 +3269,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -3204,7 +3335,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -3268,9 +3402,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
-                /** @description Record id (`rec_...`). */
+                /**
+                 * @description Record id (`rec_...`).
+                 * @example rec_3sD9fG2hJ7kL4zX8cV1bN6m
+                 */
                 record_id: string;
             };
             cookie?: never;
@@ -3331,9 +3471,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
-                /** @description Record id (`rec_...`). */
+                /**
+                 * @description Record id (`rec_...`).
+                 * @example rec_3sD9fG2hJ7kL4zX8cV1bN6m
+                 */
                 record_id: string;
             };
             cookie?: never;
@@ -3354,7 +3500,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -3439,7 +3588,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;

@@ -235,3 +235,30 @@ describe("responses of every operation", () => {
     expect(document.servers.map((server: { url: string }) => server.url)).toEqual(["{sandbox_base_url}", "{base_url}"]);
   });
 });
+
+describe("template variables", () => {
+  it("are bounded in number by the template with the most variables", () => {
+    const most = Math.max(...Object.values<{ variables: object }>(document["x-dns-templates"]).map((template) => Object.keys(template.variables).length));
+    expect(document.components.schemas.DnsTemplateApply.properties.variables.maxProperties).toBe(most);
+    const variables = Object.fromEntries(Array.from({ length: most + 1 }, (_, index) => [`v${index}`, "x"]));
+    expect(valid("DnsTemplateApply", { template_id: "spf-dmarc", variables })).toBe(false);
+  });
+});
+
+describe("operations", () => {
+  it("each have a description beside their summary", () => {
+    const bare = operationsOf(document).filter(({ location, operation }) => location === "paths" && !operation.description);
+    expect(bare.map(({ operation }) => operation.operationId)).toEqual([]);
+  });
+
+  it("give each path parameter an example (redocly.yaml's no-invalid-parameter-examples checks it against its schema)", () => {
+    for (const { path, operation } of operationsOf(document)) {
+      const parameters = [...(document.paths[path]?.parameters ?? []), ...(operation.parameters ?? [])].map((parameter: { $ref?: string }) =>
+        parameter.$ref ? document.components.parameters[parameter.$ref.split("/").at(-1)!] : parameter,
+      );
+      for (const parameter of parameters.filter((candidate: { in: string }) => candidate.in === "path")) {
+        expect(parameter.example, `${path} ${parameter.name}`).toBeDefined();
+      }
+    }
+  });
+});
