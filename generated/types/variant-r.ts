@@ -1074,9 +1074,17 @@ export interface components {
             offset: number;
         };
         TestEvent: components["schemas"]["WebhookEventBase"] & {
+            /** @enum {string} */
+            type?: "webhook.test";
             data: {
                 endpoint_id: string;
             };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook.test";
         };
         Tld: {
             /**
@@ -1226,21 +1234,59 @@ export interface components {
             api_version: "v1";
         };
         DomainEvent: components["schemas"]["WebhookEventBase"] & {
+            /** @enum {string} */
+            type?: "domain.registered" | "domain.renewed" | "domain.updated" | "domain.expired";
             data: components["schemas"]["DomainDetail"];
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "domain.registered" | "domain.renewed" | "domain.updated" | "domain.expired";
         };
         TransferEvent: components["schemas"]["WebhookEventBase"] & {
+            /** @enum {string} */
+            type?: "transfer.status_changed";
             previous_status: components["schemas"]["TransferStatusValue"];
             data: components["schemas"]["TransferStatus"];
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "transfer.status_changed";
         };
         DnsRecordEvent: components["schemas"]["WebhookEventBase"] & {
+            /** @enum {string} */
+            type?: "dns_record.created" | "dns_record.updated" | "dns_record.deleted";
             domain_id: string;
             data: components["schemas"]["DnsRecordD"];
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "dns_record.created" | "dns_record.updated" | "dns_record.deleted";
         };
         UserDeletedEvent: components["schemas"]["WebhookEventBase"] & {
+            /** @enum {string} */
+            type?: "user.deleted";
             data: {
                 user_identifier: components["schemas"]["UserIdentifier"];
             };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "user.deleted";
         };
+        /**
+         * @description Any event the service sends, told apart by `type`: a receiver parses a delivery's body as this
+         *     and branches on `type` (generated clients narrow on it). Each event of `x-webhooks` names its own
+         *     member, and `createWebhookEndpoint` names this union as its callback.
+         */
+        WebhookEvent: components["schemas"]["DomainEvent"] | components["schemas"]["TransferEvent"] | components["schemas"]["DnsRecordEvent"] | components["schemas"]["UserDeletedEvent"] | components["schemas"]["TestEvent"];
     };
     responses: {
         /** @description Done; no body. */

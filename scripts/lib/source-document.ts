@@ -8,7 +8,8 @@
  * Redocly lints each file where it lies. Here a reference to a file the root lists as a component
  * becomes `#/components/<kind>/<name>` again, any other file (a path item, a Markdown
  * description) is put in place, and so the document is the one the single file used to be, key for
- * key. This includes the references inside `x-variant-schemas`, an extension no bundler follows.
+ * key. This includes the references inside `x-variant-schemas`, an extension no bundler follows,
+ * and a discriminator's mapping.
  */
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -61,7 +62,20 @@ export function readSourceDocument(rootPath: string = SOURCE_PATH): JsonObject {
       if (component !== undefined) return { ...node, $ref: component };
       return inline(target, trail);
     }
-    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, walk(value, file, trail)]));
+    return Object.fromEntries(
+      Object.entries(node).map(([key, value]) => [key, key === "discriminator" && isObject(value) ? discriminator(value, file) : walk(value, file, trail)]),
+    );
+  };
+
+  /** A discriminator's mapping names schemas by reference too, as plain strings. */
+  const discriminator = (node: JsonObject, file: string): JsonObject => {
+    if (!isObject(node.mapping)) return node;
+    const mapping = Object.entries(node.mapping).map(([value, ref]) => {
+      const component = typeof ref === "string" ? components.get(resolve(dirname(file), ref)) : undefined;
+      if (component === undefined) throw new Error(`${file}: discriminator mapping "${value}": name a component's file`);
+      return [value, component];
+    });
+    return { ...node, mapping: Object.fromEntries(mapping) };
   };
 
   const rootFile = resolve(rootPath);

@@ -262,3 +262,26 @@ describe("operations", () => {
     }
   });
 });
+
+describe("webhook events", () => {
+  const union = document.components.schemas.WebhookEvent;
+
+  it("are one union, WebhookEvent, with a discriminator mapping every event type to its event's schema", () => {
+    const events = operationsOf(document).filter(({ location }) => location === "x-webhooks");
+    expect(Object.keys(union.discriminator.mapping).sort()).toEqual(document.components.schemas.EventType.enum.slice().sort());
+    for (const { path, operation } of events) {
+      expect(union.discriminator.mapping[path], path).toBe(operation.requestBody.content["application/json"].schema.$ref);
+    }
+  });
+
+  it("match exactly one member of the union each, the one their type maps to", () => {
+    for (const { path, operation } of operationsOf(document).filter(({ location }) => location === "x-webhooks")) {
+      const example = operation.requestBody.content["application/json"].example;
+      expect(validator.schemaErrors("WebhookEvent", example), path).toBeNull();
+      for (const member of new Set<string>(Object.values(union.discriminator.mapping))) {
+        const matches = validator.errorsAt(member, example) === null;
+        expect(matches, `${path} as ${member}`).toBe(member === union.discriminator.mapping[path]);
+      }
+    }
+  });
+});
