@@ -88,12 +88,18 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The partner's own identifier of the user. */
+                /**
+                 * @description The partner's own identifier of the user.
+                 * @example user_12345
+                 */
                 user_identifier: components["parameters"]["UserIdentifier"];
             };
             cookie?: never;
         };
-        /** Read a user */
+        /**
+         * Read a user
+         * @description The user the partner knows by `user_identifier`, with `total_spent`, the sum of its purchases and renewals. A user the partner never created, or deleted, gives 404 `not_found`.
+         */
         get: operations["getUser"];
         /**
          * Update a user's e-mail
@@ -117,7 +123,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The partner's own identifier of the user. */
+                /**
+                 * @description The partner's own identifier of the user.
+                 * @example user_12345
+                 */
                 user_identifier: components["parameters"]["UserIdentifier"];
             };
             cookie?: never;
@@ -140,12 +149,18 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
         };
-        /** Read a domain */
+        /**
+         * Read a domain
+         * @description One domain of the partner's users. Variant D adds its status, dates, nameservers, pricing and the first page of its DNS records (the rest through `GET /api/v1/domains/{domain_id}/dns`). Another partner's domain gives 403 `forbidden`.
+         */
         get: operations["getDomain"];
         /**
          * Change a domain's settings
@@ -164,7 +179,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -218,12 +236,18 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Transfer id (`trf_...`). */
+                /**
+                 * @description Transfer id (`trf_...`).
+                 * @example trf_5tG8hJ1kL4zX7cV2bN9mQ3w
+                 */
                 transfer_id: string;
             };
             cookie?: never;
         };
-        /** Read a transfer's status */
+        /**
+         * Read a transfer's status
+         * @description Where an incoming transfer stands, with every status it has passed through in `history`. `transfer.status_changed` webhooks report the same transitions as they happen.
+         */
         get: operations["getTransfer"];
         put?: never;
         post?: never;
@@ -240,7 +264,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List TLDs with prices */
+        /**
+         * List TLDs with prices
+         * @description Every TLD the service sells, with its registration, renewal and transfer prices. `available: false` marks a TLD whose new registrations are closed.
+         */
         get: operations["listTlds"];
         put?: never;
         post?: never;
@@ -260,6 +287,7 @@ export interface paths {
                  *     names may be given in Unicode or in their ASCII (`xn--`) form; the result names the
                  *     ASCII form, in lower case. Names IDNA2008 does not allow are refused (see the Catalog
                  *     tag).
+                 * @example example.com
                  */
                 domain_name: string;
             };
@@ -362,7 +390,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -449,7 +480,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -483,7 +517,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -509,7 +546,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -533,7 +573,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -558,9 +601,15 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
-                /** @description Delivery id (`whd_...`). */
+                /**
+                 * @description Delivery id (`whd_...`).
+                 * @example whd_5Jk2Lm8Np3Qr7St1Vw4Xy9
+                 */
                 delivery_id: string;
             };
             cookie?: never;
@@ -585,7 +634,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -628,9 +680,15 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
-                /** @description Record id (`rec_...`). */
+                /**
+                 * @description Record id (`rec_...`).
+                 * @example rec_3sD9fG2hJ7kL4zX8cV1bN6m
+                 */
                 record_id: string;
             };
             cookie?: never;
@@ -643,7 +701,10 @@ export interface paths {
          */
         put: operations["updateDomainDnsRecord"];
         post?: never;
-        /** Delete a DNS record (Variant D) */
+        /**
+         * Delete a DNS record (Variant D)
+         * @description Removes the record of the domain at once, whichever variant created it, and sends `dns_record.deleted` with the record as it was.
+         */
         delete: operations["deleteDomainDnsRecord"];
         options?: never;
         head?: never;
@@ -655,7 +716,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -689,7 +753,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -1149,9 +1216,17 @@ export interface components {
             offset: number;
         };
         TestEvent: components["schemas"]["WebhookEventBase"] & {
+            /** @enum {string} */
+            type?: "webhook.test";
             data: {
                 endpoint_id: string;
             };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook.test";
         };
         Tld: {
             /**
@@ -1309,21 +1384,59 @@ export interface components {
             api_version: "v1";
         };
         DomainEvent: components["schemas"]["WebhookEventBase"] & {
+            /** @enum {string} */
+            type?: "domain.registered" | "domain.renewed" | "domain.updated" | "domain.expired";
             data: components["schemas"]["DomainDetail"];
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "domain.registered" | "domain.renewed" | "domain.updated" | "domain.expired";
         };
         TransferEvent: components["schemas"]["WebhookEventBase"] & {
+            /** @enum {string} */
+            type?: "transfer.status_changed";
             previous_status: components["schemas"]["TransferStatusValue"];
             data: components["schemas"]["TransferStatus"];
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "transfer.status_changed";
         };
         DnsRecordEvent: components["schemas"]["WebhookEventBase"] & {
+            /** @enum {string} */
+            type?: "dns_record.created" | "dns_record.updated" | "dns_record.deleted";
             domain_id: string;
             data: components["schemas"]["DnsRecordD"];
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "dns_record.created" | "dns_record.updated" | "dns_record.deleted";
         };
         UserDeletedEvent: components["schemas"]["WebhookEventBase"] & {
+            /** @enum {string} */
+            type?: "user.deleted";
             data: {
                 user_identifier: components["schemas"]["UserIdentifier"];
             };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "user.deleted";
         };
+        /**
+         * @description Any event the service sends, told apart by `type`: a receiver parses a delivery's body as this
+         *     and branches on `type` (generated clients narrow on it). Each event of `x-webhooks` names its own
+         *     member, and `createWebhookEndpoint` names this union as its callback.
+         */
+        WebhookEvent: components["schemas"]["DomainEvent"] | components["schemas"]["TransferEvent"] | components["schemas"]["DnsRecordEvent"] | components["schemas"]["UserDeletedEvent"] | components["schemas"]["TestEvent"];
     };
     responses: {
         /** @description Done; no body. */
@@ -1571,11 +1684,20 @@ export interface components {
         };
     };
     parameters: {
-        /** @description The partner's own identifier of the user. */
+        /**
+         * @description The partner's own identifier of the user.
+         * @example user_12345
+         */
         UserIdentifier: components["schemas"]["UserIdentifier"];
-        /** @description Domain id (`dom_...`). */
+        /**
+         * @description Domain id (`dom_...`).
+         * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+         */
         DomainId: string;
-        /** @description Webhook endpoint id (`whe_...`). */
+        /**
+         * @description Webhook endpoint id (`whe_...`).
+         * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+         */
         WebhookEndpointId: string;
         /**
          * @description `sha256=<hex>`: HMAC-SHA256 of the raw request body keyed with the receiver's signing
@@ -1807,7 +1929,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The partner's own identifier of the user. */
+                /**
+                 * @description The partner's own identifier of the user.
+                 * @example user_12345
+                 */
                 user_identifier: components["parameters"]["UserIdentifier"];
             };
             cookie?: never;
@@ -1851,7 +1976,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The partner's own identifier of the user. */
+                /**
+                 * @description The partner's own identifier of the user.
+                 * @example user_12345
+                 */
                 user_identifier: components["parameters"]["UserIdentifier"];
             };
             cookie?: never;
@@ -1904,7 +2032,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The partner's own identifier of the user. */
+                /**
+                 * @description The partner's own identifier of the user.
+                 * @example user_12345
+                 */
                 user_identifier: components["parameters"]["UserIdentifier"];
             };
             cookie?: never;
@@ -1924,7 +2055,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The partner's own identifier of the user. */
+                /**
+                 * @description The partner's own identifier of the user.
+                 * @example user_12345
+                 */
                 user_identifier: components["parameters"]["UserIdentifier"];
             };
             cookie?: never;
@@ -1975,7 +2109,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -2054,7 +2191,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -2111,7 +2251,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -2226,7 +2369,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Transfer id (`trf_...`). */
+                /**
+                 * @description Transfer id (`trf_...`).
+                 * @example trf_5tG8hJ1kL4zX7cV2bN9mQ3w
+                 */
                 transfer_id: string;
             };
             cookie?: never;
@@ -2328,6 +2474,7 @@ export interface operations {
                  *     names may be given in Unicode or in their ASCII (`xn--`) form; the result names the
                  *     ASCII form, in lower case. Names IDNA2008 does not allow are refused (see the Catalog
                  *     tag).
+                 * @example example.com
                  */
                 domain_name: string;
             };
@@ -2566,7 +2713,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -2785,7 +2935,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -2834,7 +2987,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -2895,7 +3051,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -2915,7 +3074,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -2977,7 +3139,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -3028,7 +3193,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -3088,9 +3256,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
-                /** @description Delivery id (`whd_...`). */
+                /**
+                 * @description Delivery id (`whd_...`).
+                 * @example whd_5Jk2Lm8Np3Qr7St1Vw4Xy9
+                 */
                 delivery_id: string;
             };
             cookie?: never;
@@ -3141,7 +3315,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -3204,7 +3381,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -3268,9 +3448,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
-                /** @description Record id (`rec_...`). */
+                /**
+                 * @description Record id (`rec_...`).
+                 * @example rec_3sD9fG2hJ7kL4zX8cV1bN6m
+                 */
                 record_id: string;
             };
             cookie?: never;
@@ -3331,9 +3517,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
-                /** @description Record id (`rec_...`). */
+                /**
+                 * @description Record id (`rec_...`).
+                 * @example rec_3sD9fG2hJ7kL4zX8cV1bN6m
+                 */
                 record_id: string;
             };
             cookie?: never;
@@ -3354,7 +3546,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -3439,7 +3634,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;

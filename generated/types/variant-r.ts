@@ -83,12 +83,18 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The partner's own identifier of the user. */
+                /**
+                 * @description The partner's own identifier of the user.
+                 * @example user_12345
+                 */
                 user_identifier: components["parameters"]["UserIdentifier"];
             };
             cookie?: never;
         };
-        /** Read a user */
+        /**
+         * Read a user
+         * @description The user the partner knows by `user_identifier`, with `total_spent`, the sum of its purchases and renewals. A user the partner never created, or deleted, gives 404 `not_found`.
+         */
         get: operations["getUser"];
         put?: never;
         post?: never;
@@ -103,7 +109,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The partner's own identifier of the user. */
+                /**
+                 * @description The partner's own identifier of the user.
+                 * @example user_12345
+                 */
                 user_identifier: components["parameters"]["UserIdentifier"];
             };
             cookie?: never;
@@ -126,12 +135,18 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
         };
-        /** Read a domain */
+        /**
+         * Read a domain
+         * @description One domain of the partner's users. Variant D adds its status, dates, nameservers, pricing and the first page of its DNS records (the rest through `GET /api/v1/domains/{domain_id}/dns`). Another partner's domain gives 403 `forbidden`.
+         */
         get: operations["getDomain"];
         /**
          * Change a domain's settings
@@ -150,7 +165,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -204,12 +222,18 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Transfer id (`trf_...`). */
+                /**
+                 * @description Transfer id (`trf_...`).
+                 * @example trf_5tG8hJ1kL4zX7cV2bN9mQ3w
+                 */
                 transfer_id: string;
             };
             cookie?: never;
         };
-        /** Read a transfer's status */
+        /**
+         * Read a transfer's status
+         * @description Where an incoming transfer stands, with every status it has passed through in `history`. `transfer.status_changed` webhooks report the same transitions as they happen.
+         */
         get: operations["getTransfer"];
         put?: never;
         post?: never;
@@ -226,7 +250,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List TLDs with prices */
+        /**
+         * List TLDs with prices
+         * @description Every TLD the service sells, with its registration, renewal and transfer prices. `available: false` marks a TLD whose new registrations are closed.
+         */
         get: operations["listTlds"];
         put?: never;
         post?: never;
@@ -246,6 +273,7 @@ export interface paths {
                  *     names may be given in Unicode or in their ASCII (`xn--`) form; the result names the
                  *     ASCII form, in lower case. Names IDNA2008 does not allow are refused (see the Catalog
                  *     tag).
+                 * @example example.com
                  */
                 domain_name: string;
             };
@@ -348,7 +376,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -435,7 +466,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -469,7 +503,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -495,7 +532,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -519,7 +559,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -544,9 +587,15 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
-                /** @description Delivery id (`whd_...`). */
+                /**
+                 * @description Delivery id (`whd_...`).
+                 * @example whd_5Jk2Lm8Np3Qr7St1Vw4Xy9
+                 */
                 delivery_id: string;
             };
             cookie?: never;
@@ -594,16 +643,25 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Record id (`rec_...`). */
+                /**
+                 * @description Record id (`rec_...`).
+                 * @example rec_7qW2eR5tY8uI1oP4aS6dF9g
+                 */
                 id: string;
             };
             cookie?: never;
         };
-        /** Read a DNS record (Variant R) */
+        /**
+         * Read a DNS record (Variant R)
+         * @description One record, in the Variant R shape: `value`, and for SRV records `priority`, `weight`, `port` and `target` as separate fields. A record created through Variant D is read here too.
+         */
         get: operations["getDnsRecord"];
         put?: never;
         post?: never;
-        /** Delete a DNS record (Variant R) */
+        /**
+         * Delete a DNS record (Variant R)
+         * @description Removes the record at once, whichever variant created it, and sends `dns_record.deleted` with the record as it was.
+         */
         delete: operations["deleteDnsRecord"];
         options?: never;
         head?: never;
@@ -1016,9 +1074,17 @@ export interface components {
             offset: number;
         };
         TestEvent: components["schemas"]["WebhookEventBase"] & {
+            /** @enum {string} */
+            type?: "webhook.test";
             data: {
                 endpoint_id: string;
             };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook.test";
         };
         Tld: {
             /**
@@ -1168,21 +1234,59 @@ export interface components {
             api_version: "v1";
         };
         DomainEvent: components["schemas"]["WebhookEventBase"] & {
+            /** @enum {string} */
+            type?: "domain.registered" | "domain.renewed" | "domain.updated" | "domain.expired";
             data: components["schemas"]["DomainDetail"];
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "domain.registered" | "domain.renewed" | "domain.updated" | "domain.expired";
         };
         TransferEvent: components["schemas"]["WebhookEventBase"] & {
+            /** @enum {string} */
+            type?: "transfer.status_changed";
             previous_status: components["schemas"]["TransferStatusValue"];
             data: components["schemas"]["TransferStatus"];
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "transfer.status_changed";
         };
         DnsRecordEvent: components["schemas"]["WebhookEventBase"] & {
+            /** @enum {string} */
+            type?: "dns_record.created" | "dns_record.updated" | "dns_record.deleted";
             domain_id: string;
             data: components["schemas"]["DnsRecordD"];
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "dns_record.created" | "dns_record.updated" | "dns_record.deleted";
         };
         UserDeletedEvent: components["schemas"]["WebhookEventBase"] & {
+            /** @enum {string} */
+            type?: "user.deleted";
             data: {
                 user_identifier: components["schemas"]["UserIdentifier"];
             };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "user.deleted";
         };
+        /**
+         * @description Any event the service sends, told apart by `type`: a receiver parses a delivery's body as this
+         *     and branches on `type` (generated clients narrow on it). Each event of `x-webhooks` names its own
+         *     member, and `createWebhookEndpoint` names this union as its callback.
+         */
+        WebhookEvent: components["schemas"]["DomainEvent"] | components["schemas"]["TransferEvent"] | components["schemas"]["DnsRecordEvent"] | components["schemas"]["UserDeletedEvent"] | components["schemas"]["TestEvent"];
     };
     responses: {
         /** @description Done; no body. */
@@ -1542,11 +1646,20 @@ export interface components {
         };
     };
     parameters: {
-        /** @description The partner's own identifier of the user. */
+        /**
+         * @description The partner's own identifier of the user.
+         * @example user_12345
+         */
         UserIdentifier: components["schemas"]["UserIdentifier"];
-        /** @description Domain id (`dom_...`). */
+        /**
+         * @description Domain id (`dom_...`).
+         * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+         */
         DomainId: string;
-        /** @description Webhook endpoint id (`whe_...`). */
+        /**
+         * @description Webhook endpoint id (`whe_...`).
+         * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+         */
         WebhookEndpointId: string;
         /**
          * @description `sha256=<hex>`: HMAC-SHA256 of the raw request body keyed with the receiver's signing
@@ -1715,7 +1828,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The partner's own identifier of the user. */
+                /**
+                 * @description The partner's own identifier of the user.
+                 * @example user_12345
+                 */
                 user_identifier: components["parameters"]["UserIdentifier"];
             };
             cookie?: never;
@@ -1759,7 +1875,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The partner's own identifier of the user. */
+                /**
+                 * @description The partner's own identifier of the user.
+                 * @example user_12345
+                 */
                 user_identifier: components["parameters"]["UserIdentifier"];
             };
             cookie?: never;
@@ -1805,7 +1924,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -1846,7 +1968,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -1903,7 +2028,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -2018,7 +2146,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Transfer id (`trf_...`). */
+                /**
+                 * @description Transfer id (`trf_...`).
+                 * @example trf_5tG8hJ1kL4zX7cV2bN9mQ3w
+                 */
                 transfer_id: string;
             };
             cookie?: never;
@@ -2120,6 +2251,7 @@ export interface operations {
                  *     names may be given in Unicode or in their ASCII (`xn--`) form; the result names the
                  *     ASCII form, in lower case. Names IDNA2008 does not allow are refused (see the Catalog
                  *     tag).
+                 * @example example.com
                  */
                 domain_name: string;
             };
@@ -2358,7 +2490,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Domain id (`dom_...`). */
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
                 domain_id: components["parameters"]["DomainId"];
             };
             cookie?: never;
@@ -2577,7 +2712,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -2626,7 +2764,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -2687,7 +2828,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -2707,7 +2851,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -2769,7 +2916,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -2820,7 +2970,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
@@ -2880,9 +3033,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`whe_...`). */
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
                 endpoint_id: components["parameters"]["WebhookEndpointId"];
-                /** @description Delivery id (`whd_...`). */
+                /**
+                 * @description Delivery id (`whd_...`).
+                 * @example whd_5Jk2Lm8Np3Qr7St1Vw4Xy9
+                 */
                 delivery_id: string;
             };
             cookie?: never;
@@ -2992,7 +3151,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Record id (`rec_...`). */
+                /**
+                 * @description Record id (`rec_...`).
+                 * @example rec_7qW2eR5tY8uI1oP4aS6dF9g
+                 */
                 id: string;
             };
             cookie?: never;
@@ -3041,7 +3203,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Record id (`rec_...`). */
+                /**
+                 * @description Record id (`rec_...`).
+                 * @example rec_7qW2eR5tY8uI1oP4aS6dF9g
+                 */
                 id: string;
             };
             cookie?: never;
@@ -3062,7 +3227,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Record id (`rec_...`). */
+                /**
+                 * @description Record id (`rec_...`).
+                 * @example rec_7qW2eR5tY8uI1oP4aS6dF9g
+                 */
                 id: string;
             };
             cookie?: never;

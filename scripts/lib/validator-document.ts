@@ -45,7 +45,15 @@ const DATA = new Set(["enum", "default"]);
 
 const isObject = (value: Json | undefined): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
 
-const isAnnotation = (key: string) => ANNOTATIONS.has(key) || (key.startsWith("x-") && !key.startsWith("x-eov-"));
+/**
+ * `discriminator` only names the branch of a `oneOf` that its members' own `type` enums decide
+ * anyway, and the one schema with it (WebhookEvent) describes the deliveries the service sends,
+ * which the validator never sees. Kept, it also made the validator's preparation differ under
+ * server/validator/startup-shortcuts.ts (a nullable type inside a mapped schema prepared twice).
+ */
+const UNUSED_BY_THE_SERVER = new Set(["discriminator"]);
+
+const isAnnotation = (key: string) => ANNOTATIONS.has(key) || UNUSED_BY_THE_SERVER.has(key) || (key.startsWith("x-") && !key.startsWith("x-eov-"));
 
 /** The validator's document of a published one (which is left unchanged). */
 export function validatorDocument(published: JsonObject): JsonObject {

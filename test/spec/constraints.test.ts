@@ -235,3 +235,53 @@ describe("responses of every operation", () => {
     expect(document.servers.map((server: { url: string }) => server.url)).toEqual(["{sandbox_base_url}", "{base_url}"]);
   });
 });
+
+describe("template variables", () => {
+  it("are bounded in number by the template with the most variables", () => {
+    const most = Math.max(...Object.values<{ variables: object }>(document["x-dns-templates"]).map((template) => Object.keys(template.variables).length));
+    expect(document.components.schemas.DnsTemplateApply.properties.variables.maxProperties).toBe(most);
+    const variables = Object.fromEntries(Array.from({ length: most + 1 }, (_, index) => [`v${index}`, "x"]));
+    expect(valid("DnsTemplateApply", { template_id: "spf-dmarc", variables })).toBe(false);
+  });
+});
+
+describe("operations", () => {
+  it("each have a description beside their summary", () => {
+    const bare = operationsOf(document).filter(({ location, operation }) => location === "paths" && !operation.description);
+    expect(bare.map(({ operation }) => operation.operationId)).toEqual([]);
+  });
+
+  it("give each path parameter an example (redocly.yaml's no-invalid-parameter-examples checks it against its schema)", () => {
+    for (const { path, operation } of operationsOf(document)) {
+      const parameters = [...(document.paths[path]?.parameters ?? []), ...(operation.parameters ?? [])].map((parameter: { $ref?: string }) =>
+        parameter.$ref ? document.components.parameters[parameter.$ref.split("/").at(-1)!] : parameter,
+      );
+      for (const parameter of parameters.filter((candidate: { in: string }) => candidate.in === "path")) {
+        expect(parameter.example, `${path} ${parameter.name}`).toBeDefined();
+      }
+    }
+  });
+});
+
+describe("webhook events", () => {
+  const union = document.components.schemas.WebhookEvent;
+
+  it("are one union, WebhookEvent, with a discriminator mapping every event type to its event's schema", () => {
+    const events = operationsOf(document).filter(({ location }) => location === "x-webhooks");
+    expect(Object.keys(union.discriminator.mapping).sort()).toEqual(document.components.schemas.EventType.enum.slice().sort());
+    for (const { path, operation } of events) {
+      expect(union.discriminator.mapping[path], path).toBe(operation.requestBody.content["application/json"].schema.$ref);
+    }
+  });
+
+  it("match exactly one member of the union each, the one their type maps to", () => {
+    for (const { path, operation } of operationsOf(document).filter(({ location }) => location === "x-webhooks")) {
+      const example = operation.requestBody.content["application/json"].example;
+      expect(validator.schemaErrors("WebhookEvent", example), path).toBeNull();
+      for (const member of new Set<string>(Object.values(union.discriminator.mapping))) {
+        const matches = validator.errorsAt(member, example) === null;
+        expect(matches, `${path} as ${member}`).toBe(member === union.discriminator.mapping[path]);
+      }
+    }
+  });
+});

@@ -3,7 +3,8 @@ import { readFileSync } from "node:fs";
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import { parse } from "yaml";
-import { bundlePath, SOURCE_PATH, type DocumentKind, type Environment } from "../../generated/deployment.js";
+import { bundlePath, type DocumentKind, type Environment } from "../../generated/deployment.js";
+import { readSourceDocument } from "../../scripts/lib/source-document.js";
 
 // ajv-formats is CommonJS; under NodeNext its default export is the module object.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -12,10 +13,10 @@ export type OpenApiDocument = Record<string, any>;
 
 export const HTTP_METHODS = ["get", "put", "post", "delete", "patch"] as const;
 
-/** A published document; by default the sandbox one, which the test server serves (production's plus the helpers). */
+/** A published document, by default the sandbox one, which the test server serves (production's plus the helpers); or the source, read from its files as one. */
 export function loadDocument(kind: DocumentKind | "source", environment: Environment = "sandbox"): OpenApiDocument {
-  const path = kind === "source" ? SOURCE_PATH : bundlePath(kind, environment);
-  return parse(readFileSync(path, "utf8")) as OpenApiDocument;
+  if (kind === "source") return readSourceDocument();
+  return parse(readFileSync(bundlePath(kind, environment), "utf8")) as OpenApiDocument;
 }
 
 /** JSON pointer escaping (RFC 6901). */

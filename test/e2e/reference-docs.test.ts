@@ -1,0 +1,66 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BUNDLE_PATHS, SANDBOX_BUNDLE_PATHS } from "../../scripts/lib/bundle-paths.js";
+import { loadDocument, operationsOf } from "../support/openapi-document.js";
+import { launchChromium } from "./support/browser.js";
+
+/** Opens a built page with every request that is not for a local file refused: no CDN, no network. */
+async function openOffline(browser: Browser, file: string): Promise<Page> {
+  const page = await browser.newPage();
+  await page.route("**/*", (route) => (route.request().url().startsWith("file:") ? route.continue() : route.abort()));
+  await page.goto(`file://${file}`, { waitUntil: "load" });
+  return page;
+}
+
+/**
+ * Redoc lists a tag's operations in its side menu once the tag is opened (opening one may close
+ * another), each linked as `#/<tag>/<operationId in lower case>`.
+ */
+async function operationLinksShown(page: Page, tags: string[]): Promise<Set<string>> {
+  const shown = new Set<string>();
+  for (const tag of tags) {
+    await page.getByRole("link", { name: tag, exact: true }).first().click();
+    const links = await page.$$eval("a[href^='#/']", (anchors) => anchors.map((anchor) => anchor.getAttribute("href") ?? ""));
+    for (const href of links) if (/^#\/[^/#]+\/[^/#]+$/.test(href)) shown.add(href.split("/").at(-1)!);
+  }
+  return shown;
+}
+
+describe("npm run build:docs (the HTML reference docs)", () => {
+  const outDir = mkdtempSync(join(tmpdir(), "partner-api-docs-"));
+  let browser: Browser;
+
+  beforeAll(async () => {
+    execFileSync("node_modules/.bin/tsx", ["scripts/build-docs.ts", outDir], { stdio: "pipe" });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    rmSync(outDir, { recursive: true });
+  });
+
+  for (const environment of ["production", "sandbox"] as const) {
+    for (const [kind, bundle] of Object.entries(environment === "sandbox" ? SANDBOX_BUNDLE_PATHS : BUNDLE_PATHS)) {
+      it(`shows every operation and webhook of ${basename(bundle)} with the network off`, async () => {
+        const document = loadDocument(kind as keyof typeof BUNDLE_PATHS, environment);
+        const operations = operationsOf(document).map(({ operation }) => operation as { operationId: string; tags: string[]; summary: string });
+        const page = await openOffline(browser, join(outDir, `${basename(bundle, ".yml")}.html`));
+        try {
+          const tags = [...new Set(operations.map((operation) => operation.tags[0]!))];
+          const shown = await operationLinksShown(page, tags);
+          // The menu also links the headings of tag descriptions, so the operations are a part of what it shows.
+          expect(operations.map((operation) => operation.operationId.toLowerCase()).filter((id) => !shown.has(id))).toEqual([]);
+          const last = operations.at(-1)!;
+          await page.locator(`a[href$='/${last.operationId.toLowerCase()}']`).first().click();
+          await expect.poll(() => page.locator("main").innerText()).toContain(last.summary);
+        } finally {
+          await page.close();
+        }
+      });
+    }
+  }
+});
