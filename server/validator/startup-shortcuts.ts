@@ -2,7 +2,7 @@
  * express-openapi-validator 5.6 spends most of a server's start-up on work whose result this
  * server never uses. Its preparation of the full sandbox document took ~550 ms of a cold process;
  * these three shortcuts cut it to ~55 ms (each alone saves the figure given) without changing what
- * it prepares (test/server/validator-startup-shortcuts.test.ts compares the prepared documents and
+ * it prepares (test/server/validator/validator-startup-shortcuts.test.ts compares the prepared documents and
  * routes, with and without them, for every document the server loads):
  *
  * 1. It compiles the whole OpenAPI 3.0 meta-schema with Ajv even with `validateApiSpec: false`,
