@@ -1,31 +1,16 @@
 /** Every state-changing request of the embed host passes the CSRF checks, or changes nothing. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { csrfRefusal } from "../../../server/embed/csrf.js";
-import { startEmbedTestServer, type EmbedTestServer } from "../../support/embed-test-server.js";
 import { EmbedBrowser, textOf, type PostOptions } from "./support/embed-browser.js";
+import { useSignedInUser } from "./support/signed-in-user.js";
 
-let s: EmbedTestServer;
-let browser: EmbedBrowser;
-let domainId: string;
-beforeAll(async () => {
-  s = await startEmbedTestServer({ embedOrigins: ["https://app.partner-a.example"] });
-});
-beforeEach(async () => {
-  s.reset();
-  browser = new EmbedBrowser(s.embedUrl);
-  await browser.open(await s.loginUrl("u1"));
-  const { data } = await s.api.POST("/api/v1/sandbox/domains", { body: { user_identifier: "u1", domain_name: "adalovelace.com" } });
-  domainId = data!.id;
-  await browser.get("/domains");
-  s.outbox.events.length = 0;
-});
-afterAll(() => s.close());
+const signedIn = useSignedInUser({ embedOrigins: ["https://app.partner-a.example"], startPage: () => "/domains" });
 
-const autoRenew = async () => (await s.api.GET("/api/v1/domains/{domain_id}", { params: { path: { domain_id: domainId } } })).data!.auto_renew;
+const autoRenew = async () => (await signedIn.server.api.GET("/api/v1/domains/{domain_id}", { params: { path: { domain_id: signedIn.domainId } } })).data!.auto_renew;
 
 describe("POST /domains/{id}/settings", () => {
   it("accepts a same-origin form post with the session's token", async () => {
-    const page = await browser.post(`/domains/${domainId}/settings`, { auto_renew: "false" });
+    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/settings`, { auto_renew: "false" });
     expect(page.status).toBe(200);
     expect(await autoRenew()).toBe(false);
   });
@@ -39,29 +24,29 @@ describe("POST /domains/{id}/settings", () => {
     ["with a foreign Origin", { headers: { origin: "https://evil.example" } }],
     ["with the framing partner's Origin", { headers: { origin: "https://app.partner-a.example" } }],
   ])("refuses a post %s with 403, changing nothing and emitting nothing", async (_case, options) => {
-    const page = await browser.post(`/domains/${domainId}/settings`, { auto_renew: "false" }, options);
+    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/settings`, { auto_renew: "false" }, options);
     expect(page.status).toBe(403);
     expect(textOf(page.html)).toContain("This form could not be sent");
     expect(await autoRenew()).toBe(true);
-    expect(s.outbox.events).toEqual([]);
-    expect(s.logs.at(-1)).toMatch(/^embed: refused POST/);
+    expect(signedIn.server.outbox.events).toEqual([]);
+    expect(signedIn.server.logs.at(-1)).toMatch(/^embed: refused POST/);
   });
 
   it("refuses the token of another session of the same user", async () => {
-    const other = new EmbedBrowser(s.embedUrl);
-    await other.open(await s.loginUrl("u1"));
-    const page = await browser.post(`/domains/${domainId}/settings`, { auto_renew: "false" }, { csrf: other.csrfToken() });
+    const other = new EmbedBrowser(signedIn.server.embedUrl);
+    await other.open(await signedIn.server.loginUrl("u1"));
+    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/settings`, { auto_renew: "false" }, { csrf: other.csrfToken() });
     expect(page.status).toBe(403);
     expect(await autoRenew()).toBe(true);
   });
 
   it("accepts a post from an older browser that sends neither Origin nor Fetch Metadata, on the token alone", async () => {
-    const page = await browser.post(`/domains/${domainId}/settings`, { auto_renew: "false" }, { headers: { "sec-fetch-site": null, origin: null } });
+    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/settings`, { auto_renew: "false" }, { headers: { "sec-fetch-site": null, origin: null } });
     expect(page.status).toBe(200);
   });
 
   it("accepts the embed host's own Origin", async () => {
-    const page = await browser.post(`/domains/${domainId}/settings`, { auto_renew: "false" }, { headers: { origin: s.embedUrl } });
+    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/settings`, { auto_renew: "false" }, { headers: { origin: signedIn.server.embedUrl } });
     expect(page.status).toBe(200);
   });
 });
@@ -70,9 +55,9 @@ describe("every POST route checks the token", () => {
   it.each(["/purchase", "/domains/DOMAIN/renew", "/domains/DOMAIN/dns", "/domains/DOMAIN/templates", "/domains/DOMAIN/dns/rec_x", "/domains/DOMAIN/dns/rec_x/delete"])(
     "POST %s without a token is 403",
     async (path) => {
-      const page = await browser.post(path.replace("DOMAIN", domainId), { domain_name: "babbage.com", years: "1", type: "A", name: "@", content: "192.0.2.1", template_id: "web-host" }, { csrf: null });
+      const page = await signedIn.browser.post(path.replace("DOMAIN", signedIn.domainId), { domain_name: "babbage.com", years: "1", type: "A", name: "@", content: "192.0.2.1", template_id: "web-host" }, { csrf: null });
       expect(page.status).toBe(403);
-      expect(s.outbox.events).toEqual([]);
+      expect(signedIn.server.outbox.events).toEqual([]);
     },
   );
 });

@@ -1,38 +1,24 @@
 /** DNS records in the embedded interface: the API's rules and messages, because both use one module. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { escapeHtml } from "../../../server/embed/html.js";
-import { startEmbedTestServer, type EmbedTestServer } from "../../support/embed-test-server.js";
-import { EmbedBrowser, textOf } from "./support/embed-browser.js";
+import { textOf } from "./support/embed-browser.js";
+import { useSignedInUser } from "./support/signed-in-user.js";
 
-let s: EmbedTestServer;
-let browser: EmbedBrowser;
-let domainId: string;
-beforeAll(async () => {
-  s = await startEmbedTestServer();
-});
-beforeEach(async () => {
-  s.reset();
-  browser = new EmbedBrowser(s.embedUrl);
-  await browser.open(await s.loginUrl("u1"));
-  domainId = (await s.api.POST("/api/v1/sandbox/domains", { body: { user_identifier: "u1", domain_name: "adalovelace.com" } })).data!.id;
-  await browser.get(`/domains/${domainId}`);
-  s.outbox.events.length = 0;
-});
-afterAll(() => s.close());
+const signedIn = useSignedInUser({ startPage: (domainId) => `/domains/${domainId}` });
 
-const records = async () => (await s.api.GET("/api/v1/domains/{domain_id}/dns", { params: { path: { domain_id: domainId } } })).data!.records;
-const addRecord = (fields: Record<string, string>) => browser.post(`/domains/${domainId}/dns`, { type: "A", name: "@", content: "", ttl: "3600", priority: "", ...fields });
+const records = async () => (await signedIn.server.api.GET("/api/v1/domains/{domain_id}/dns", { params: { path: { domain_id: signedIn.domainId } } })).data!.records;
+const addRecord = (fields: Record<string, string>) => signedIn.browser.post(`/domains/${signedIn.domainId}/dns`, { type: "A", name: "@", content: "", ttl: "3600", priority: "", ...fields });
 /** What the API answers for the same record: its message and field. */
 const apiRefusal = async (record: { type: string; name: string; content: string; ttl: number; priority?: number }) => {
-  const { error, response } = await s.api.POST("/api/v1/domains/{domain_id}/dns", { params: { path: { domain_id: domainId } }, body: record as never });
+  const { error, response } = await signedIn.server.api.POST("/api/v1/domains/{domain_id}/dns", { params: { path: { domain_id: signedIn.domainId } }, body: record as never });
   return { status: response.status, ...(error as { message: string; details: { field: string } }) };
 };
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 describe("GET /domains/{id}", () => {
   it("shows the domain, its records, the add form and the template catalogue", async () => {
-    await s.api.POST("/api/v1/domains/{domain_id}/dns", { params: { path: { domain_id: domainId } }, body: { type: "MX", name: "@", content: "mail.adalovelace.com", priority: 10 } });
-    const page = await browser.get(`/domains/${domainId}`);
+    await signedIn.server.api.POST("/api/v1/domains/{domain_id}/dns", { params: { path: { domain_id: signedIn.domainId } }, body: { type: "MX", name: "@", content: "mail.adalovelace.com", priority: 10 } });
+    const page = await signedIn.browser.get(`/domains/${signedIn.domainId}`);
     const text = textOf(page.html);
     expect(text).toContain("adalovelace.com Status Active Expires 2027-11-22 Auto-renew On WHOIS privacy On");
     expect(text).toContain("MX @ → points to mail.adalovelace.com TTL 300 · priority 10");
@@ -48,7 +34,7 @@ describe("POST /domains/{id}/dns", () => {
     expect(page.status).toBe(200);
     expect(textOf(page.html)).toContain("The record is added to adalovelace.com.");
     expect(await records()).toMatchObject([{ type: "MX", name: "@", content: "mail.adalovelace.com", priority: 10, ttl: 3600 }]);
-    expect(s.outbox.events.map((event) => event.type)).toEqual(["dns_record.created"]);
+    expect(signedIn.server.outbox.events.map((event) => event.type)).toEqual(["dns_record.created"]);
   });
 
   it.each<[string, { type: string; name: string; content: string; ttl: number; priority?: number }, string]>([
@@ -71,7 +57,7 @@ describe("POST /domains/{id}/dns", () => {
     // The refused values are shown again, to be corrected.
     expect(page.html).toContain(`value="${escapeHtml(record.content)}"`);
     expect(await records()).toEqual([]);
-    expect(s.outbox.events).toEqual([]);
+    expect(signedIn.server.outbox.events).toEqual([]);
   });
 
   // The API's JSON schema also bounds ttl and the name's form, and its validator answers those first (400,
@@ -100,7 +86,7 @@ describe("POST /domains/{id}/dns", () => {
 
   it("escapes record content wherever it is shown", async () => {
     await addRecord({ type: "TXT", name: "@", content: '<script>alert("x")</script>' });
-    const page = await browser.get(`/domains/${domainId}`);
+    const page = await signedIn.browser.get(`/domains/${signedIn.domainId}`);
     expect(page.html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
     expect(page.html).not.toContain("<script>alert");
   });
@@ -111,61 +97,61 @@ describe("editing and deleting a record", () => {
   beforeEach(async () => {
     await addRecord({ type: "MX", name: "@", content: "mail.adalovelace.com", priority: "10" });
     recordId = (await records())[0]!.id;
-    s.outbox.events.length = 0;
+    signedIn.server.outbox.events.length = 0;
   });
 
   it("GET .../edit shows the record's values; POST saves them as the API's update does", async () => {
-    const form = await browser.get(`/domains/${domainId}/dns/${recordId}/edit`);
+    const form = await signedIn.browser.get(`/domains/${signedIn.domainId}/dns/${recordId}/edit`);
     expect(form.html).toContain('id="edit-content" name="content" value="mail.adalovelace.com"');
     expect(form.html).toContain('id="edit-priority" name="priority" value="10"');
-    const page = await browser.post(`/domains/${domainId}/dns/${recordId}`, { name: "@", content: "mx2.adalovelace.com", ttl: "600", priority: "20" });
+    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/dns/${recordId}`, { name: "@", content: "mx2.adalovelace.com", ttl: "600", priority: "20" });
     expect(textOf(page.html)).toContain("The record of adalovelace.com is saved.");
     expect(await records()).toMatchObject([{ id: recordId, type: "MX", content: "mx2.adalovelace.com", ttl: 600, priority: 20 }]);
-    expect(s.outbox.events.map((event) => event.type)).toEqual(["dns_record.updated"]);
+    expect(signedIn.server.outbox.events.map((event) => event.type)).toEqual(["dns_record.updated"]);
   });
 
   it("keeps the type, whatever the form sends", async () => {
-    await browser.get(`/domains/${domainId}/dns/${recordId}/edit`);
-    await browser.post(`/domains/${domainId}/dns/${recordId}`, { type: "A", name: "@", content: "mx2.adalovelace.com", ttl: "600", priority: "20" });
+    await signedIn.browser.get(`/domains/${signedIn.domainId}/dns/${recordId}/edit`);
+    await signedIn.browser.post(`/domains/${signedIn.domainId}/dns/${recordId}`, { type: "A", name: "@", content: "mx2.adalovelace.com", ttl: "600", priority: "20" });
     expect((await records())[0]!.type).toBe("MX");
   });
 
   it("shows an invalid edit's message and keeps the record", async () => {
-    await browser.get(`/domains/${domainId}/dns/${recordId}/edit`);
-    const page = await browser.post(`/domains/${domainId}/dns/${recordId}`, { name: "@", content: "mail.adalovelace.com", ttl: "100000", priority: "10" });
+    await signedIn.browser.get(`/domains/${signedIn.domainId}/dns/${recordId}/edit`);
+    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/dns/${recordId}`, { name: "@", content: "mail.adalovelace.com", ttl: "100000", priority: "10" });
     expect(page.status).toBe(422);
     expect(page.html).toContain('id="edit-ttl-error"><span class="visually-hidden">Error: </span>ttl must be between 60 and 86400 seconds</p>');
     expect((await records())[0]!.ttl).toBe(3600);
   });
 
   it("deletes it: dns_record.deleted emitted", async () => {
-    const page = await browser.post(`/domains/${domainId}/dns/${recordId}/delete`, {});
+    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/dns/${recordId}/delete`, {});
     expect(textOf(page.html)).toContain("The record is deleted from adalovelace.com.");
     expect(await records()).toEqual([]);
-    expect(s.outbox.events.map((event) => event.type)).toEqual(["dns_record.deleted"]);
+    expect(signedIn.server.outbox.events.map((event) => event.type)).toEqual(["dns_record.deleted"]);
   });
 
   it("answers 404 for a record of another domain", async () => {
-    const other = (await s.api.POST("/api/v1/sandbox/domains", { body: { user_identifier: "u1", domain_name: "adalovelace.io" } })).data!.id;
-    expect((await browser.get(`/domains/${other}/dns/${recordId}/edit`)).status).toBe(404);
+    const other = (await signedIn.server.api.POST("/api/v1/sandbox/domains", { body: { user_identifier: "u1", domain_name: "adalovelace.io" } })).data!.id;
+    expect((await signedIn.browser.get(`/domains/${other}/dns/${recordId}/edit`)).status).toBe(404);
   });
 });
 
 describe("POST /domains/{id}/templates", () => {
   it("applies a template with its variables: every record created, as the API's template operation does", async () => {
-    const page = await browser.post(`/domains/${domainId}/templates`, { template_id: "web-host", "variables.ip": "192.0.2.10" });
+    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/templates`, { template_id: "web-host", "variables.ip": "192.0.2.10" });
     expect(textOf(page.html)).toContain("The template's records are added to adalovelace.com.");
     expect((await records()).map((record) => `${record.type} ${record.name} ${record.content}`)).toEqual(["A @ 192.0.2.10", "CNAME www adalovelace.com"]);
-    expect(s.outbox.events.map((event) => event.type)).toEqual(["dns_record.created", "dns_record.created"]);
+    expect(signedIn.server.outbox.events.map((event) => event.type)).toEqual(["dns_record.created", "dns_record.created"]);
   });
 
   it("leaves empty optional variables to their defaults", async () => {
-    await browser.post(`/domains/${domainId}/templates`, { template_id: "spf-dmarc", "variables.report_email": "dmarc@adalovelace.com", "variables.policy": "", "variables.spf_include": "" });
+    await signedIn.browser.post(`/domains/${signedIn.domainId}/templates`, { template_id: "spf-dmarc", "variables.report_email": "dmarc@adalovelace.com", "variables.policy": "", "variables.spf_include": "" });
     expect((await records()).map((record) => record.content)).toContain("v=DMARC1; p=none; rua=mailto:dmarc@adalovelace.com");
   });
 
   it("shows a missing variable's message next to it, in the template's open form, creating nothing", async () => {
-    const page = await browser.post(`/domains/${domainId}/templates`, { template_id: "web-host", "variables.ip": "" });
+    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/templates`, { template_id: "web-host", "variables.ip": "" });
     expect(page.status).toBe(422);
     expect(page.html).toContain('<details class="template" id="template-web-host" open>');
     expect(page.html).toContain('id="template-web-host-ip-error"><span class="visually-hidden">Error: </span>Template web-host requires the variable ip</p>');
@@ -174,15 +160,15 @@ describe("POST /domains/{id}/templates", () => {
 
   it("is all or nothing: a conflict creates none of the records (409)", async () => {
     await addRecord({ type: "CNAME", name: "www", content: "example.net" });
-    s.outbox.events.length = 0;
-    const page = await browser.post(`/domains/${domainId}/templates`, { template_id: "web-host", "variables.ip": "192.0.2.10" });
+    signedIn.server.outbox.events.length = 0;
+    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/templates`, { template_id: "web-host", "variables.ip": "192.0.2.10" });
     expect(page.status).toBe(409);
     expect(textOf(page.html)).toContain("Template web-host: A CNAME record cannot share its name www with other records");
     expect(await records()).toHaveLength(1);
-    expect(s.outbox.events).toEqual([]);
+    expect(signedIn.server.outbox.events).toEqual([]);
   });
 
   it("answers 404 for a template not in the catalogue", async () => {
-    expect((await browser.post(`/domains/${domainId}/templates`, { template_id: "nope" })).status).toBe(404);
+    expect((await signedIn.browser.post(`/domains/${signedIn.domainId}/templates`, { template_id: "nope" })).status).toBe(404);
   });
 });

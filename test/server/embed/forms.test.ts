@@ -2,34 +2,24 @@
  * Form input of the embedded interface, for every form: each field is read once and holds plain text,
  * and what the pages show never carries a control character, whatever was stored before.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { escapeHtml } from "../../../server/embed/html.js";
-import { startEmbedTestServer, type EmbedTestServer } from "../../support/embed-test-server.js";
-import { EmbedBrowser, textOf } from "./support/embed-browser.js";
+import { textOf } from "./support/embed-browser.js";
+import { useSignedInUser } from "./support/signed-in-user.js";
 
-let s: EmbedTestServer;
-let browser: EmbedBrowser;
-let domainId: string;
 let recordId: string;
-beforeAll(async () => {
-  s = await startEmbedTestServer();
+const signedIn = useSignedInUser({
+  prepare: async (server, domainId) => {
+    recordId = (await server.api.POST("/api/v1/domains/{domain_id}/dns", { params: { path: { domain_id: domainId } }, body: { type: "MX", name: "@", content: "mail.adalovelace.com", priority: 10 } })).data!.id;
+  },
+  startPage: (domainId) => `/domains/${domainId}`,
 });
-beforeEach(async () => {
-  s.reset();
-  browser = new EmbedBrowser(s.embedUrl);
-  await browser.open(await s.loginUrl("u1"));
-  domainId = (await s.api.POST("/api/v1/sandbox/domains", { body: { user_identifier: "u1", domain_name: "adalovelace.com" } })).data!.id;
-  recordId = (await s.api.POST("/api/v1/domains/{domain_id}/dns", { params: { path: { domain_id: domainId } }, body: { type: "MX", name: "@", content: "mail.adalovelace.com", priority: 10 } })).data!.id;
-  await browser.get(`/domains/${domainId}`);
-  s.outbox.events.length = 0;
-});
-afterAll(() => s.close());
 
 /** What a refused form must leave as it was: the user's domains (settings, expiry), records and spending. */
 async function userState() {
-  const user = (await s.api.GET("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } })).data!;
-  const domains = (await s.api.GET("/api/v1/users/{user_identifier}/domains", { params: { path: { user_identifier: "u1" } } })).data!.domains;
-  const records = (await s.api.GET("/api/v1/domains/{domain_id}/dns", { params: { path: { domain_id: domainId } } })).data!.records;
+  const user = (await signedIn.server.api.GET("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } })).data!;
+  const domains = (await signedIn.server.api.GET("/api/v1/users/{user_identifier}/domains", { params: { path: { user_identifier: "u1" } } })).data!.domains;
+  const records = (await signedIn.server.api.GET("/api/v1/domains/{domain_id}/dns", { params: { path: { domain_id: signedIn.domainId } } })).data!.records;
   return { totalSpent: user.total_spent, domains, records };
 }
 
@@ -38,33 +28,33 @@ type Fields = Record<string, string | readonly string[]>;
 describe("a field sent more than once", () => {
   const record = { type: "A", name: "www", content: "192.0.2.1", ttl: "3600", priority: "" };
   it.each<[string, () => string, Fields, string]>([
-    ["a renewal", () => `/domains/${domainId}/renew`, { years: ["1", "2"] }, "years"],
-    ["a settings switch", () => `/domains/${domainId}/settings`, { auto_renew: ["false", "true"] }, "auto_renew"],
+    ["a renewal", () => `/domains/${signedIn.domainId}/renew`, { years: ["1", "2"] }, "years"],
+    ["a settings switch", () => `/domains/${signedIn.domainId}/settings`, { auto_renew: ["false", "true"] }, "auto_renew"],
     ["a purchase's years", () => "/purchase", { domain_name: "babbage.com", years: ["1", "5"] }, "years"],
     ["a purchase's name", () => "/purchase", { domain_name: ["babbage.com", "babbage.io"], years: "1" }, "domain_name"],
-    ["a new record's type", () => `/domains/${domainId}/dns`, { ...record, type: ["A", "TXT"] }, "type"],
-    ["a new record's content", () => `/domains/${domainId}/dns`, { ...record, content: ["192.0.2.1", "192.0.2.2"] }, "content"],
-    ["a new record's ttl", () => `/domains/${domainId}/dns`, { ...record, ttl: ["300", "600"] }, "ttl"],
-    ["an edited record's priority", () => `/domains/${domainId}/dns/${recordId}`, { name: "@", content: "mail.adalovelace.com", ttl: "3600", priority: ["10", "20"] }, "priority"],
-    ["a template's variable", () => `/domains/${domainId}/templates`, { template_id: "web-host", "variables.ip": ["192.0.2.1", "192.0.2.2"] }, "variables.ip"],
-    ["a template's id", () => `/domains/${domainId}/templates`, { template_id: ["web-host", "web-host"], "variables.ip": "192.0.2.1" }, "template_id"],
+    ["a new record's type", () => `/domains/${signedIn.domainId}/dns`, { ...record, type: ["A", "TXT"] }, "type"],
+    ["a new record's content", () => `/domains/${signedIn.domainId}/dns`, { ...record, content: ["192.0.2.1", "192.0.2.2"] }, "content"],
+    ["a new record's ttl", () => `/domains/${signedIn.domainId}/dns`, { ...record, ttl: ["300", "600"] }, "ttl"],
+    ["an edited record's priority", () => `/domains/${signedIn.domainId}/dns/${recordId}`, { name: "@", content: "mail.adalovelace.com", ttl: "3600", priority: ["10", "20"] }, "priority"],
+    ["a template's variable", () => `/domains/${signedIn.domainId}/templates`, { template_id: "web-host", "variables.ip": ["192.0.2.1", "192.0.2.2"] }, "variables.ip"],
+    ["a template's id", () => `/domains/${signedIn.domainId}/templates`, { template_id: ["web-host", "web-host"], "variables.ip": "192.0.2.1" }, "template_id"],
   ])("is refused in %s with 400 and the field's error, changing nothing", async (_form, path, fields, field) => {
     const before = await userState();
-    const page = await browser.post(path(), fields);
+    const page = await signedIn.browser.post(path(), fields);
     expect(page.status).toBe(400);
     expect(page.redirects).toEqual([]);
     expect(textOf(page.html)).toContain(`${field} must be given once`);
     expect(await userState()).toEqual(before);
-    expect(s.outbox.events).toEqual([]);
+    expect(signedIn.server.outbox.events).toEqual([]);
   });
 
   it("is refused next to the field it concerns", async () => {
-    const page = await browser.post(`/domains/${domainId}/renew`, { years: ["1", "2"] });
-    expect(page.html).toContain(`id="renew-${domainId}-years-error"><span class="visually-hidden">Error: </span>years must be given once</p>`);
+    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/renew`, { years: ["1", "2"] });
+    expect(page.html).toContain(`id="renew-${signedIn.domainId}-years-error"><span class="visually-hidden">Error: </span>years must be given once</p>`);
   });
 
   it("is refused in the search form too (GET /search?q=...&q=...)", async () => {
-    const page = await browser.get("/search?q=babbage.com&q=babbage.io");
+    const page = await signedIn.browser.get("/search?q=babbage.com&q=babbage.io");
     expect(page.status).toBe(400);
     expect(page.html).toContain('id="search-q-error"><span class="visually-hidden">Error: </span>q must be given once</p>');
   });
@@ -78,22 +68,22 @@ describe("a control character in a field", () => {
     ["a C1 control", "\u009b", "U+009B"],
   ])("is refused (%s) with 400 and the field's message, storing nothing", async (_name, character, codePoint) => {
     const before = await userState();
-    const page = await browser.post(`/domains/${domainId}/dns`, { type: "TXT", name: "@", content: `v=spf1${character}-all`, ttl: "3600", priority: "" });
+    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/dns`, { type: "TXT", name: "@", content: `v=spf1${character}-all`, ttl: "3600", priority: "" });
     expect(page.status).toBe(400);
     expect(page.html).toContain(`id="add-content-error"><span class="visually-hidden">Error: </span>content contains the control character ${codePoint}; no field accepts control characters</p>`);
     expect(await userState()).toEqual(before);
-    expect(s.outbox.events).toEqual([]);
+    expect(signedIn.server.outbox.events).toEqual([]);
   });
 });
 
 describe("the bytes of a form", () => {
   /** A same-origin form post of a body as given, with the session's cookie and CSRF token. */
   const postRaw = (path: string, body: string, contentType = "application/x-www-form-urlencoded") =>
-    fetch(`${s.embedUrl}${path}`, {
+    fetch(`${signedIn.server.embedUrl}${path}`, {
       method: "POST",
       redirect: "manual",
-      headers: { cookie: browser.cookie!, "content-type": contentType, "sec-fetch-site": "same-origin" },
-      body: `${body}&_csrf=${browser.csrfToken()}`,
+      headers: { cookie: signedIn.browser.cookie!, "content-type": contentType, "sec-fetch-site": "same-origin" },
+      body: `${body}&_csrf=${signedIn.browser.csrfToken()}`,
     });
 
   it.each([
@@ -102,18 +92,18 @@ describe("the bytes of a form", () => {
     ["a truncated escape", "%E2%82"],
   ])("refuses %s with 400 instead of storing U+FFFD", async (_what, content) => {
     const before = await userState();
-    const response = await postRaw(`/domains/${domainId}/dns`, `type=TXT&name=%40&content=${content}&ttl=3600&priority=`);
+    const response = await postRaw(`/domains/${signedIn.domainId}/dns`, `type=TXT&name=%40&content=${content}&ttl=3600&priority=`);
     expect(response.status).toBe(400);
     expect(await userState()).toEqual(before);
   });
 
   it("refuses a form declared in another charset with 415", async () => {
-    const response = await postRaw(`/domains/${domainId}/dns`, "type=TXT&name=%40&content=caf%E9&ttl=3600&priority=", "application/x-www-form-urlencoded; charset=iso-8859-1");
+    const response = await postRaw(`/domains/${signedIn.domainId}/dns`, "type=TXT&name=%40&content=caf%E9&ttl=3600&priority=", "application/x-www-form-urlencoded; charset=iso-8859-1");
     expect(response.status).toBe(415);
   });
 
   it("takes UTF-8 text beyond ASCII as it was sent", async () => {
-    const response = await postRaw(`/domains/${domainId}/dns`, `type=TXT&name=%40&content=${encodeURIComponent("café 受")}&ttl=3600&priority=`);
+    const response = await postRaw(`/domains/${signedIn.domainId}/dns`, `type=TXT&name=%40&content=${encodeURIComponent("café 受")}&ttl=3600&priority=`);
     expect(response.status).toBe(303);
     expect((await userState()).records.map((record) => record.content)).toContain("café 受");
   });
@@ -121,10 +111,10 @@ describe("the bytes of a form", () => {
 
 describe("what the pages show", () => {
   it("never carries a control character, even from a record stored before they were refused: each shows as U+FFFD", async () => {
-    const stored = s.services.store.findRecord(recordId)!;
-    s.services.store.saveRecord({ ...stored, type: "TXT", content: "evil\u001b[2J\u0000\u0085end", priority: null });
-    for (const path of [`/domains/${domainId}`, `/domains/${domainId}/dns/${recordId}/edit`]) {
-      const page = await browser.get(path);
+    const stored = signedIn.server.services.store.findRecord(recordId)!;
+    signedIn.server.services.store.saveRecord({ ...stored, type: "TXT", content: "evil\u001b[2J\u0000\u0085end", priority: null });
+    for (const path of [`/domains/${signedIn.domainId}`, `/domains/${signedIn.domainId}/dns/${recordId}/edit`]) {
+      const page = await signedIn.browser.get(path);
       expect(page.status).toBe(200);
       expect(page.html).toContain("evil\uFFFD[2J\uFFFD\uFFFDend");
       // The pages' own markup has line breaks; nothing else of category Cc may appear.
