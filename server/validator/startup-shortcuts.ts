@@ -2,7 +2,7 @@
  * express-openapi-validator 5.6 spends most of a server's start-up on work whose result this
  * server never uses. These three shortcuts cut its preparation to a small part of what it was
  * (before and after in bench/results/) without changing what it prepares
- * (test/server/validator-startup-shortcuts.test.ts compares the prepared documents and routes,
+ * (test/server/validator/validator-startup-shortcuts.test.ts compares the prepared documents and routes,
  * with and without them, for every document the server loads). Largest saving first:
  *
  * 1. It compiles the whole OpenAPI 3.0 meta-schema with Ajv even with `validateApiSpec: false`,

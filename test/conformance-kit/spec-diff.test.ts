@@ -40,6 +40,12 @@ describe("spec:diff", () => {
     expect(result.breaking, result.report).toBe(true);
   });
 
+  it("passes an unchanged document without running Redocly: no report", () => {
+    const copy = join(dir, "unchanged.yml");
+    writeFileSync(copy, readFileSync(base, "utf8"));
+    expect(diffDocuments(base, copy)).toEqual({ breaking: false, report: "" });
+  });
+
   it("npm run spec:diff against this commit finds nothing breaking", () => {
     const output = execFileSync("node_modules/.bin/tsx", ["scripts/spec-diff.ts", "HEAD"], { encoding: "utf8" });
     expect(output).toContain("generated/openapi/partner-api.yml: compatible");

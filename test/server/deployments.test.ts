@@ -90,7 +90,7 @@ describe("npm run keys", () => {
     expect(stored).not.toContain(key);
     expect(stored).toContain(hashApiKey(key).toString("hex"));
     const config = loadDeploymentConfig({ PARTNER_API_CONFIG: file });
-    // The server follows the file for the partner's keys (test/server/partner-keys.test.ts).
+    // The server follows the file for the partner's keys (test/server/auth/partner-keys.test.ts).
     expect(config.app.partners).toEqual([{ partner: { id: "acme_hosting", name: "Acme Hosting" }, embedOrigins: [] }]);
     expect(config.app.partnersFile).toBe(file);
     const { keys } = createApp(config.app);

@@ -1,0 +1,154 @@
+/**
+ * Keys of the partners file on a running server: a key revoked or created with `npm run keys`
+ * counts from the next request, without a restart; what the server says about its keys at start-up.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { createApp } from "../../../server/app.js";
+import { hashApiKey } from "../../../server/auth/api-keys.js";
+import { announcedAddress, spawnServer, type ServerProcess } from "../../../scripts/lib/server-process.js";
+import { captureLogger } from "../../support/capture-logger.js";
+
+const directories: string[] = [];
+afterEach(() => directories.splice(0).forEach((directory) => rmSync(directory, { recursive: true, force: true })));
+
+function partnersFilePath(): string {
+  const directory = mkdtempSync(join(tmpdir(), "partner-keys-"));
+  directories.push(directory);
+  return join(directory, "partners.json");
+}
+
+/** `npm run keys -- ...`; returns what it printed. */
+const keysCli = (file: string, ...args: string[]) => execFileSync("node_modules/.bin/tsx", ["scripts/keys.ts", ...args, "--config", file], { encoding: "utf8" });
+const createKey = (file: string, partner: string, environment = "sandbox") => /sk_(?:sandbox|live)_[A-Za-z0-9]{32}/.exec(keysCli(file, "create", "--partner", partner, "--env", environment))![0];
+
+/** A partners file written by hand: one partner with these sandbox keys. */
+function writePartners(file: string, keys: string[]): void {
+  const partners = [{ id: "acme", name: "Acme", environment: "sandbox", key_hashes: keys.map((key) => hashApiKey(key).toString("hex")) }];
+  writeFileSync(file, JSON.stringify({ partners }));
+}
+
+const KEY_1 = "sk_sandbox_keyOne0000000000000000000000000";
+const KEY_2 = "sk_sandbox_keyTwo0000000000000000000000000";
+
+function appFollowing(file: string) {
+  const logs = captureLogger("info");
+  const { keys } = createApp({ environment: "sandbox", embedBaseUrl: "http://embed.test", partners: [], partnersFile: file, logger: logs.logger });
+  return { keys, logs };
+}
+
+describe("a running server's keys from the partners file", () => {
+  let server: ServerProcess | undefined;
+  afterEach(() => {
+    if (server?.child.exitCode === null) server.child.kill("SIGKILL");
+    server = undefined;
+  });
+
+  it("refuse a key revoked with npm run keys from the very next request, and accept one created meanwhile, without a restart", async () => {
+    const file = partnersFilePath();
+    const first = createKey(file, "Acme Hosting");
+    server = spawnServer(["--import", "tsx", "server/main.ts"], { PORT: "0", EMBED_PORT: "0", DEMO_HOST_PORT: "0", LOG_LEVEL: "info", PARTNER_API_CONFIG: file });
+    const baseUrl = await announcedAddress(server);
+    expect(baseUrl, server.output()).toBeDefined();
+    const status = async (key: string) => (await fetch(`${baseUrl}/api/v1/health`, { headers: { Authorization: `Bearer ${key}` } })).status;
+    expect(await status(first)).toBe(200);
+
+    const second = createKey(file, "Acme Hosting");
+    expect(await status(second)).toBe(200);
+    keysCli(file, "revoke", "--key", first);
+    expect(await status(first)).toBe(401);
+    expect(await status(second)).toBe(200);
+    const other = createKey(file, "Other Partner");
+    expect(await status(other)).toBe(200);
+
+    // A request's line is written once its answer is done: wait for the last one.
+    const logLines = () => server!.output().split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Record<string, unknown>);
+    for (let i = 0; i < 100 && logLines().filter((line) => line.msg === "request").length < 5; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    const lines = logLines();
+    expect(lines.filter((line) => line.msg === "request").map((line) => [line.status, line.partner])).toEqual([
+      [200, "acme_hosting"],
+      [200, "acme_hosting"],
+      [401, null],
+      [200, "acme_hosting"],
+      [200, "other_partner"],
+    ]);
+    expect(lines.filter((line) => String(line.msg).startsWith("partners file changed")).at(-1)).toMatchObject({
+      partners: [
+        { id: "acme_hosting", keys: { sandbox: 1, production: 0 } },
+        { id: "other_partner", keys: { sandbox: 1, production: 0 } },
+      ],
+    });
+  }, 30_000);
+});
+
+describe("the partners file a server follows", () => {
+  it("is written whole by npm run keys: a new file renamed over the old one, nothing left beside it", () => {
+    const file = partnersFilePath();
+    createKey(file, "Acme");
+    const before = statSync(file);
+    createKey(file, "Acme");
+    expect(statSync(file).ino).not.toBe(before.ino);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readdirSync(join(file, ".."))).toEqual(["partners.json"]);
+  });
+
+  it("sees a key changed in place, at the same size, with the old modification time put back", () => {
+    const file = partnersFilePath();
+    writePartners(file, [KEY_1]);
+    const { keys } = appFollowing(file);
+    expect(keys.partnerFor(KEY_1)).toEqual({ id: "acme", name: "Acme" });
+    const { atime, mtime } = statSync(file);
+    writePartners(file, [KEY_2]);
+    utimesSync(file, atime, mtime);
+    expect(keys.partnerFor(KEY_1)).toBeNull();
+    expect(keys.partnerFor(KEY_2)).toEqual({ id: "acme", name: "Acme" });
+  });
+
+  it("keeps the keys read last while the file cannot be parsed, says so in one error line however many requests come, and takes the file again once fixed", () => {
+    const file = partnersFilePath();
+    writePartners(file, [KEY_1]);
+    const { keys, logs } = appFollowing(file);
+    writeFileSync(file, '{ "partners": [ { "id": "acme", ');
+    for (let i = 0; i < 5; i++) expect(keys.partnerFor(KEY_1)).toEqual({ id: "acme", name: "Acme" });
+    expect(keys.partnerFor(KEY_2)).toBeNull();
+    const errors = logs.lines.filter((line) => line.level === 50);
+    expect(errors).toEqual([expect.objectContaining({ reason: expect.stringContaining("is not valid JSON"), msg: expect.stringContaining("keys read before stay in force") })]);
+
+    writePartners(file, [KEY_2]);
+    expect(keys.partnerFor(KEY_2)).toEqual({ id: "acme", name: "Acme" });
+    expect(keys.partnerFor(KEY_1)).toBeNull();
+  });
+
+  it("keeps the keys read last when a hand edit breaks an entry's shape, naming the entry", () => {
+    const file = partnersFilePath();
+    writePartners(file, [KEY_1]);
+    const { keys, logs } = appFollowing(file);
+    writeFileSync(file, JSON.stringify({ partners: [{ id: "acme", name: "Acme", environment: "sandbox", key_hashes: "not a list" }] }));
+    expect(keys.partnerFor(KEY_1)).toEqual({ id: "acme", name: "Acme" });
+    expect(logs.lines.at(-1)).toMatchObject({ level: 50, reason: expect.stringContaining("partners[0].key_hashes must be a list of SHA-256 hashes") });
+  });
+
+  it("holds no key once it is removed, as at start-up, and the keys of a file written later", () => {
+    const file = partnersFilePath();
+    writePartners(file, [KEY_1]);
+    const { keys } = appFollowing(file);
+    unlinkSync(file);
+    expect(keys.partnerFor(KEY_1)).toBeNull();
+    writePartners(file, [KEY_2]);
+    expect(keys.partnerFor(KEY_2)).toEqual({ id: "acme", name: "Acme" });
+  });
+
+  it("gives a deployment only the keys of its environment", () => {
+    const file = partnersFilePath();
+    const live = createKey(file, "Acme", "production");
+    const sandbox = createKey(file, "Acme", "sandbox");
+    const { keys } = appFollowing(file);
+    expect(keys.partnerFor(live)).toBeNull();
+    expect(keys.partnerFor(sandbox)).toEqual({ id: "acme", name: "Acme" });
+    expect(keys.loaded()).toEqual([{ partner: { id: "acme", name: "Acme" }, keys: { sandbox: 1, production: 1 }, source: "partners file" }]);
+    expect(readFileSync(file, "utf8")).not.toContain(sandbox);
+  });
+});

@@ -1,0 +1,177 @@
+/** The record list read one page at a time, and a domain detail that embeds only its first page (x-dns-limits). */
+import { beforeEach, describe, expect, it } from "vitest";
+import type { components } from "../../../generated/types/full.js";
+import type { DnsRecordRow } from "../../../server/store/types.js";
+import { useTestServer } from "../../support/test-server.js";
+
+type DCreate = components["schemas"]["DnsRecordDCreate"];
+
+const s = useTestServer();
+/** adalovelace.com and adalovelace.io, partner A's domains of user u1. */
+let domainId: string;
+let secondDomainId: string;
+
+beforeEach(async () => {
+  await s.api.POST("/api/v1/users", { body: { user_identifier: "u1" } });
+  domainId = s.registerDomainFor("u1", "adalovelace.com");
+  secondDomainId = s.registerDomainFor("u1", "adalovelace.io");
+});
+
+const domainPath = (domain_id = domainId) => ({ params: { path: { domain_id } } });
+const createD = (body: DCreate, domain_id = domainId) => s.api.POST("/api/v1/domains/{domain_id}/dns", { ...domainPath(domain_id), body });
+const list = (query: { limit?: number; cursor?: string } = {}, domain_id = domainId) =>
+  s.api.GET("/api/v1/domains/{domain_id}/dns", { params: { path: { domain_id }, query } });
+
+const seedRecords = (n: number, domain_id = domainId) => s.seedRecords(domain_id, n);
+
+/** The list order the spec states: name without regard to case in code-point order, type, creation, id. */
+const listOrder = (a: DnsRecordRow, b: DnsRecordRow) => {
+  const byText = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+  return byText(a.name.toLowerCase(), b.name.toLowerCase()) || byText(a.type, b.type) || a.createdAt.getTime() - b.createdAt.getTime() || byText(a.id, b.id);
+};
+
+/** Every id the list gives, following next_cursor to the end, `between` run after each page. */
+async function walk(limit: number | undefined, between: (page: number) => Promise<void> = async () => {}): Promise<string[]> {
+  const ids: string[] = [];
+  let cursor: string | undefined;
+  for (let page = 1; ; page++) {
+    const { data, response } = await list(limit === undefined ? (cursor ? { cursor } : {}) : cursor ? { limit, cursor } : { limit });
+    expect(response.status).toBe(200);
+    ids.push(...data!.records.map((record) => record.id));
+    if (data!.next_cursor === null) return ids;
+    cursor = data!.next_cursor;
+    await between(page);
+  }
+}
+
+describe("GET /api/v1/domains/{domain_id}/dns, one page at a time", () => {
+  it("answers the first 100 records, the total and a next_cursor when given neither limit nor cursor", async () => {
+    const rows = seedRecords(250);
+    const { data } = await list();
+    expect(data!.records.map((record) => record.id)).toEqual(rows.slice(0, 100).map((row) => row.id));
+    expect(data!.total).toBe(250);
+    expect(data!.next_cursor).toEqual(expect.any(String));
+  });
+
+  it("answers a whole list of 100 records in one page, next_cursor null", async () => {
+    seedRecords(100);
+    const { data } = await list();
+    expect(data!.records).toHaveLength(100);
+    expect(data!.next_cursor).toBeNull();
+  });
+
+  it("answers an empty domain with no records and next_cursor null", async () => {
+    expect((await list()).data).toEqual({ records: [], total: 0, next_cursor: null });
+  });
+
+  it("pages to the end with limit and cursor, every record once, in list order", async () => {
+    const rows = seedRecords(230);
+    expect(await walk(40)).toEqual([...rows].sort(listOrder).map((row) => row.id));
+    expect(await walk(undefined)).toEqual(rows.map((row) => row.id));
+  });
+
+  it("orders by name (stored in lower case), in code-point order, then type, creation and id", async () => {
+    const created: Array<{ id: string; name: string }> = [];
+    for (const [type, name, content] of [
+      ["TXT", "www", "b"],
+      ["A", "mail", "203.0.113.1"],
+      ["TXT", "_dmarc", "v=DMARC1; p=none"],
+      ["A", "WWW", "203.0.113.2"],
+      ["A", "@", "203.0.113.3"],
+      ["A", "*.shop", "203.0.113.4"],
+      ["A", "1st", "203.0.113.5"],
+      ["A", "www", "203.0.113.6"],
+    ] as const) {
+      s.clock.advance(1000);
+      created.push({ id: (await createD({ type, name, content })).data!.id, name });
+    }
+    const names = (await list()).data!.records.map((record) => record.name);
+    expect(names).toEqual(["*.shop", "1st", "@", "_dmarc", "mail", "www", "www", "www"]);
+    const byId = (await list()).data!.records.map((record) => record.id);
+    const idOf = (index: number) => created[index]!.id;
+    // www: the A records (created 4th and 8th) in creation order, then the TXT record.
+    expect(byId.slice(5)).toEqual([idOf(3), idOf(7), idOf(0)]);
+  });
+
+  it("lists every record that exists all along exactly once when records are created and deleted between pages", async () => {
+    const rows = seedRecords(150);
+    const gone = rows[120]!;
+    const ids = await walk(50, async (page) => {
+      if (page !== 1) return;
+      // After the first page (h0000 to h0049): one record before the cursor, one after, one deletion ahead.
+      await createD({ type: "A", name: "a-early", content: "203.0.113.10" });
+      await createD({ type: "A", name: "z-late", content: "203.0.113.10" });
+      await s.api.DELETE("/api/v1/domains/{domain_id}/dns/{record_id}", { params: { path: { domain_id: domainId, record_id: gone.id } } });
+    });
+    expect(new Set(ids).size).toBe(ids.length);
+    const expected = rows.filter((row) => row !== gone).map((row) => row.id);
+    expect(ids.filter((id) => expected.includes(id))).toEqual(expected);
+    const names = new Map((await walk(100)).map((id) => [id, s.services.store.findRecord(id)!.name]));
+    expect(ids.map((id) => names.get(id))).toContain("z-late");
+    expect(ids.map((id) => names.get(id))).not.toContain("a-early");
+  });
+
+  it("continues from a cursor whose record was deleted meanwhile", async () => {
+    const rows = seedRecords(30);
+    const first = (await list({ limit: 10 })).data!;
+    await s.api.DELETE("/api/v1/domains/{domain_id}/dns/{record_id}", { params: { path: { domain_id: domainId, record_id: rows[9]!.id } } });
+    const { data } = await list({ limit: 10, cursor: first.next_cursor! });
+    expect(data!.records.map((record) => record.id)).toEqual(rows.slice(10, 20).map((row) => row.id));
+  });
+
+  const encoded = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  it.each([
+    ["a cursor that is not base64url", () => "not a cursor"],
+    ["a cursor that decodes to no JSON", () => "abc"],
+    ["a cursor of JSON of another shape", () => encoded({ after: "h0001" })],
+    ["a cursor of another version", () => encoded(["r0", domainId, "h0001", "A", 0, "rec_x"])],
+    ["a cursor with a time that is no time", () => encoded(["r1", domainId, "h0001", "A", "yesterday", "rec_x"])],
+  ])("refuses %s with 400 invalid_cursor", async (_label, cursor) => {
+    seedRecords(3);
+    const { error, response } = await list({ cursor: cursor() });
+    expect(response.status).toBe(400);
+    expect(error).toEqual({ error: "validation_error", message: "cursor is not one this list gave out; start again without it", details: { field: "cursor", code: "invalid_cursor" } });
+  });
+
+  it("refuses the cursor of another domain's list with 400 invalid_cursor", async () => {
+    seedRecords(3, secondDomainId);
+    const other = (await list({ limit: 1 }, secondDomainId)).data!.next_cursor!;
+    const { error, response } = await list({ cursor: other });
+    expect(response.status).toBe(400);
+    expect(error).toEqual({ error: "validation_error", message: "cursor belongs to the record list of another domain", details: { field: "cursor", code: "invalid_cursor" } });
+  });
+
+  it.each([0, 101])("refuses limit %i with 400", async (limit) => {
+    const { error, response } = await list({ limit });
+    expect(response.status).toBe(400);
+    expect(error).toMatchObject({ error: "validation_error", details: { field: "limit", code: "out_of_range" } });
+  });
+});
+
+describe("GET /api/v1/domains/{domain_id} embeds at most the first page of records", () => {
+  it("embeds the first 100 records with the total and the cursor of the rest", async () => {
+    const rows = seedRecords(250);
+    const { data } = await s.api.GET("/api/v1/domains/{domain_id}", domainPath());
+    expect(data!.dns_records.map((record) => record.id)).toEqual(rows.slice(0, 100).map((row) => row.id));
+    expect(data!.dns_records_total).toBe(250);
+    const rest = await list({ cursor: data!.dns_records_next_cursor! });
+    expect(rest.data!.records.map((record) => record.id)).toEqual(rows.slice(100, 200).map((row) => row.id));
+  });
+
+  it("embeds every record of a domain of at most 100, next cursor null", async () => {
+    seedRecords(100);
+    const { data } = await s.api.GET("/api/v1/domains/{domain_id}", domainPath());
+    expect(data!.dns_records).toHaveLength(100);
+    expect(data!.dns_records_total).toBe(100);
+    expect(data!.dns_records_next_cursor).toBeNull();
+  });
+
+  it("bounds the domain in events the same way", async () => {
+    seedRecords(250);
+    await s.api.PUT("/api/v1/domains/{domain_id}", { ...domainPath(), body: { auto_renew: false } });
+    const event = s.outbox.events.find((e) => e.type === "domain.updated")!;
+    const data = (event.payload as { data: { dns_records: unknown[]; dns_records_total: number } }).data;
+    expect(data.dns_records).toHaveLength(100);
+    expect(data.dns_records_total).toBe(250);
+  });
+});

@@ -1,0 +1,162 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { useTestServer } from "../../support/test-server.js";
+
+const s = useTestServer();
+let domainId: string;
+beforeEach(async () => {
+  await s.api.POST("/api/v1/users", { body: { user_identifier: "u1" } });
+  domainId = s.registerDomainFor("u1", "adalovelace.com");
+});
+
+const path = () => ({ params: { path: { domain_id: domainId } } });
+
+describe("GET /api/v1/users/{user_identifier}/domains", () => {
+  it("lists the user's domains, newest purchase first, with total", async () => {
+    s.clock.advance(60_000);
+    const second = s.registerDomainFor("u1", "adalovelace.io");
+    const { data, response } = await s.api.GET("/api/v1/users/{user_identifier}/domains", { params: { path: { user_identifier: "u1" } } });
+    expect(response.status).toBe(200);
+    expect(data!.total).toBe(2);
+    expect(data!.domains.map((d) => d.id)).toEqual([second, domainId]);
+    expect(data!.domains[1]).toEqual({
+      id: domainId,
+      name: "adalovelace.com",
+      status: "active",
+      purchased_at: "2026-11-22T10:00:00Z",
+      expires_at: "2027-11-22T10:00:00Z",
+      auto_renew: true,
+      dns_records_count: 0,
+      registrar: "Partner Domains Registrar",
+    });
+  });
+
+  it("answers 404 for an unknown user and an empty list for a user without domains", async () => {
+    expect((await s.api.GET("/api/v1/users/{user_identifier}/domains", { params: { path: { user_identifier: "ghost" } } })).response.status).toBe(404);
+    await s.api.POST("/api/v1/users", { body: { user_identifier: "u2" } });
+    const { data } = await s.api.GET("/api/v1/users/{user_identifier}/domains", { params: { path: { user_identifier: "u2" } } });
+    expect(data).toEqual({ domains: [], total: 0 });
+  });
+});
+
+describe("GET /api/v1/domains/{domain_id}", () => {
+  it("returns the detail shape with records and pricing", async () => {
+    await s.api.POST("/api/v1/domains/{domain_id}/dns", { ...path(), body: { type: "MX", name: "@", content: "mail.adalovelace.com", priority: 10 } });
+    const { data, response } = await s.api.GET("/api/v1/domains/{domain_id}", path());
+    expect(response.status).toBe(200);
+    expect(data).toMatchObject({
+      id: domainId,
+      name: "adalovelace.com",
+      user_identifier: "u1",
+      whois_privacy: true,
+      nameservers: ["ns1.partner-dns.invalid", "ns2.partner-dns.invalid"],
+      pricing: { registration_price: "12.99", renewal_price: "14.99", currency: "USD" },
+      dns_records: [{ type: "MX", name: "@", content: "mail.adalovelace.com", ttl: 300, priority: 10, created_at: "2026-11-22T10:00:00Z" }],
+    });
+  });
+
+  it("answers 404 for an unknown domain and 403 for another partner's domain", async () => {
+    const unknown = await s.api.GET("/api/v1/domains/{domain_id}", { params: { path: { domain_id: "dom_unknown" } } });
+    expect(unknown.response.status).toBe(404);
+    const other = await s.otherPartner.GET("/api/v1/domains/{domain_id}", path());
+    expect(other.response.status).toBe(403);
+    expect(other.error).toEqual({ error: "forbidden", message: "You do not have access to this domain" });
+  });
+});
+
+describe("PUT /api/v1/domains/{domain_id}", () => {
+  it("changes auto_renew and whois_privacy and reports updated_at", async () => {
+    s.clock.advance(1000);
+    const { data, response } = await s.api.PUT("/api/v1/domains/{domain_id}", { ...path(), body: { auto_renew: false, whois_privacy: false } });
+    expect(response.status).toBe(200);
+    expect(data).toEqual({ id: domainId, name: "adalovelace.com", auto_renew: false, whois_privacy: false, updated_at: "2026-11-22T10:00:01Z" });
+    expect(s.outbox.events.at(-1)!.type).toBe("domain.updated");
+  });
+
+  it("changes only the setting given", async () => {
+    const { data } = await s.api.PUT("/api/v1/domains/{domain_id}", { ...path(), body: { whois_privacy: false } });
+    expect(data).toMatchObject({ auto_renew: true, whois_privacy: false });
+  });
+
+  it.each([
+    [{}, 400, "missing_required_field"],
+    [{ auto_renew: "yes" }, 400, "invalid_type"],
+    [{ auto_renew: true, locked: true }, 400, "unknown_field"],
+  ])("refuses %j with %i %s and changes nothing", async (body, status, code) => {
+    const { error, response } = await s.api.PUT("/api/v1/domains/{domain_id}", { ...path(), body: body as never });
+    expect(response.status).toBe(status);
+    expect(error).toMatchObject({ error: "validation_error", details: { code } });
+    const { data } = await s.api.GET("/api/v1/domains/{domain_id}", path());
+    expect(data).toMatchObject({ auto_renew: true, whois_privacy: true });
+  });
+
+  it("answers 403 for another partner's domain without changing it", async () => {
+    const { response } = await s.otherPartner.PUT("/api/v1/domains/{domain_id}", { ...path(), body: { auto_renew: false } });
+    expect(response.status).toBe(403);
+    expect((await s.api.GET("/api/v1/domains/{domain_id}", path())).data).toMatchObject({ auto_renew: true });
+  });
+});
+
+describe("POST /api/v1/domains/{domain_id}/renew", () => {
+  it("extends the expiry by whole years and charges years times the renewal price", async () => {
+    const { data, response } = await s.api.POST("/api/v1/domains/{domain_id}/renew", { ...path(), body: { years: 2 } });
+    expect(response.status).toBe(200);
+    expect(data).toEqual({
+      id: domainId,
+      name: "adalovelace.com",
+      expires_at: "2029-11-22T10:00:00Z",
+      renewal_cost: "29.98",
+      currency: "USD",
+      renewed_at: "2026-11-22T10:00:00Z",
+    });
+    const user = await s.api.GET("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } });
+    expect(user.data!.total_spent).toBe("42.97");
+    expect(s.outbox.events.at(-1)!.type).toBe("domain.renewed");
+  });
+
+  it.each([
+    [0, 422],
+    [1, 200],
+    [9, 200],
+    [10, 422],
+    [11, 422],
+  ])("answers years=%i for a domain registered one year ahead with %i (at most 10 years ahead)", async (years, status) => {
+    const { response } = await s.api.POST("/api/v1/domains/{domain_id}/renew", { ...path(), body: { years } });
+    expect(response.status).toBe(status);
+  });
+
+  it("accepts 10 years for a domain that has expired, renewing from today", async () => {
+    s.clock.advance(400 * 24 * 3_600_000);
+    const domain = s.services.store.findDomain(domainId)!;
+    s.services.store.saveDomain({ ...domain, status: "expired" });
+    const { data, response } = await s.api.POST("/api/v1/domains/{domain_id}/renew", { ...path(), body: { years: 10 } });
+    expect(response.status).toBe(200);
+    expect(data!.expires_at).toBe("2037-12-27T10:00:00Z");
+    expect(s.services.store.findDomain(domainId)!.status).toBe("active");
+  });
+
+  it("refuses a renewal beyond ten years with 422 unprocessable_entity and charges nothing", async () => {
+    const { error } = await s.api.POST("/api/v1/domains/{domain_id}/renew", { ...path(), body: { years: 10 } });
+    expect(error).toMatchObject({ error: "unprocessable_entity", details: { field: "years", code: "out_of_range" } });
+    const user = await s.api.GET("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } });
+    expect(user.data!.total_spent).toBe("12.99");
+    expect((await s.api.GET("/api/v1/domains/{domain_id}", path())).data!.expires_at).toBe("2027-11-22T10:00:00Z");
+  });
+
+  it.each(["pending", "suspended"] as const)("refuses to renew a %s domain with 409 conflict", async (status) => {
+    s.services.store.saveDomain({ ...s.services.store.findDomain(domainId)!, status });
+    const { error, response } = await s.api.POST("/api/v1/domains/{domain_id}/renew", { ...path(), body: { years: 1 } });
+    expect(response.status).toBe(409);
+    expect(error).toMatchObject({ error: "conflict", details: { code: "invalid_status" } });
+  });
+
+  it("refuses a missing or mistyped years with 400", async () => {
+    expect((await s.api.POST("/api/v1/domains/{domain_id}/renew", { ...path(), body: {} as never })).response.status).toBe(400);
+    expect((await s.api.POST("/api/v1/domains/{domain_id}/renew", { ...path(), body: { years: "2" } as never })).response.status).toBe(400);
+    expect((await s.api.POST("/api/v1/domains/{domain_id}/renew", { ...path(), body: { years: 1.5 } as never })).response.status).toBe(400);
+  });
+
+  it("answers 403 for another partner's domain and 404 for an unknown one", async () => {
+    expect((await s.otherPartner.POST("/api/v1/domains/{domain_id}/renew", { ...path(), body: { years: 1 } })).response.status).toBe(403);
+    expect((await s.api.POST("/api/v1/domains/{domain_id}/renew", { params: { path: { domain_id: "dom_nope" } }, body: { years: 1 } })).response.status).toBe(404);
+  });
+});

@@ -1,0 +1,112 @@
+/** Your domains in the embedded interface: the list, the switches and renewal, through the API's own logic. */
+import { describe, expect, it } from "vitest";
+import { EmbedBrowser, textOf } from "./support/embed-browser.js";
+import { useSignedInUser } from "./support/signed-in-user.js";
+
+const signedIn = useSignedInUser({ startPage: () => "/domains" });
+
+const getDomain = async () => (await signedIn.server.api.GET("/api/v1/domains/{domain_id}", { params: { path: { domain_id: signedIn.domainId } } })).data!;
+const totalSpent = async () => (await signedIn.server.api.GET("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } })).data!.total_spent;
+
+describe("paths", () => {
+  it.each(["/Domains", "/DOMAINS", "/domains/", "/domains//"])("serve each page at one spelling: %s is not the domain list", async (path) => {
+    expect((await signedIn.browser.get("/domains")).status).toBe(200);
+    expect((await signedIn.browser.get(path)).status).toBe(404);
+  });
+});
+
+describe("GET /domains", () => {
+  it("lists each domain with status, expiry, record count, switches and a renew form", async () => {
+    const page = await signedIn.browser.get("/domains");
+    expect(page.status).toBe(200);
+    const text = textOf(page.html);
+    expect(text).toContain("adalovelace.com Status Active Expires 2027-11-22 DNS records 0 records of adalovelace.com");
+    expect(page.html).toContain('role="switch" aria-checked="true" name="auto_renew" value="false"');
+    expect(page.html).toContain('role="switch" aria-checked="true" name="whois_privacy" value="false"');
+    expect(page.html).toContain('<label for="renew-' + signedIn.domainId + '-years">Renew adalovelace.com for</label>');
+    expect(text).toContain("14.99 USD per year");
+  });
+
+  it("shows only the session user's domains", async () => {
+    await signedIn.server.api.POST("/api/v1/users", { body: { user_identifier: "u2" } });
+    await signedIn.server.api.POST("/api/v1/sandbox/domains", { body: { user_identifier: "u2", domain_name: "babbage.com" } });
+    const page = await signedIn.browser.get("/domains");
+    expect(page.html).toContain("adalovelace.com");
+    expect(page.html).not.toContain("babbage.com");
+  });
+
+  it("says when there are none, with a way to find one", async () => {
+    const other = new EmbedBrowser(signedIn.server.embedUrl);
+    await other.open(await signedIn.server.loginUrl("u2"));
+    expect((await other.get("/domains")).html).toContain('<p>You have no domains yet. <a href="/search">Find a domain</a>.</p>');
+  });
+
+  it("escapes what it shows", async () => {
+    const page = await signedIn.browser.get(`/search?q=${encodeURIComponent('"><img src=x onerror="alert(1)">')}`);
+    expect(page.html).toContain('value="&quot;&gt;&lt;img src=x onerror=&quot;alert(1)&quot;&gt;"');
+    expect(page.html).not.toContain("<img");
+  });
+});
+
+describe("POST /domains/{id}/settings", () => {
+  it("turns auto-renew off as PATCH would: saved, domain.updated emitted, the switch shows it", async () => {
+    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/settings`, { auto_renew: "false" });
+    expect(page.url).toBe(`${signedIn.server.embedUrl}/domains?notice=settings&domain=${signedIn.domainId}#domain-${signedIn.domainId}`);
+    expect(textOf(page.html)).toContain("The settings of adalovelace.com are saved.");
+    expect(page.html).toContain('role="switch" aria-checked="false" name="auto_renew" value="true"');
+    expect(await getDomain()).toMatchObject({ auto_renew: false, whois_privacy: true });
+    expect(signedIn.server.outbox.events.map((event) => event.type)).toEqual(["domain.updated"]);
+  });
+
+  it("turns WHOIS privacy off and on again", async () => {
+    await signedIn.browser.post(`/domains/${signedIn.domainId}/settings`, { whois_privacy: "false" });
+    expect(await getDomain()).toMatchObject({ auto_renew: true, whois_privacy: false });
+    await signedIn.browser.post(`/domains/${signedIn.domainId}/settings`, { whois_privacy: "true" });
+    expect(await getDomain()).toMatchObject({ whois_privacy: true });
+  });
+
+  it.each<Record<string, string>>([{}, { auto_renew: "maybe" }])("refuses %j with 422 and changes nothing", async (fields) => {
+    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/settings`, fields);
+    expect(page.status).toBe(422);
+    expect(textOf(page.html)).toContain("The setting was not changed");
+    expect(signedIn.server.outbox.events).toEqual([]);
+  });
+
+  it("answers 404 for another user's domain, and for another partner's", async () => {
+    await signedIn.server.api.POST("/api/v1/users", { body: { user_identifier: "u2" } });
+    const theirs = (await signedIn.server.api.POST("/api/v1/sandbox/domains", { body: { user_identifier: "u2", domain_name: "babbage.com" } })).data!.id;
+    await signedIn.server.otherPartner.POST("/api/v1/users", { body: { user_identifier: "x" } });
+    const otherPartners = (await signedIn.server.otherPartner.POST("/api/v1/sandbox/domains", { body: { user_identifier: "x", domain_name: "hopper.com" } })).data!.id;
+    await signedIn.browser.get("/domains");
+    const csrf = signedIn.browser.csrfToken();
+    for (const id of [theirs, otherPartners, "dom_unknown"]) {
+      const page = await signedIn.browser.post(`/domains/${id}/settings`, { auto_renew: "false" }, { csrf });
+      expect(page.status).toBe(404);
+      expect(textOf(page.html)).toContain("Page not found");
+      expect((await signedIn.browser.get(`/domains/${id}`)).status).toBe(404);
+    }
+    expect(signedIn.server.outbox.events.filter((event) => event.type === "domain.updated")).toEqual([]);
+  });
+});
+
+describe("POST /domains/{id}/renew", () => {
+  it("renews as the API does: charged, domain.renewed emitted, new expiry shown", async () => {
+    const before = await totalSpent();
+    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/renew`, { years: "2" });
+    expect(textOf(page.html)).toContain("adalovelace.com is renewed until 2029-11-22.");
+    expect((await getDomain()).expires_at).toBe("2029-11-22T10:00:00Z");
+    expect(Number(await totalSpent()) - Number(before)).toBeCloseTo(29.98);
+    expect(signedIn.server.outbox.events.map((event) => event.type)).toEqual(["domain.renewed"]);
+  });
+
+  it("shows the API's message for a renewal beyond ten years (422), next to the years field", async () => {
+    const api = await signedIn.server.api.POST("/api/v1/domains/{domain_id}/renew", { params: { path: { domain_id: signedIn.domainId } }, body: { years: 10 } });
+    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/renew`, { years: "10" });
+    expect(page.status).toBe(422);
+    const message = (api.error as { message: string }).message;
+    expect(message).toContain("at most 9 more years");
+    expect(page.html).toContain(`id="renew-${signedIn.domainId}-years-error"><span class="visually-hidden">Error: </span>${message}</p>`);
+    expect(page.html).toContain('<option value="10" selected>');
+    expect(signedIn.server.outbox.events).toEqual([]);
+  });
+});

@@ -1,0 +1,38 @@
+import { defineConfig } from "vitest/config";
+
+/**
+ * `npm run test:quick`, for a developer between edits: the table tests of the pure modules (DNS rules,
+ * domain names, rate limiter, store, ids, clock, webhook address policy), the spec's own checks
+ * (constraints, examples, coverage of the service description), and API tests of the common paths:
+ * authentication and HTTP, domains, Variant D's DNS records and templates, the embed host's CSRF
+ * checks. Left to `npm test`: the type check, the spec lints, every other API and embed test, server
+ * processes (start-up, build), property tests, the client package, the spec diff and the
+ * broken-server run, the slow-client and rate-window waits, the contract suite.
+ */
+export default defineConfig({
+  test: {
+    include: [
+      "test/server/catalog/**/*.test.ts",
+      "test/server/dns/record-*.test.ts",
+      "test/server/dns/mail-policy-records.test.ts",
+      "test/server/dns/template-variables.test.ts",
+      "test/server/rate-limits/rate-limiter.test.ts",
+      "test/server/store/**/*.test.ts",
+      "test/server/webhooks/address-policy.test.ts",
+      "test/server/http/route-regexp-cache.test.ts",
+      "test/server/clock.test.ts",
+      "test/server/ids.test.ts",
+      "test/spec/constraints.test.ts",
+      "test/spec/examples.test.ts",
+      "test/spec/service-description-coverage.test.ts",
+      "test/server/http/auth-and-http.test.ts",
+      "test/server/domains/domains.test.ts",
+      "test/server/dns/dns-records-d.test.ts",
+      "test/server/dns/dns-template-variables.test.ts",
+      "test/server/embed/csrf.test.ts",
+    ],
+    testTimeout: 30_000,
+    maxWorkers: 2,
+    isolate: false,
+  },
+});
