@@ -64,7 +64,7 @@ export function bundledOnce(metafile: Metafile): string[] {
   return problems;
 }
 
-const COMMON = { bundle: true, platform: "node", format: "cjs", target: "node20", legalComments: "none", logLevel: "warning" } as const;
+const COMMON = { bundle: true, platform: "node", format: "cjs", target: "node22", legalComments: "none", logLevel: "warning" } as const;
 
 /** Builds the server into `directory` (relative to the working directory, the checkout) and primes its code cache. */
 export async function buildServer(directory: string = SERVER_DIRECTORY): Promise<Metafile> {
