@@ -113,7 +113,7 @@ export async function checkClientPackage(workDir: string): Promise<ClientPackage
   const publintMessages = lint.messages.map((message) => `${message.type}: ${formatMessage(message, lint.pkg, { color: false }) ?? message.code}`);
   for (const message of lint.messages) if (message.type !== "suggestion") problems.push(`publint ${message.type}: ${formatMessage(message, lint.pkg, { color: false })}`);
 
-  // esm-only: the package is ESM (Node 20.19+ can also require() it); node10 and CJS-from-node16 resolution are out of scope.
+  // esm-only: the package is ESM (Node 22.12+ can also require() it); node10 and CJS-from-node16 resolution are out of scope.
   const attwCli = join(dirname(require.resolve("@arethetypeswrong/cli/package.json")), "dist", "index.js");
   const attw = await command(process.execPath, [attwCli, tarball, "--profile", "esm-only", "--no-definitely-typed", "--no-color", "--no-emoji"], workDir);
   if (attw.exitCode !== 0) problems.push(`@arethetypeswrong/cli found problems:\n${attw.output}`);
