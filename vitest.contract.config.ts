@@ -4,8 +4,10 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/contract/**/*.contract.ts"],
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
+    // Long enough for the pacer to wait out rate-limit windows: against the real limits a test of
+    // the smallest bucket (10 a minute) with its 40 broken bodies waits about four of them.
+    testTimeout: 600_000,
+    hookTimeout: 600_000,
     fileParallelism: false,
   },
 });

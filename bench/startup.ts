@@ -10,7 +10,7 @@
 import { spawn } from "node:child_process";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { buildServer, SERVER_ENTRY } from "../scripts/lib/server-build.js";
+import { buildServer, SERVE_ARGUMENTS } from "../scripts/lib/server-build.js";
 import { freePort, waitUntilServing } from "../scripts/lib/local-ports.js";
 import { BENCH_KEY, BENCH_PARTNER } from "./targets/seed.js";
 
@@ -59,7 +59,7 @@ async function once(): Promise<{ total: number; phases: StartupPhases }> {
   };
   // Both clocks as Unix time, so the child's steps (relative to its own start) line up with ours.
   const spawnedAt = performance.timeOrigin + performance.now();
-  const child = spawn(process.execPath, [SERVER_ENTRY], { env, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [...SERVE_ARGUMENTS], { env, stdio: ["ignore", "pipe", "inherit"] });
   let output = "";
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   try {
@@ -137,5 +137,5 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const { values } = parseArgs({ options: { runs: { type: "string", default: "5" } } });
   const runs = Number(values.runs);
   const measurement = await measureStartup(runs);
-  console.log([`Start-up of \`${SERVER_ENTRY}\`, median of ${runs} runs:`, "", ...startupTable(measurement)].join("\n"));
+  console.log([`Start-up of \`node ${SERVE_ARGUMENTS.join(" ")}\`, median of ${runs} runs:`, "", ...startupTable(measurement)].join("\n"));
 }

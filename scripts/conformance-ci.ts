@@ -10,7 +10,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { SANDBOX_BUNDLE_PATHS } from "../generated/deployment.js";
 import { freePort, waitUntilServing } from "./lib/local-ports.js";
-import { buildServer, SERVER_ENTRY } from "./lib/server-build.js";
+import { buildServer, SERVE_ARGUMENTS } from "./lib/server-build.js";
 
 const KEY = "sk_sandbox_conformanceCiPartnerA0000000000";
 const SECOND_KEY = "sk_sandbox_conformanceCiPartnerB0000000000";
@@ -34,7 +34,7 @@ const [serverPort, proxyPort, mockPort] = [await freePort(), await freePort(), a
 const server = `http://127.0.0.1:${serverPort}`;
 try {
   await buildServer();
-  start(process.execPath, [SERVER_ENTRY], {
+  start(process.execPath, [...SERVE_ARGUMENTS], {
     PORT: String(serverPort),
     EMBED_PORT: "0",
     PARTNER_API_KEYS: `ci_a:${KEY},ci_b:${SECOND_KEY}`,

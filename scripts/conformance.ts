@@ -2,8 +2,13 @@
  * `npm run conformance -- --base-url URL --api-key KEY [--second-key KEY] [--variant R|D|both]
  * [--stateless] [--through-prism-proxy] [--junit FILE]`: runs the contract suite (test/contract/) against any
  * implementation, prints a per-operation report, writes JUnit XML, exits non-zero on any violation.
+ * It paces itself by the rate limits the target reports (test/contract/support/rate-limit-pacer.ts)
+ * and ends by saying how long it waited for them.
  */
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 
 const { values } = parseArgs({
@@ -23,6 +28,8 @@ if (!values["base-url"] || !values["api-key"]) {
   process.exit(2);
 }
 
+const pacingDir = mkdtempSync(join(tmpdir(), "partner-conformance-"));
+const pacingReport = join(pacingDir, "pacing.txt");
 const result = spawnSync(
   "node_modules/.bin/vitest",
   ["run", "--config", "vitest.contract.config.ts", "--reporter=verbose", "--reporter=junit", `--outputFile.junit=${values.junit}`],
@@ -37,7 +44,14 @@ const result = spawnSync(
       CONTRACT_STATELESS: values.stateless ? "1" : "0",
       CONTRACT_THROUGH_PRISM_PROXY: values["through-prism-proxy"] ? "1" : "0",
       ...(values.seed ? { CONTRACT_SEED: values.seed } : {}),
+      CONTRACT_PACING_REPORT: pacingReport,
     },
   },
 );
+try {
+  console.log(readFileSync(pacingReport, "utf8"));
+} catch {
+  // The suite ended before its last hook: vitest has said why.
+}
+rmSync(pacingDir, { recursive: true, force: true });
 process.exit(result.status ?? 1);

@@ -3,8 +3,8 @@
  * scripts/lib/server-build.ts). Runs the bundle next to it with V8's code cache: the bytecode of
  * every function the server compiled while starting and answering its first requests, in a run
  * made at build time. Without it, that code is compiled again at each start-up, a sizeable part of it
- * (`npm run bench:startup`, bench/results/).
- * Node 22 does this itself (module.enableCompileCache); Node 20, which the server supports, does not.
+ * (`npm run bench:startup`, bench/results/). Node 22's module.enableCompileCache caches to a directory
+ * instead; this loader predates it.
  *
  * A cache V8 rejects (another Node version or other V8 flags than the build's) only loses that
  * time: the bundle is compiled from source, with a warning to rebuild. With

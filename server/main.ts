@@ -8,7 +8,7 @@ import { generateApiKey } from "./auth/api-keys.js";
 import { PartnersFileError } from "./auth/partners-file.js";
 import { ConfigurationError, loadDeploymentConfig, type DeploymentConfig } from "./config.js";
 import { createEmbedApp } from "./embed/embed-app.js";
-import { announceDemo, createDemoHostApp, DEMO_USER, demoHostOrigin } from "./embed/demo-host.js";
+import { createDemoHostApp, DEMO_USER, demoHostOrigin, demoLines } from "./embed/demo-host.js";
 import { every } from "./scheduling/every.js";
 import { SHUTDOWN_GRACE_MS, shutDownGracefully } from "./http/graceful-shutdown.js";
 import { createHttpServer } from "./http/http-server.js";
@@ -81,27 +81,35 @@ async function start(): Promise<void> {
   markStartup("listening");
   // Milliseconds since the process started at which each step finished (see server/startup-timeline.ts).
   logger.info({ startupMs: startupMarks() }, "listening");
-  announce();
+  await announce();
 }
 
-function announce(): void {
+/**
+ * The human banner, written as one block after the `listening` log line: the demo session it names
+ * is opened first, so the log line of that request comes before the banner, not inside it.
+ */
+async function announce(): Promise<void> {
   // The bound port: PORT=0 asks the system for a free one (the tests do).
   const baseUrl = `http://${config.host}:${(server.address() as AddressInfo).port}`;
   if (demo) demo.apiBaseUrl = baseUrl;
-  console.log(`partner-api ${environment} server on ${baseUrl} (variants ${config.app.variants?.join(", ")})`);
+  const lines = [`partner-api ${environment} server on ${baseUrl} (variants ${config.app.variants?.join(", ")})`];
   const loaded = keys.loaded();
   const sources = { partnersFile, demoPartnerId: demoKey ? "demo" : null };
-  for (const line of partnerKeyLines(loaded, environment, sources)) console.log(line);
-  const warning = noKeyWarning(loaded, environment, sources);
-  if (warning) console.error(warning);
+  lines.push(...partnerKeyLines(loaded, environment, sources));
   if (demoKey) {
-    console.log(`\nAPI key of the demo partner (shown once, valid until this process ends):\n  ${demoKey}\n`);
-    console.log(`Try it:\n  curl -s -X POST ${baseUrl}/api/v1/users -H 'Authorization: Bearer ${demoKey}' -H 'Content-Type: application/json' -d '{"user_identifier":"user_1"}'\n`);
+    lines.push("", "API key of the demo partner (shown once, valid until this process ends):", `  ${demoKey}`, "");
+    lines.push("Try it:", `  curl -s -X POST ${baseUrl}/api/v1/users -H 'Authorization: Bearer ${demoKey}' -H 'Content-Type: application/json' -d '{"user_identifier":"user_1"}'`, "");
   }
   if (demo && embed) {
     const demoPage = config.demoHostPort === null ? null : `${demoHostOrigin(config.demoHostPort)}/`;
-    announceDemo(demo, demoPage).catch((error: unknown) => logger.error({ err: error }, "cannot open a demo session"));
+    lines.push(...(await demoLines(demo, demoPage).catch((error: unknown) => {
+      logger.error({ err: error }, "cannot open a demo session");
+      return [];
+    })));
   }
+  console.log(lines.join("\n"));
+  const warning = noKeyWarning(loaded, environment, sources);
+  if (warning) console.error(warning);
 }
 
 /**

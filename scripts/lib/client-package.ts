@@ -1,7 +1,8 @@
 /**
  * Checks the client package as partners would install it: builds it, packs it with npm, lints the
  * tarball with publint and @arethetypeswrong/cli, checks its files and that nothing in it imports
- * from outside the package, then type-checks a consumer against the unpacked tarball.
+ * from outside the package, then type-checks a consumer against the unpacked tarball, once with
+ * Node's types and once without (@types/node is not a dependency the package may assume).
  */
 import { execFile } from "node:child_process";
 import { cp, mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
@@ -69,10 +70,15 @@ const event = verifyWebhookSignature("{}", signWebhookBody("{}", "whsec_x"), "wh
 if (event.type === "user.deleted") console.log(event.data.user_identifier.toUpperCase());
 `;
 
-const CONSUMER_TSCONFIG = {
-  compilerOptions: { target: "ES2023", lib: ["ES2023"], types: ["node"], module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, skipLibCheck: false },
-  files: ["consumer.ts"],
-};
+const CONSUMER_COMPILER_OPTIONS = { target: "ES2023", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, skipLibCheck: false };
+/** A Node project: Node's own types, no DOM. */
+const NODE_CONSUMER_TSCONFIG = { compilerOptions: { ...CONSUMER_COMPILER_OPTIONS, lib: ["ES2023"], types: ["node"] }, files: ["consumer.ts"] };
+/**
+ * A project without @types/node (a browser bundle, Deno, a worker): fetch comes from the DOM lib.
+ * Its node_modules holds no @types at all, so a published type that needs Node's (Buffer, NodeJS.*)
+ * fails here even through a `/// <reference types="node" />`.
+ */
+const NO_NODE_TYPES_CONSUMER_TSCONFIG = { compilerOptions: { ...CONSUMER_COMPILER_OPTIONS, lib: ["ES2023", "DOM"], types: [] }, files: ["consumer.ts"] };
 
 export async function checkClientPackage(workDir: string): Promise<ClientPackageReport> {
   const problems: string[] = [];
@@ -107,20 +113,26 @@ export async function checkClientPackage(workDir: string): Promise<ClientPackage
   const publintMessages = lint.messages.map((message) => `${message.type}: ${formatMessage(message, lint.pkg, { color: false }) ?? message.code}`);
   for (const message of lint.messages) if (message.type !== "suggestion") problems.push(`publint ${message.type}: ${formatMessage(message, lint.pkg, { color: false })}`);
 
-  // esm-only: the package is ESM (Node 20.19+ can also require() it); node10 and CJS-from-node16 resolution are out of scope.
+  // esm-only: the package is ESM (Node 22.12+ can also require() it); node10 and CJS-from-node16 resolution are out of scope.
   const attwCli = join(dirname(require.resolve("@arethetypeswrong/cli/package.json")), "dist", "index.js");
   const attw = await command(process.execPath, [attwCli, tarball, "--profile", "esm-only", "--no-definitely-typed", "--no-color", "--no-emoji"], workDir);
   if (attw.exitCode !== 0) problems.push(`@arethetypeswrong/cli found problems:\n${attw.output}`);
 
   // Installed as a consumer's node_modules holds it, next to the one dependency it declares.
-  const consumerDir = join(workDir, "consumer");
-  const installedDir = join(consumerDir, "node_modules", "@partner-api", "client");
-  await mkdir(installedDir, { recursive: true });
-  const untar = await command("tar", ["-xzf", tarball, "-C", installedDir, "--strip-components=1"], workDir);
-  if (untar.exitCode !== 0) throw new Error(`tar failed:\n${untar.output}`);
-  await mkdir(join(consumerDir, "node_modules", "@types"), { recursive: true });
-  await symlink(join(ROOT, "node_modules", "openapi-fetch"), join(consumerDir, "node_modules", "openapi-fetch"), "dir");
-  await symlink(join(ROOT, "node_modules", "@types", "node"), join(consumerDir, "node_modules", "@types", "node"), "dir");
+  const installConsumer = async (name: string, withNodeTypes: boolean) => {
+    const consumerDir = join(workDir, name);
+    const installedDir = join(consumerDir, "node_modules", "@partner-api", "client");
+    await mkdir(installedDir, { recursive: true });
+    const untar = await command("tar", ["-xzf", tarball, "-C", installedDir, "--strip-components=1"], workDir);
+    if (untar.exitCode !== 0) throw new Error(`tar failed:\n${untar.output}`);
+    await symlink(join(ROOT, "node_modules", "openapi-fetch"), join(consumerDir, "node_modules", "openapi-fetch"), "dir");
+    if (withNodeTypes) {
+      await mkdir(join(consumerDir, "node_modules", "@types"), { recursive: true });
+      await symlink(join(ROOT, "node_modules", "@types", "node"), join(consumerDir, "node_modules", "@types", "node"), "dir");
+    }
+    return { consumerDir, installedDir };
+  };
+  const { consumerDir, installedDir } = await installConsumer("consumer", true);
 
   for (const file of await filesUnder(installedDir)) {
     if (!/\.(js|d\.ts)$/.test(file)) continue;
@@ -130,11 +142,16 @@ export async function checkClientPackage(workDir: string): Promise<ClientPackage
     }
   }
 
-  await writeFile(join(consumerDir, "consumer.ts"), CONSUMER);
-  await writeFile(join(consumerDir, "package.json"), JSON.stringify({ type: "module", private: true }));
-  await writeFile(join(consumerDir, "tsconfig.json"), JSON.stringify(CONSUMER_TSCONFIG));
-  const typecheck = await command(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", consumerDir], consumerDir);
-  if (typecheck.exitCode !== 0) problems.push(`a consumer does not type-check against the packed package:\n${typecheck.output}`);
+  const typecheckConsumer = async (dir: string, tsconfig: object, who: string) => {
+    await writeFile(join(dir, "consumer.ts"), CONSUMER);
+    await writeFile(join(dir, "package.json"), JSON.stringify({ type: "module", private: true }));
+    await writeFile(join(dir, "tsconfig.json"), JSON.stringify(tsconfig));
+    const typecheck = await command(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", dir], dir);
+    if (typecheck.exitCode !== 0) problems.push(`${who} does not type-check against the packed package:\n${typecheck.output}`);
+  };
+  await typecheckConsumer(consumerDir, NODE_CONSUMER_TSCONFIG, "a consumer");
+  const withoutNodeTypes = await installConsumer("consumer-without-node-types", false);
+  await typecheckConsumer(withoutNodeTypes.consumerDir, NO_NODE_TYPES_CONSUMER_TSCONFIG, "a consumer without @types/node");
 
   return { tarball, size: pack.size, unpackedSize: pack.unpackedSize, files, publint: publintMessages, attw, installedDir, problems };
 }

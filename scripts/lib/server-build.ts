@@ -25,6 +25,11 @@ import { BUNDLE_FILE, ENTRY_FILE } from "../../server/bundle-files.js";
 
 export const SERVER_DIRECTORY = "dist/server";
 export const SERVER_ENTRY = `${SERVER_DIRECTORY}/${ENTRY_FILE}`;
+/**
+ * Node's arguments for the built server, as `npm run serve` passes them: without the deprecation
+ * warning (DEP0169) Node 24 prints when express-openapi-validator calls `url.parse` on a request.
+ */
+export const SERVE_ARGUMENTS = ["--disable-warning=DEP0169", SERVER_ENTRY] as const;
 
 /** Packages the server patches by module object: each must be exactly one module in the bundle. */
 export const PATCHED_PACKAGES = ["path-to-regexp", "express-openapi-validator"] as const;
@@ -64,7 +69,7 @@ export function bundledOnce(metafile: Metafile): string[] {
   return problems;
 }
 
-const COMMON = { bundle: true, platform: "node", format: "cjs", target: "node20", legalComments: "none", logLevel: "warning" } as const;
+const COMMON = { bundle: true, platform: "node", format: "cjs", target: "node22", legalComments: "none", logLevel: "warning" } as const;
 
 /** Builds the server into `directory` (relative to the working directory, the checkout) and primes its code cache. */
 export async function buildServer(directory: string = SERVER_DIRECTORY): Promise<Metafile> {

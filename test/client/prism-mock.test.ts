@@ -6,7 +6,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPartnerClient, isCodedError } from "../../client/src/index.js";
-import { SANDBOX_BUNDLE_PATHS } from "../../generated/deployment.js";
 import { freePort, waitUntilServing } from "../../scripts/lib/local-ports.js";
 import { loadDocument } from "../support/openapi-document.js";
 
@@ -17,7 +16,8 @@ const example = (path: string, method: string, status: string) => document.paths
 
 beforeAll(async () => {
   const port = await freePort();
-  prism = spawn("node_modules/.bin/prism", ["mock", SANDBOX_BUNDLE_PATHS.full, "-p", String(port), "--cors=false", "-v", "error"], { stdio: "ignore" });
+  // Through `npm run mock`'s script (without npm's own process), on a port of the test's choosing.
+  prism = spawn("node_modules/.bin/tsx", ["scripts/mock.ts", "-p", String(port), "-v", "error"], { stdio: "ignore" });
   baseUrl = `http://127.0.0.1:${port}`;
   await waitUntilServing(`${baseUrl}/health`);
 }, 60_000);

@@ -4,16 +4,21 @@
  * Every operation is called, every answer checked against the published document by Ajv; then the
  * behavioural rules the spec states; then schema-breaking inputs, each of which must be refused.
  */
+import { writeFileSync } from "node:fs";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ContractClient, operationsOfDocument, type CallResult } from "./support/contract-client.js";
 import { prepareFixtures, RECEIVER_URL, type Fixtures } from "./support/fixtures.js";
 import { mutationsOf } from "./support/mutations.js";
+import { RateLimitPacer } from "./support/rate-limit-pacer.js";
 import { missingNeed, SCENARIOS } from "./support/scenarios.js";
 import { loadTarget } from "./support/target.js";
 
 const target = loadTarget();
-const client = new ContractClient(target);
+const client = new ContractClient(
+  target,
+  new RateLimitPacer({ onPause: (pause) => console.log(`waiting ${(pause.milliseconds / 1000).toFixed(1)} s before ${pause.operationId}: ${pause.reason}`) }),
+);
 const operations = operationsOfDocument(target.document);
 let fixtures: Fixtures;
 
@@ -28,6 +33,11 @@ afterAll(async () => {
   for (const endpoint of body?.endpoints ?? []) {
     if (String(endpoint.url).startsWith(RECEIVER_URL)) await client.call("deleteWebhookEndpoint", { path: { endpoint_id: endpoint.id } });
   }
+});
+
+// How long the run waited for rate-limit windows, for `npm run conformance` to print last.
+afterAll(() => {
+  if (process.env.CONTRACT_PACING_REPORT) writeFileSync(process.env.CONTRACT_PACING_REPORT, client.pacer.summary());
 });
 
 const PRISM_PROXY_ANSWERS_ITSELF = "Prism's proxy answers this itself, in its own shape (stoplightio/prism#1827)";

@@ -28,13 +28,13 @@ function secretsOf(secret: string | readonly string[]): readonly string[] {
 const hmac = (rawBody: RawBody, secret: string) => createHmac("sha256", secret).update(rawBody).digest();
 
 /** The digests of the well-formed values; a value without `sha256=` or not 64 lowercase hex digits is ignored. */
-export function signatureDigests(header: SignatureHeader): Buffer[] {
+export function signatureDigests(header: SignatureHeader): Uint8Array[] {
   const joined = typeof header === "string" ? header : (header ?? []).join(",");
   return joined
     .split(",")
     .map((value) => VALUE.exec(value.trim())?.[1])
     .filter((hex): hex is string => hex !== undefined)
-    .map((hex) => Buffer.from(hex, "hex"));
+    .map((hex) => Uint8Array.from(hex.match(/../g)!, (byte) => Number.parseInt(byte, 16)));
 }
 
 /** `sha256=<hex>` for a body: what the API sends; for testing a receiver. */

@@ -4,6 +4,7 @@
  * documented status, JSON body valid for that status, empty body where none is documented.
  */
 import { pointer, SchemaValidator, type OpenApiDocument } from "../../support/openapi-document.js";
+import { RateLimitPacer } from "./rate-limit-pacer.js";
 import type { Target } from "./target.js";
 
 export interface OperationRef {
@@ -34,7 +35,7 @@ export interface CallResult {
 }
 
 const METHODS = ["get", "put", "post", "delete", "patch"] as const;
-/** A refused request on a rate limit is retried after the wait it names, this many times at most. */
+/** A refused request on a rate limit is retried after the wait it names, this many times at most (the pacer should leave none). */
 const RATE_LIMIT_RETRIES = 3;
 
 export function operationsOfDocument(document: OpenApiDocument): OperationRef[] {
@@ -49,7 +50,11 @@ export class ContractClient {
   /** Operations called at least once, for the coverage check. */
   readonly called = new Set<string>();
 
-  constructor(private readonly target: Target) {
+  constructor(
+    private readonly target: Target,
+    /** Waits out the target's rate limits between calls. */
+    readonly pacer: RateLimitPacer = new RateLimitPacer(),
+  ) {
     this.validator = new SchemaValidator(target.document);
     this.operations = new Map(operationsOfDocument(target.document).map((op) => [op.operationId, op]));
   }
@@ -78,10 +83,12 @@ export class ContractClient {
     if (payload !== undefined && !headers["Content-Type"]) headers["Content-Type"] = "application/json";
     const label = `${op.method.toUpperCase()} ${op.path}`;
     for (let attempt = 0; ; attempt++) {
+      if (key) await this.pacer.beforeCall(key, operationId);
       const response = await fetch(url, { method: op.method.toUpperCase(), headers, body: payload });
       const text = await response.text();
+      if (key) this.pacer.afterResponse(key, operationId, response.headers);
       if (response.status === 429 && attempt < RATE_LIMIT_RETRIES) {
-        await new Promise((resolve) => setTimeout(resolve, 1000 * Math.min(60, Number(response.headers.get("retry-after") ?? 1))));
+        await this.pacer.afterRefusal(operationId, response.headers);
         continue;
       }
       const { body, violations } = this.check(op, response, text);

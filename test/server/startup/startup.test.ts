@@ -137,6 +137,21 @@ describe("the start-up banner", () => {
     expect(server.errors()).toBe("");
   });
 
+  it("is one block after the `listening` log line: the demo session's request is logged before it, not inside it", async () => {
+    const server = start({ ...QUIET, PARTNER_API_KEYS: "", EMBED_PORT: String(await freePort()), DEMO_HOST_PORT: String(await freePort()) });
+    expect(await announcedAddress(server), server.output()).toBeDefined();
+    await until(() => server.output().includes("the demo partner's page framing it"));
+    const lines = server.output().split("\n").filter(Boolean);
+    const isLogLine = (line: string) => line.startsWith("{");
+    const banner = lines.slice(lines.findIndex((line) => !isLogLine(line)), lines.findLastIndex((line) => !isLogLine(line)) + 1);
+    expect(banner.filter(isLogLine)).toEqual([]);
+    expect(banner[0]).toMatch(/^partner-api sandbox server on http:\/\/127\.0\.0\.1:\d+ /);
+    expect(banner.at(-1)).toMatch(/^ {2}the demo partner's page framing it/);
+    const logMessages = lines.filter(isLogLine).map((line) => JSON.parse(line) as { msg?: string; route?: string });
+    expect(logMessages[0]!.msg).toBe("listening");
+    expect(logMessages.some((entry) => entry.route === "/api/v1/users")).toBe(true);
+  });
+
   it("warns when a production deployment has no partner key (nobody can call it), and makes no demo key", async () => {
     const server = start({ ...QUIET, PARTNER_API_ENVIRONMENT: "production", PARTNER_API_KEYS: "" });
     expect(await announcedAddress(server), server.output()).toBeDefined();
