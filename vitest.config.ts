@@ -16,7 +16,12 @@ export default defineConfig({
         extends: true,
         // The files share each worker's loaded modules: isolated, every file loads the server and the
         // validator again, the larger part of vitest's time (compare the import time vitest reports).
-        test: { name: "shared-modules", include: ["test/**/*.test.ts"], exclude: [...NEEDS_FRESH_MODULES, "test/e2e/**", "node_modules/**"], isolate: false },
+        test: {
+          name: "shared-modules",
+          include: ["test/**/*.test.ts"],
+          exclude: [...NEEDS_FRESH_MODULES, "test/e2e/**", "node_modules/**"],
+          isolate: false,
+        },
       },
       { extends: true, test: { name: "fresh-modules", include: NEEDS_FRESH_MODULES } },
     ],

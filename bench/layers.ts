@@ -28,8 +28,19 @@ hardened.use(securityHeaders, assignRequestId);
 health(hardened);
 await measure("Express + helmet + request id", hardened);
 const partners = [{ partner: { id: "p", name: "P" }, keys: [] }];
-const unvalidated = await measure("reference server, no validation", createApp({ environment: "sandbox", embedBaseUrl: "http://x", partners, validateRequests: false, validateResponses: false }).app);
-const requestsOnly = await measure("reference server, requests validated", createApp({ environment: "sandbox", embedBaseUrl: "http://x", partners, validateResponses: false }).app);
-const full = await measure("reference server, requests and responses validated", createApp({ environment: "sandbox", embedBaseUrl: "http://x", partners }).app);
-console.log(`\nshares of Express alone: no validation ${(unvalidated / base).toFixed(2)}, requests ${(requestsOnly / base).toFixed(2)}, both ${(full / base).toFixed(2)}`);
+const unvalidated = await measure(
+  "reference server, no validation",
+  createApp({ environment: "sandbox", embedBaseUrl: "http://x", partners, validateRequests: false, validateResponses: false }).app,
+);
+const requestsOnly = await measure(
+  "reference server, requests validated",
+  createApp({ environment: "sandbox", embedBaseUrl: "http://x", partners, validateResponses: false }).app,
+);
+const full = await measure(
+  "reference server, requests and responses validated",
+  createApp({ environment: "sandbox", embedBaseUrl: "http://x", partners }).app,
+);
+console.log(
+  `\nshares of Express alone: no validation ${(unvalidated / base).toFixed(2)}, requests ${(requestsOnly / base).toFixed(2)}, both ${(full / base).toFixed(2)}`,
+);
 process.exit(0);

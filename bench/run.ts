@@ -17,7 +17,9 @@ import { BENCH_KEY } from "./targets/seed.js";
 import { peakRssMiB, startPolledTarget, startPrintingTarget, stop, type RunningTarget } from "./lib/processes.js";
 import { measureStartup, startupTable } from "./startup.js";
 
-const { values } = parseArgs({ options: { duration: { type: "string", default: "5" }, runs: { type: "string", default: "3" }, out: { type: "string" } } });
+const { values } = parseArgs({
+  options: { duration: { type: "string", default: "5" }, runs: { type: "string", default: "3" }, out: { type: "string" } },
+});
 const DURATION = Number(values.duration);
 const RUNS = Number(values.runs);
 const CONNECTIONS = 50;
@@ -33,11 +35,23 @@ const PRISM_PORT = await freePort();
 const TARGETS: Target[] = [
   { name: "node:http, fixed body", start: () => startPrintingTarget("node", [...NODE_TSX, "bench/targets/bare-http.ts"]) },
   { name: "Express 5 alone, fixed body", start: () => startPrintingTarget("node", [...NODE_TSX, "bench/targets/bare-express.ts"]) },
-  { name: "reference, validation off", start: () => startPrintingTarget("node", [...NODE_TSX, "bench/targets/reference-server.ts"], { VALIDATE: "0" }) },
-  { name: "reference, validation on", start: () => startPrintingTarget("node", [...NODE_TSX, "bench/targets/reference-server.ts"], { VALIDATE: "1" }) },
+  {
+    name: "reference, validation off",
+    start: () => startPrintingTarget("node", [...NODE_TSX, "bench/targets/reference-server.ts"], { VALIDATE: "0" }),
+  },
+  {
+    name: "reference, validation on",
+    start: () => startPrintingTarget("node", [...NODE_TSX, "bench/targets/reference-server.ts"], { VALIDATE: "1" }),
+  },
   {
     name: "Prism mock (defaults)",
-    start: () => startPolledTarget("node", ["node_modules/.bin/prism", "mock", SANDBOX_BUNDLE_PATHS.full, "-p", String(PRISM_PORT)], PRISM_PORT, "/health"),
+    start: () =>
+      startPolledTarget(
+        "node",
+        ["node_modules/.bin/prism", "mock", SANDBOX_BUNDLE_PATHS.full, "-p", String(PRISM_PORT)],
+        PRISM_PORT,
+        "/health",
+      ),
   },
 ];
 
@@ -56,7 +70,11 @@ const WORKLOADS: Workload[] = [
       method: "POST",
       setupRequest: (request) => {
         const n = ++writeSequence;
-        return { ...request, path: `/api/v1/domains/${t.writeDomainIds[n % t.writeDomainIds.length]}/dns`, body: JSON.stringify({ type: "TXT", name: `w${n}`, content: "benchmark" }) };
+        return {
+          ...request,
+          path: `/api/v1/domains/${t.writeDomainIds[n % t.writeDomainIds.length]}/dns`,
+          body: JSON.stringify({ type: "TXT", name: `w${n}`, content: "benchmark" }),
+        };
       },
     }),
   },
@@ -98,7 +116,9 @@ for (let round = 1; round <= RUNS; round++) {
     for (const [name, target] of running) {
       const measurement = await measure(target, workload, DURATION);
       samples.set(sampleKey(name, workload.name), [...(samples.get(sampleKey(name, workload.name)) ?? []), measurement]);
-      console.log(`round ${round} | ${name} | ${workload.name}: ${Math.round(measurement.rps)} req/s, p99 ${measurement.p99} ms${measurement.non2xx ? `, ${measurement.non2xx} non-2xx` : ""}`);
+      console.log(
+        `round ${round} | ${name} | ${workload.name}: ${Math.round(measurement.rps)} req/s, p99 ${measurement.p99} ms${measurement.non2xx ? `, ${measurement.non2xx} non-2xx` : ""}`,
+      );
     }
   }
 }
@@ -129,11 +149,16 @@ lines.push(
   "",
 );
 // The spread of the rounds shows how far a single figure can be trusted on this machine.
-lines.push("| Target | Workload | req/s (median round) | rounds, lowest to highest | p50 ms | p99 ms | non-2xx |", "|---|---|---:|---:|---:|---:|---:|");
+lines.push(
+  "| Target | Workload | req/s (median round) | rounds, lowest to highest | p50 ms | p99 ms | non-2xx |",
+  "|---|---|---:|---:|---:|---:|---:|",
+);
 for (const [target, byWorkload] of results) {
   for (const [workload, m] of byWorkload) {
     const rounds = samples.get(sampleKey(target, workload))!.map((sample) => sample.rps);
-    lines.push(`| ${target} | ${workload} | ${Math.round(m.rps)} | ${Math.round(Math.min(...rounds))} to ${Math.round(Math.max(...rounds))} | ${m.p50} | ${m.p99} | ${m.non2xx} |`);
+    lines.push(
+      `| ${target} | ${workload} | ${Math.round(m.rps)} | ${Math.round(Math.min(...rounds))} to ${Math.round(Math.max(...rounds))} | ${m.p50} | ${m.p99} | ${m.non2xx} |`,
+    );
   }
 }
 lines.push("", "| Target | Peak RSS (MiB) |", "|---|---:|", ...[...rss].map(([name, mib]) => `| ${name} | ${mib} |`), "");
@@ -155,8 +180,12 @@ const floor = (rps: number) => ((1000 * CONNECTIONS) / rps).toFixed(1);
 lines.push(
   "",
   `Latency floor (Little's law, ${CONNECTIONS} connections each waiting for its answer: mean latency = ${CONNECTIONS} / throughput): ` +
-    WORKLOADS.map((w) => `${w.name.split(":")[0]} validating ${floor(validating.get(w.name)!.rps)} ms, Express alone ${floor(expressAlone.get(w.name)!.rps)} ms`).join("; ") +
-    ". A p99 of 10 ms needs a mean well under 10 ms, so at least " + `${(CONNECTIONS / 0.01).toLocaleString("en")} req/s.`,
+    WORKLOADS.map(
+      (w) =>
+        `${w.name.split(":")[0]} validating ${floor(validating.get(w.name)!.rps)} ms, Express alone ${floor(expressAlone.get(w.name)!.rps)} ms`,
+    ).join("; ") +
+    ". A p99 of 10 ms needs a mean well under 10 ms, so at least " +
+    `${(CONNECTIONS / 0.01).toLocaleString("en")} req/s.`,
 );
 lines.push(
   "",

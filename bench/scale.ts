@@ -23,15 +23,48 @@ function build(store: Store, users: number): { ms: number; domainIds: string[]; 
   for (let u = 0; u < users; u++) {
     const userIdentifier = `user_${u}`;
     const at = new Date(T0 + u * 1000);
-    store.saveUser({ partnerId: PARTNER, userIdentifier, email: `u${u}@example.com`, createdAt: at, lastLogin: at, updatedAt: at, totalSpent: 0 });
+    store.saveUser({
+      partnerId: PARTNER,
+      userIdentifier,
+      email: `u${u}@example.com`,
+      createdAt: at,
+      lastLogin: at,
+      updatedAt: at,
+      totalSpent: 0,
+    });
     for (let d = 0; d < DOMAINS_PER_USER; d++) {
       const id = `dom_${u}_${d}`;
       domainIds.push(id);
-      store.saveDomain({ id, partnerId: PARTNER, userIdentifier, name: `n${u}x${d}.com`, status: "active", purchasedAt: at, expiresAt: new Date(T0 + 365 * 86_400_000), autoRenew: true, whoisPrivacy: true, nameservers: ["ns1.example", "ns2.example"], registrationPrice: 1299, renewalPrice: 1499, currency: "USD", updatedAt: at });
+      store.saveDomain({
+        id,
+        partnerId: PARTNER,
+        userIdentifier,
+        name: `n${u}x${d}.com`,
+        status: "active",
+        purchasedAt: at,
+        expiresAt: new Date(T0 + 365 * 86_400_000),
+        autoRenew: true,
+        whoisPrivacy: true,
+        nameservers: ["ns1.example", "ns2.example"],
+        registrationPrice: 1299,
+        renewalPrice: 1499,
+        currency: "USD",
+        updatedAt: at,
+      });
       for (let r = 0; r < RECORDS_PER_DOMAIN; r++) {
         const recordId = `rec_${u}_${d}_${r}`;
         recordIds.push(recordId);
-        store.saveRecord({ id: recordId, domainId: id, type: "A", name: `h${r}`, content: "192.0.2.1", ttl: 3600, priority: null, createdAt: at, updatedAt: at });
+        store.saveRecord({
+          id: recordId,
+          domainId: id,
+          type: "A",
+          name: `h${r}`,
+          content: "192.0.2.1",
+          ttl: 3600,
+          priority: null,
+          createdAt: at,
+          updatedAt: at,
+        });
       }
     }
   }
@@ -57,11 +90,19 @@ function operations(store: Store, users: number, domainIds: string[], recordIds:
     "find domain by name": timeIt(2000, (i) => store.findDomainByName(`n${(i * 7919) % users}x1.com`)),
     "find record": timeIt(2000, (i) => store.findRecord(pick(recordIds, i))),
     "records of a domain": timeIt(2000, (i) => store.recordsOfDomain(pick(domainIds, i))),
-    "records at a name (a write's conflict check)": timeIt(2000, (i) => store.recordsAtName(pick(domainIds, i), `H${i % RECORDS_PER_DOMAIN}`)),
+    "records at a name (a write's conflict check)": timeIt(2000, (i) =>
+      store.recordsAtName(pick(domainIds, i), `H${i % RECORDS_PER_DOMAIN}`),
+    ),
     "domains of a user": timeIt(2000, (i) => store.domainsOfUser(PARTNER, `user_${(i * 7919) % users}`)),
-    "list users, first page (100, created_at desc)": timeIt(200, () => store.listUsers(PARTNER, { limit: 100, offset: 0, sort: "created_at", order: "desc" })),
-    "list users, deep page (offset 90% in, last_login asc)": timeIt(200, () => store.listUsers(PARTNER, { limit: 100, offset: Math.floor(users * 0.9), sort: "last_login", order: "asc" })),
-    "list users by domain_count (100)": timeIt(200, () => store.listUsers(PARTNER, { limit: 100, offset: 0, sort: "domain_count", order: "desc" })),
+    "list users, first page (100, created_at desc)": timeIt(200, () =>
+      store.listUsers(PARTNER, { limit: 100, offset: 0, sort: "created_at", order: "desc" }),
+    ),
+    "list users, deep page (offset 90% in, last_login asc)": timeIt(200, () =>
+      store.listUsers(PARTNER, { limit: 100, offset: Math.floor(users * 0.9), sort: "last_login", order: "asc" }),
+    ),
+    "list users by domain_count (100)": timeIt(200, () =>
+      store.listUsers(PARTNER, { limit: 100, offset: 0, sort: "domain_count", order: "desc" }),
+    ),
   };
 }
 
@@ -88,7 +129,10 @@ const lines = [
   "",
   "| Operation | 1k records (µs, median) | 1M records (µs, median) | ratio |",
   "|---|---:|---:|---:|",
-  ...Object.keys(largeTimes).map((name) => `| ${name} | ${smallTimes[name]!.toFixed(1)} | ${largeTimes[name]!.toFixed(1)} | ${(largeTimes[name]! / Math.max(smallTimes[name]!, 0.1)).toFixed(1)} |`),
+  ...Object.keys(largeTimes).map(
+    (name) =>
+      `| ${name} | ${smallTimes[name]!.toFixed(1)} | ${largeTimes[name]!.toFixed(1)} | ${(largeTimes[name]! / Math.max(smallTimes[name]!, 0.1)).toFixed(1)} |`,
+  ),
   "",
 ];
 void heapBefore;

@@ -14,9 +14,10 @@ import { cpus } from "node:os";
 import { parseArgs } from "node:util";
 import { dnsLimits } from "../generated/operations.js";
 import { peakRssMiB, startPrintingTarget, stop, type RunningTarget } from "./lib/processes.js";
-import { BENCH_KEY } from "./targets/seed.js";
 
-const { values } = parseArgs({ options: { seconds: { type: "string", default: "10" }, readers: { type: "string", default: "20" }, out: { type: "string" } } });
+const { values } = parseArgs({
+  options: { seconds: { type: "string", default: "10" }, readers: { type: "string", default: "20" }, out: { type: "string" } },
+});
 const LOADED_S = Number(values.seconds);
 const READERS = Number(values.readers);
 const IDLE_S = 5;
@@ -67,11 +68,19 @@ interface ReaderResult {
 
 /** Runs the readers in their own process for `seconds` (bench/lib/zone-readers.ts). */
 function readZone(target: RunningTarget, seconds: number): Promise<ReaderResult> {
-  const child = spawn("node", ["--import", "tsx", "bench/lib/zone-readers.ts", String(target.port), target.domainId, String(READERS), String(seconds)], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(
+    "node",
+    ["--import", "tsx", "bench/lib/zone-readers.ts", String(target.port), target.domainId, String(READERS), String(seconds)],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   return new Promise((resolve, reject) => {
-    child.on("exit", (code) => (code === 0 ? resolve(JSON.parse(output.trim().split("\n").pop()!) as ReaderResult) : reject(new Error(`zone readers exited with ${code}`))));
+    child.on("exit", (code) =>
+      code === 0
+        ? resolve(JSON.parse(output.trim().split("\n").pop()!) as ReaderResult)
+        : reject(new Error(`zone readers exited with ${code}`)),
+    );
   });
 }
 
@@ -86,7 +95,9 @@ try {
   await new Promise((resolve) => setTimeout(resolve, 500));
   const loaded = await probeHealth(target.port, LOADED_S);
   const read = await readers;
-  console.log(`loaded /health: p50 ${loaded.p50.toFixed(2)} ms, p99 ${loaded.p99.toFixed(2)} ms; readers ${Math.round(read.rps)} req/s, ${read.zonesRead} zones read`);
+  console.log(
+    `loaded /health: p50 ${loaded.p50.toFixed(2)} ms, p99 ${loaded.p99.toFixed(2)} ms; readers ${Math.round(read.rps)} req/s, ${read.zonesRead} zones read`,
+  );
   const rss = peakRssMiB(target.child.pid!);
 
   const date = new Date().toISOString().slice(0, 10);

@@ -3,4 +3,6 @@ import { buildServer, SERVER_DIRECTORY, SERVER_ENTRY } from "./lib/server-build.
 
 const started = performance.now();
 const metafile = await buildServer();
-console.log(`built ${SERVER_ENTRY} (${Object.keys(metafile.inputs).length} modules in ${SERVER_DIRECTORY}) in ${Math.round(performance.now() - started)} ms`);
+console.log(
+  `built ${SERVER_ENTRY} (${Object.keys(metafile.inputs).length} modules in ${SERVER_DIRECTORY}) in ${Math.round(performance.now() - started)} ms`,
+);

@@ -7,7 +7,9 @@ import { checkClientPackage } from "./lib/client-package.js";
 const workDir = await mkdtemp(join(tmpdir(), "partner-client-check-"));
 try {
   const report = await checkClientPackage(workDir);
-  console.log(`${report.tarball}: ${report.files.length} files, ${(report.size / 1024).toFixed(1)} KiB packed, ${(report.unpackedSize / 1024).toFixed(1)} KiB unpacked`);
+  console.log(
+    `${report.tarball}: ${report.files.length} files, ${(report.size / 1024).toFixed(1)} KiB packed, ${(report.unpackedSize / 1024).toFixed(1)} KiB unpacked`,
+  );
   console.log(report.publint.length === 0 ? "publint: no messages" : `publint:\n  ${report.publint.join("\n  ")}`);
   console.log(`attw (esm-only): exit ${report.attw.exitCode}`);
   if (report.problems.length > 0) {

@@ -43,15 +43,43 @@ try {
     LOG_LEVEL: "silent",
   });
   const document = SANDBOX_BUNDLE_PATHS.full;
-  start("node_modules/.bin/prism", ["proxy", document, server, "--errors", "--validate-request=false", "--cors=false", "-p", String(proxyPort), "-v", "error"]);
+  start("node_modules/.bin/prism", [
+    "proxy",
+    document,
+    server,
+    "--errors",
+    "--validate-request=false",
+    "--cors=false",
+    "-p",
+    String(proxyPort),
+    "-v",
+    "error",
+  ]);
   start("node_modules/.bin/prism", ["mock", document, "--cors=false", "-p", String(mockPort), "-v", "error"]);
-  await Promise.all([server, `http://127.0.0.1:${proxyPort}`, `http://127.0.0.1:${mockPort}`].map((url) => waitUntilServing(`${url}/health`)));
+  await Promise.all(
+    [server, `http://127.0.0.1:${proxyPort}`, `http://127.0.0.1:${mockPort}`].map((url) => waitUntilServing(`${url}/health`)),
+  );
 
   const keys = ["--api-key", KEY, "--second-key", SECOND_KEY];
   const results = [
     await run("reference server", ["--base-url", server, ...keys, "--junit", "test-output/conformance-direct.xml"]),
-    await run("reference server through Prism's validating proxy", ["--base-url", `http://127.0.0.1:${proxyPort}`, ...keys, "--through-prism-proxy", "--junit", "test-output/conformance-proxy.xml"]),
-    await run("Prism mock (stateless checks)", ["--base-url", `http://127.0.0.1:${mockPort}`, "--api-key", KEY, "--stateless", "--junit", "test-output/conformance-mock.xml"]),
+    await run("reference server through Prism's validating proxy", [
+      "--base-url",
+      `http://127.0.0.1:${proxyPort}`,
+      ...keys,
+      "--through-prism-proxy",
+      "--junit",
+      "test-output/conformance-proxy.xml",
+    ]),
+    await run("Prism mock (stateless checks)", [
+      "--base-url",
+      `http://127.0.0.1:${mockPort}`,
+      "--api-key",
+      KEY,
+      "--stateless",
+      "--junit",
+      "test-output/conformance-mock.xml",
+    ]),
   ];
   process.exitCode = results.every(Boolean) ? 0 : 1;
   console.log(`\nconformance: ${results.filter(Boolean).length} of ${results.length} runs passed`);

@@ -24,7 +24,9 @@ const { values } = parseArgs({
   },
 });
 if (!values["base-url"] || !values["api-key"]) {
-  console.error("usage: npm run conformance -- --base-url URL --api-key KEY [--second-key KEY] [--variant R|D|both] [--stateless] [--through-prism-proxy] [--junit FILE]");
+  console.error(
+    "usage: npm run conformance -- --base-url URL --api-key KEY [--second-key KEY] [--variant R|D|both] [--stateless] [--through-prism-proxy] [--junit FILE]",
+  );
   process.exit(2);
 }
 

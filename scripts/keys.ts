@@ -11,7 +11,12 @@ import { DEFAULT_PARTNERS_FILE } from "../server/config.js";
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
-  options: { partner: { type: "string" }, env: { type: "string", default: "sandbox" }, config: { type: "string", default: DEFAULT_PARTNERS_FILE }, key: { type: "string" } },
+  options: {
+    partner: { type: "string" },
+    env: { type: "string", default: "sandbox" },
+    config: { type: "string", default: DEFAULT_PARTNERS_FILE },
+    key: { type: "string" },
+  },
 });
 const file = values.config!;
 const partners = readOrExit(file);
@@ -30,7 +35,9 @@ function readOrExit(path: string): PartnersFile {
 }
 
 function usage(message: string): never {
-  console.error(`${message}\nusage: npm run keys -- create --partner NAME [--env sandbox|production] [--config FILE]\n       npm run keys -- revoke --key KEY [--config FILE]\n       npm run keys -- list [--config FILE]`);
+  console.error(
+    `${message}\nusage: npm run keys -- create --partner NAME [--env sandbox|production] [--config FILE]\n       npm run keys -- revoke --key KEY [--config FILE]\n       npm run keys -- list [--config FILE]`,
+  );
   process.exit(2);
 }
 

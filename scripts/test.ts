@@ -1,7 +1,7 @@
 /**
  * `npm test`: the whole suite, in two rounds.
- *   1. The quick checks: the Redocly lint of the spec and the published documents, generated/ against
- *      the spec, the type check.
+ *   1. The quick checks: the Redocly lint of the spec and the published documents, Biome's lint and
+ *      format check of the code, generated/ against the spec, the type check.
  *   2. The unit and API tests (vitest) and the contract suite three ways (`npm run conformance:ci`).
  * No step writes what another reads, so the steps of a round run at once: each waits on child
  * processes and sockets for much of its time, which the other fills. A failing first round stops the
@@ -20,7 +20,7 @@ interface Step {
 const npmRun = (script: string): Step => ({ name: `npm run ${script}`, command: "npm", args: ["run", "--silent", script] });
 
 const ROUNDS: Step[][] = [
-  [npmRun("lint:spec"), npmRun("check:generated"), npmRun("typecheck")],
+  [npmRun("lint:spec"), npmRun("lint:code"), npmRun("check:generated"), npmRun("typecheck")],
   [{ name: "vitest run", command: "node_modules/.bin/vitest", args: ["run"] }, npmRun("conformance:ci")],
 ];
 
@@ -39,7 +39,9 @@ function run(step: Step): Promise<Outcome> {
   return new Promise((resolve) => {
     child.on("close", (code) => {
       const outcome = { step, passed: code === 0, seconds: (performance.now() - started) / 1000 };
-      process.stdout.write(`\n=== ${step.name} (${outcome.passed ? "passed" : "FAILED"}, ${outcome.seconds.toFixed(1)} s) ===\n${Buffer.concat(output).toString()}`);
+      process.stdout.write(
+        `\n=== ${step.name} (${outcome.passed ? "passed" : "FAILED"}, ${outcome.seconds.toFixed(1)} s) ===\n${Buffer.concat(output).toString()}`,
+      );
       resolve(outcome);
     });
   });
@@ -54,6 +56,7 @@ for (const round of ROUNDS) {
 }
 
 console.log("\nnpm test:");
-for (const { step, passed, seconds } of outcomes) console.log(`  ${passed ? "passed" : "FAILED"}  ${seconds.toFixed(1).padStart(6)} s  ${step.name}`);
+for (const { step, passed, seconds } of outcomes)
+  console.log(`  ${passed ? "passed" : "FAILED"}  ${seconds.toFixed(1).padStart(6)} s  ${step.name}`);
 console.log(`  total ${((performance.now() - started) / 1000).toFixed(1)} s`);
 process.exitCode = outcomes.every((outcome) => outcome.passed) && outcomes.length === ROUNDS.flat().length ? 0 : 1;

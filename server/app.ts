@@ -145,7 +145,8 @@ export function createApp(config: AppConfig): PartnerApi {
     plain.forEach((key) => keys.addKey(partner, key));
     keyHashes.forEach((hash) => keys.addHash(partner, Buffer.from(hash, "hex")));
   }
-  if (config.partnersFile !== undefined) keys.follow(new FollowedPartnersFile(config.partnersFile, config.environment, loggedPartnersFileEvents(logger)));
+  if (config.partnersFile !== undefined)
+    keys.follow(new FollowedPartnersFile(config.partnersFile, config.environment, loggedPartnersFileEvents(logger)));
   const matcher = new OperationMatcher(servedOperations(services.deployment));
 
   const app = express();
@@ -168,7 +169,10 @@ export function createApp(config: AppConfig): PartnerApi {
   app.use(jsonBody("1mb"));
   app.use(
     OpenApiValidator.middleware(
-      validatorOptions(documentFor(variants, config.environment), { validateRequests: config.validateRequests, validateResponses: config.validateResponses }),
+      validatorOptions(documentFor(variants, config.environment), {
+        validateRequests: config.validateRequests,
+        validateResponses: config.validateResponses,
+      }),
     ),
   );
   registerRoutes(app, { ...handlers, ...config.handlers }, services);

@@ -56,7 +56,9 @@ export function timestamp(date: Date): string {
   const shifted = days + 719_468;
   const era = Math.floor(shifted / 146_097);
   const dayOfEra = shifted - era * 146_097;
-  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
+  const yearOfEra = Math.floor(
+    (dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365,
+  );
   const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
   const monthFromMarch = Math.floor((5 * dayOfYear + 2) / 153);
   const day = dayOfYear - Math.floor((153 * monthFromMarch + 2) / 5) + 1;
@@ -81,7 +83,17 @@ export function parseDateTime(text: string): Date | null {
   const sign = match[9] === "-" ? -1 : 1;
   const offsetMinutes = match[8] ? 0 : sign * (Number(match[10]) * 60 + Number(match[11] ?? 0));
   const leap = second === 60;
-  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 60 || Number(match[10] ?? 0) > 23 || Number(match[11] ?? 0) > 59) return null;
+  if (
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    hour > 23 ||
+    minute > 59 ||
+    second > 60 ||
+    Number(match[10] ?? 0) > 23 ||
+    Number(match[11] ?? 0) > 59
+  )
+    return null;
   const local = Date.UTC(year, month - 1, day, hour, minute, leap ? 59 : second, milliseconds);
   // Date.UTC rolls an impossible day over (31 April is 1 May): compare to refuse it.
   const check = new Date(local);

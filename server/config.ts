@@ -46,7 +46,12 @@ function fail(message: string): never {
 }
 
 /** pino's levels, most severe first, and silent. */
-const LOG_LEVELS = [...Object.entries(pino.levels.values).sort(([, a], [, b]) => b - a).map(([level]) => level), "silent"];
+const LOG_LEVELS = [
+  ...Object.entries(pino.levels.values)
+    .sort(([, a], [, b]) => b - a)
+    .map(([level]) => level),
+  "silent",
+];
 
 function parseLogLevel(value: string | undefined): LevelWithSilent {
   const level = value ?? "info";
@@ -71,7 +76,8 @@ function defaultEmbedUrl(host: string, embedPort: number | null): string {
 
 function parseVariants(value: string | undefined): Variant[] {
   const variants = (value ?? "R,D").split(",").map((v) => v.trim().toUpperCase());
-  if (variants.length === 0 || !variants.every((v) => v === "R" || v === "D")) fail(`PARTNER_API_VARIANTS must be R, D or R,D (got ${value})`);
+  if (variants.length === 0 || !variants.every((v) => v === "R" || v === "D"))
+    fail(`PARTNER_API_VARIANTS must be R, D or R,D (got ${value})`);
   return [...new Set(variants)] as Variant[];
 }
 
@@ -102,7 +108,10 @@ function embedOrigin(value: string, source: string): string {
 /** `partnerId=origin,...`; a partner may appear several times. */
 function parseEmbedOriginsEnv(value: string | undefined): Map<string, string[]> {
   const byPartner = new Map<string, string[]>();
-  for (const pair of (value ?? "").split(",").map((entry) => entry.trim()).filter(Boolean)) {
+  for (const pair of (value ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean)) {
     const at = pair.indexOf("=");
     if (at <= 0) fail("PARTNER_API_EMBED_ORIGINS must be partnerId=origin pairs separated by commas");
     const partnerId = pair.slice(0, at);
@@ -115,7 +124,8 @@ export function loadDeploymentConfig(env: NodeJS.ProcessEnv): DeploymentConfig {
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`PORT must be a port number (got ${env.PORT})`);
   const environment = (env.PARTNER_API_ENVIRONMENT ?? "sandbox") as Environment;
-  if (environment !== "sandbox" && environment !== "production") fail(`PARTNER_API_ENVIRONMENT must be sandbox or production (got ${environment})`);
+  if (environment !== "sandbox" && environment !== "production")
+    fail(`PARTNER_API_ENVIRONMENT must be sandbox or production (got ${environment})`);
   const partnersFilePath = env.PARTNER_API_CONFIG ?? DEFAULT_PARTNERS_FILE;
   const partnersFile = readPartnersFile(partnersFilePath);
   const embedOrigins = parseEmbedOriginsEnv(env.PARTNER_API_EMBED_ORIGINS);
@@ -130,12 +140,17 @@ export function loadDeploymentConfig(env: NodeJS.ProcessEnv): DeploymentConfig {
     const [id, key] = pair.split(":");
     if (!id || !key) fail("PARTNER_API_KEYS must be partnerId:key pairs separated by commas");
     // Named by its partner, never shown: the message reaches logs.
-    if (environmentOfKey(key) !== environment) fail(`PARTNER_API_KEYS: the key of ${id} is not a ${environment} key (${environment === "production" ? "sk_live_" : "sk_sandbox_"}...)`);
+    if (environmentOfKey(key) !== environment)
+      fail(
+        `PARTNER_API_KEYS: the key of ${id} is not a ${environment} key (${environment === "production" ? "sk_live_" : "sk_sandbox_"}...)`,
+      );
     partners.push({ partner: { id, name: id }, keys: [key] });
   }
-  for (const entry of partners) entry.embedOrigins = [...new Set([...(entry.embedOrigins ?? []), ...(embedOrigins.get(entry.partner.id) ?? [])])];
+  for (const entry of partners)
+    entry.embedOrigins = [...new Set([...(entry.embedOrigins ?? []), ...(embedOrigins.get(entry.partner.id) ?? [])])];
   const rateLimitScale = Number(env.PARTNER_API_RATE_LIMIT_SCALE ?? 1);
-  if (!(rateLimitScale > 0) || !Number.isFinite(rateLimitScale)) fail(`PARTNER_API_RATE_LIMIT_SCALE must be a positive number (got ${env.PARTNER_API_RATE_LIMIT_SCALE})`);
+  if (!(rateLimitScale > 0) || !Number.isFinite(rateLimitScale))
+    fail(`PARTNER_API_RATE_LIMIT_SCALE must be a positive number (got ${env.PARTNER_API_RATE_LIMIT_SCALE})`);
   const host = env.HOST ?? "127.0.0.1";
   const embedPort = parsePort("EMBED_PORT", env.EMBED_PORT, DEFAULT_EMBED_PORT);
   return {

@@ -62,7 +62,13 @@ export const errorsByCode = {
     invalidValues: (problems: readonly FieldProblem[]) => {
       const [first] = problems;
       if (first === undefined) throw new Error("invalidValues needs the problems found");
-      return new ApiError("validation_error", first.message, { field: first.field, code: first.code }, 422, problems.map(({ message }) => message));
+      return new ApiError(
+        "validation_error",
+        first.message,
+        { field: first.field, code: first.code },
+        422,
+        problems.map(({ message }) => message),
+      );
     },
   },
   unauthorized: {
@@ -97,7 +103,11 @@ export const errorsByCode = {
   rate_limit_exceeded: {
     /** A bucket of `limit` requests per `window` seconds is spent; `retryAfter` seconds until it admits one again. */
     rateLimitExceeded: (limit: number, window: number, retryAfter: number) =>
-      new ApiError("rate_limit_exceeded", `Rate limit of ${limit} requests per ${window} seconds exceeded`, { limit, window, retry_after: retryAfter }),
+      new ApiError("rate_limit_exceeded", `Rate limit of ${limit} requests per ${window} seconds exceeded`, {
+        limit,
+        window,
+        retry_after: retryAfter,
+      }),
   },
   internal_error: {
     internal: () => new ApiError("internal_error", "An unexpected error occurred; quote the X-Request-Id when contacting support"),
@@ -112,5 +122,7 @@ type UnionToIntersection<U> = (U extends unknown ? (union: U) => void : never) e
 /** The documented body of an error, in the shape the operation uses for that status. */
 export function errorBody(error: ApiError, listShape: boolean): object {
   if (listShape) return { errors: error.messages ?? [error.message] };
-  return error.details ? { error: error.code, message: error.message, details: error.details } : { error: error.code, message: error.message };
+  return error.details
+    ? { error: error.code, message: error.message, details: error.details }
+    : { error: error.code, message: error.message };
 }

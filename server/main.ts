@@ -45,7 +45,10 @@ let demoKey: string | null = null;
 if (environment === "sandbox" && config.app.partners.length === 0) {
   demoKey = generateApiKey(environment);
   // The demo page may frame the embedded interface, and so may origins PARTNER_API_EMBED_ORIGINS names for "demo".
-  const embedOrigins = [...(config.demoHostPort === null ? [] : [demoHostOrigin(config.demoHostPort)]), ...(config.embedOrigins.get("demo") ?? [])];
+  const embedOrigins = [
+    ...(config.demoHostPort === null ? [] : [demoHostOrigin(config.demoHostPort)]),
+    ...(config.embedOrigins.get("demo") ?? []),
+  ];
   config.app.partners = [{ partner: { id: "demo", name: "Demo partner" }, keys: [demoKey], embedOrigins }];
 }
 const { app, services, keys } = configured(() => createApp({ ...config.app, deliverWebhooksPromptly: true, logger }));
@@ -77,7 +80,11 @@ async function start(): Promise<void> {
   for (const listening of servers) listening.on("error", (error) => logger.error({ err: error }, "listener error"));
   stopSweep = startDueChangeSweep(services, (error) => logger.error({ err: error }, "due-change sweep failed"));
   // Retries fall due as time passes; a second is well inside the shortest retry delay (1 minute).
-  stopWebhooks = every(1000, () => services.webhooks.dispatcher.tick(), (error) => logger.error({ err: error }, "webhook dispatch failed"));
+  stopWebhooks = every(
+    1000,
+    () => services.webhooks.dispatcher.tick(),
+    (error) => logger.error({ err: error }, "webhook dispatch failed"),
+  );
   markStartup("listening");
   // Milliseconds since the process started at which each step finished (see server/startup-timeline.ts).
   logger.info({ startupMs: startupMarks() }, "listening");
@@ -98,14 +105,20 @@ async function announce(): Promise<void> {
   lines.push(...partnerKeyLines(loaded, environment, sources));
   if (demoKey) {
     lines.push("", "API key of the demo partner (shown once, valid until this process ends):", `  ${demoKey}`, "");
-    lines.push("Try it:", `  curl -s -X POST ${baseUrl}/api/v1/users -H 'Authorization: Bearer ${demoKey}' -H 'Content-Type: application/json' -d '{"user_identifier":"user_1"}'`, "");
+    lines.push(
+      "Try it:",
+      `  curl -s -X POST ${baseUrl}/api/v1/users -H 'Authorization: Bearer ${demoKey}' -H 'Content-Type: application/json' -d '{"user_identifier":"user_1"}'`,
+      "",
+    );
   }
   if (demo && embed) {
     const demoPage = config.demoHostPort === null ? null : `${demoHostOrigin(config.demoHostPort)}/`;
-    lines.push(...(await demoLines(demo, demoPage).catch((error: unknown) => {
-      logger.error({ err: error }, "cannot open a demo session");
-      return [];
-    })));
+    lines.push(
+      ...(await demoLines(demo, demoPage).catch((error: unknown) => {
+        logger.error({ err: error }, "cannot open a demo session");
+        return [];
+      })),
+    );
   }
   console.log(lines.join("\n"));
   const warning = noKeyWarning(loaded, environment, sources);

@@ -2,4 +2,3 @@
 export type Cents = number;
 
 export const formatCents = (cents: Cents) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
-

@@ -36,4 +36,5 @@ export function textProblemMessage(field: string, problem: TextProblem): string 
 }
 
 /** The text with what cannot be shown as it is (controls, lone surrogates) written as JSON escapes, for naming a field. */
-export const escapedForDisplay = (text: string) => text.replace(/[\p{Cc}\p{Cs}]/gu, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`);
+export const escapedForDisplay = (text: string) =>
+  text.replace(/[\p{Cc}\p{Cs}]/gu, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`);

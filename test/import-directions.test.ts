@@ -23,7 +23,8 @@ const MAY_IMPORT: Record<Folder, readonly Folder[]> = {
 
 /** Where a server module sits: the modules that assemble and start it, a front door, or the core. */
 function serverPart(path: string): "assembly" | "api" | "embed" | "core" {
-  if (/^server\/(?:app|main|config|cached-bundle-loader|bundle-files|startup-timeline)\.ts$|^server\/startup\//.test(path)) return "assembly";
+  if (/^server\/(?:app|main|config|cached-bundle-loader|bundle-files|startup-timeline)\.ts$|^server\/startup\//.test(path))
+    return "assembly";
   if (/^server\/(?:handlers|http)\//.test(path)) return "api";
   if (path.startsWith("server/embed/")) return "embed";
   return "core";
@@ -62,7 +63,11 @@ describe("import directions", () => {
 
   it("are read from every folder of code", () => {
     // The spec may still be one file, with no references to others.
-    for (const folder of FOLDERS.filter((name) => name !== "spec")) expect(edges.some(({ from }) => from.startsWith(`${folder}/`)), folder).toBe(true);
+    for (const folder of FOLDERS.filter((name) => name !== "spec"))
+      expect(
+        edges.some(({ from }) => from.startsWith(`${folder}/`)),
+        folder,
+      ).toBe(true);
   });
 
   it("hold for every relative import of the repository", () => {
@@ -84,11 +89,19 @@ describe("import directions", () => {
   });
 
   it("refuse sideways imports inside the server", () => {
-    expect(brokenRule({ from: "server/embed/embed-app.ts", to: "server/handlers/users.js" })).toBe("the server's embed may not import its api");
+    expect(brokenRule({ from: "server/embed/embed-app.ts", to: "server/handlers/users.js" })).toBe(
+      "the server's embed may not import its api",
+    );
     expect(brokenRule({ from: "server/handlers/users.ts", to: "server/embed/html.js" })).toBe("the server's api may not import its embed");
-    expect(brokenRule({ from: "server/dns/record-service.ts", to: "server/http/request-log.js" })).toBe("the server's core may not import its api");
-    expect(brokenRule({ from: "server/http/error-handler.ts", to: "server/handlers/domains.js" })).toBe("only server/handlers/index.ts imports server/handlers/domains");
-    expect(brokenRule({ from: "server/http/routes.ts", to: "server/handlers/index.js" })).toBe("only server/app.ts imports server/handlers/index");
+    expect(brokenRule({ from: "server/dns/record-service.ts", to: "server/http/request-log.js" })).toBe(
+      "the server's core may not import its api",
+    );
+    expect(brokenRule({ from: "server/http/error-handler.ts", to: "server/handlers/domains.js" })).toBe(
+      "only server/handlers/index.ts imports server/handlers/domains",
+    );
+    expect(brokenRule({ from: "server/http/routes.ts", to: "server/handlers/index.js" })).toBe(
+      "only server/app.ts imports server/handlers/index",
+    );
     expect(brokenRule({ from: "server/handlers/index.ts", to: "server/handlers/domains.js" })).toBeUndefined();
   });
 
@@ -105,7 +118,12 @@ describe("import directions", () => {
   });
 
   it("see the spec's references to other files, not those inside a document", () => {
-    const spec = ["$ref: paths/users.yml", "$ref: './components/schemas/Domain.yml#/properties/id'", "$ref: '#/components/schemas/Domain'", '$ref: "../generated/x.yml"'].join("\n");
+    const spec = [
+      "$ref: paths/users.yml",
+      "$ref: './components/schemas/Domain.yml#/properties/id'",
+      "$ref: '#/components/schemas/Domain'",
+      '$ref: "../generated/x.yml"',
+    ].join("\n");
     expect(fileReferences(spec)).toEqual(["paths/users.yml", "./components/schemas/Domain.yml", "../generated/x.yml"]);
   });
 });

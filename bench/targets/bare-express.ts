@@ -11,8 +11,11 @@ const app = express();
 app.set("etag", false);
 app.disable("x-powered-by");
 app.use(express.json());
-const answer = (status: number) => (_req: express.Request, res: express.Response) => void res.status(status).type("application/json").send(FIXED_BODY);
+const answer = (status: number) => (_req: express.Request, res: express.Response) =>
+  void res.status(status).type("application/json").send(FIXED_BODY);
 app.get("/api/v1/domains/:domain_id", answer(200));
 app.post("/api/v1/domains/:domain_id/dns", answer(201));
 app.get("/api/v1/users", answer(200));
-const server = app.listen(Number(process.env.PORT ?? 0), "127.0.0.1", () => console.log(servingLine((server.address() as { port: number }).port)));
+const server = app.listen(Number(process.env.PORT ?? 0), "127.0.0.1", () =>
+  console.log(servingLine((server.address() as { port: number }).port)),
+);

@@ -12,7 +12,15 @@ export const FIXED_BODY = JSON.stringify({
   user_identifier: "user_0000",
   nameservers: ["ns1.partner-dns.invalid", "ns2.partner-dns.invalid"],
   whois_privacy: true,
-  dns_records: Array.from({ length: 5 }, (_, i) => ({ id: `rec_${i}`, type: "A", name: "@", content: "192.0.2.1", ttl: 3600, priority: null, created_at: "2026-11-22T10:00:00Z" })),
+  dns_records: Array.from({ length: 5 }, (_, i) => ({
+    id: `rec_${i}`,
+    type: "A",
+    name: "@",
+    content: "192.0.2.1",
+    ttl: 3600,
+    priority: null,
+    created_at: "2026-11-22T10:00:00Z",
+  })),
   pricing: { registration_price: "12.99", renewal_price: "14.99", currency: "USD" },
 });
 

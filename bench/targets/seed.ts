@@ -18,9 +18,24 @@ export const WRITE_DOMAINS = 100;
 export function seed(services: Services): { domainId: string; writeDomainIds: string[] } {
   const now = services.clock.now();
   for (let i = 0; i < 150; i++) {
-    services.store.saveUser({ partnerId: BENCH_PARTNER.id, userIdentifier: `user_${String(i).padStart(4, "0")}`, email: null, createdAt: new Date(now.getTime() - i * 1000), lastLogin: now, updatedAt: now, totalSpent: 0 });
+    services.store.saveUser({
+      partnerId: BENCH_PARTNER.id,
+      userIdentifier: `user_${String(i).padStart(4, "0")}`,
+      email: null,
+      createdAt: new Date(now.getTime() - i * 1000),
+      lastLogin: now,
+      updatedAt: now,
+      totalSpent: 0,
+    });
   }
-  const domain = registerDomain(services.store, services.clock, { partnerId: BENCH_PARTNER.id, userIdentifier: "user_0000", name: "benchmark.com", tld: findTld("com")!, years: 1, charge: 1299 });
+  const domain = registerDomain(services.store, services.clock, {
+    partnerId: BENCH_PARTNER.id,
+    userIdentifier: "user_0000",
+    name: "benchmark.com",
+    tld: findTld("com")!,
+    years: 1,
+    charge: 1299,
+  });
   const records = [
     { type: "A", name: "@", content: "192.0.2.1" },
     { type: "AAAA", name: "@", content: "2001:db8::1" },
@@ -29,8 +44,17 @@ export function seed(services: Services): { domainId: string; writeDomainIds: st
     { type: "TXT", name: "@", content: "v=spf1 -all" },
   ] as const;
   for (const record of records) createRecord(services, domain, { ttl: 3600, priority: null, ...record });
-  const writeDomainIds = Array.from({ length: WRITE_DOMAINS }, (_, i) =>
-    registerDomain(services.store, services.clock, { partnerId: BENCH_PARTNER.id, userIdentifier: `user_${String(i + 1).padStart(4, "0")}`, name: `write-${i}.com`, tld: findTld("com")!, years: 1, charge: 1299 }).id,
+  const writeDomainIds = Array.from(
+    { length: WRITE_DOMAINS },
+    (_, i) =>
+      registerDomain(services.store, services.clock, {
+        partnerId: BENCH_PARTNER.id,
+        userIdentifier: `user_${String(i + 1).padStart(4, "0")}`,
+        name: `write-${i}.com`,
+        tld: findTld("com")!,
+        years: 1,
+        charge: 1299,
+      }).id,
   );
   return { domainId: domain.id, writeDomainIds };
 }
@@ -44,9 +68,22 @@ const LONGEST_TXT_STRING = "v=benchmark ".padEnd(255, "abcdefghijklmnopqrstuvwxy
  * the service as a partner's requests would create them. Returns the domain's id.
  */
 export function seedLargestZone(services: Services): string {
-  const domain = registerDomain(services.store, services.clock, { partnerId: BENCH_PARTNER.id, userIdentifier: "user_0000", name: "largest-zone.com", tld: findTld("com")!, years: 1, charge: 1299 });
+  const domain = registerDomain(services.store, services.clock, {
+    partnerId: BENCH_PARTNER.id,
+    userIdentifier: "user_0000",
+    name: "largest-zone.com",
+    tld: findTld("com")!,
+    years: 1,
+    charge: 1299,
+  });
   for (let i = 0; i < dnsLimits.records_per_domain; i++) {
-    createRecord(services, domain, { type: "TXT", name: `r${String(i).padStart(4, "0")}`, content: LONGEST_TXT_STRING, ttl: 3600, priority: null });
+    createRecord(services, domain, {
+      type: "TXT",
+      name: `r${String(i).padStart(4, "0")}`,
+      content: LONGEST_TXT_STRING,
+      ttl: 3600,
+      priority: null,
+    });
   }
   return domain.id;
 }

@@ -48,7 +48,11 @@ async function stageSources() {
       }
     }
   }
-  const tsconfig = { extends: relative(stage, join(clientDir, "tsconfig.build.json")), compilerOptions: { rootDir: "./src", outDir }, include: ["./src"] };
+  const tsconfig = {
+    extends: relative(stage, join(clientDir, "tsconfig.build.json")),
+    compilerOptions: { rootDir: "./src", outDir },
+    include: ["./src"],
+  };
   await writeFile(join(stage, "tsconfig.json"), JSON.stringify(tsconfig, null, 2));
 }
 

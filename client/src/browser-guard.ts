@@ -7,7 +7,10 @@ import { PartnerClientConfigError } from "./config-error.js";
 /** A browser page (a `window` with a `document`) or a web worker (`importScripts`). */
 export function looksLikeBrowser(scope: object = globalThis): boolean {
   const candidate = scope as { window?: unknown; document?: unknown; importScripts?: unknown };
-  return (typeof candidate.window === "object" && candidate.window !== null && typeof candidate.document === "object") || typeof candidate.importScripts === "function";
+  return (
+    (typeof candidate.window === "object" && candidate.window !== null && typeof candidate.document === "object") ||
+    typeof candidate.importScripts === "function"
+  );
 }
 
 export function refuseBrowser(allowed: boolean | undefined): void {

@@ -62,7 +62,9 @@ export interface DnsRecordPagination {
   dnsRecordPages(domainId: string, options?: DnsRecordPaginationOptions): AsyncGenerator<DnsRecordList, void, undefined>;
 }
 
-export type PartnerClient<V extends ApiVariant = "both"> = Client<PathsOf<V>> & PartnerClientInfo & (V extends "R" ? unknown : UserPagination & DnsRecordPagination);
+export type PartnerClient<V extends ApiVariant = "both"> = Client<PathsOf<V>> &
+  PartnerClientInfo &
+  (V extends "R" ? unknown : UserPagination & DnsRecordPagination);
 
 export function createPartnerClient<V extends ApiVariant = "both">(options: PartnerClientOptions<V>): PartnerClient<V> {
   refuseBrowser(options.dangerouslyAllowBrowser);

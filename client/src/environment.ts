@@ -15,7 +15,10 @@ export const KEY_PREFIXES = { sandbox: "sk_sandbox_", production: "sk_live_" } a
  * equal. Production's is a placeholder on the reserved `.invalid` TLD: the real address is given
  * in the partner dashboard, so a production client must be given `baseUrl`.
  */
-export const SPEC_BASE_URLS = { sandbox: "http://localhost:3000", production: "https://partner-api.invalid" } as const satisfies Record<Environment, string>;
+export const SPEC_BASE_URLS = { sandbox: "http://localhost:3000", production: "https://partner-api.invalid" } as const satisfies Record<
+  Environment,
+  string
+>;
 
 export interface Target {
   readonly environment: Environment;
@@ -38,7 +41,10 @@ const isLoopback = (hostname: string) => hostname === "localhost" || hostname ==
 export function resolveTarget(options: { apiKey: string; environment?: Environment | undefined; baseUrl?: string | undefined }): Target {
   const keyEnvironment = environmentOfKey(options.apiKey);
   if (!keyEnvironment) {
-    throw new PartnerClientConfigError("invalid_api_key", `The API key must start with ${KEY_PREFIXES.sandbox} (sandbox) or ${KEY_PREFIXES.production} (production).`);
+    throw new PartnerClientConfigError(
+      "invalid_api_key",
+      `The API key must start with ${KEY_PREFIXES.sandbox} (sandbox) or ${KEY_PREFIXES.production} (production).`,
+    );
   }
   if (options.environment && options.environment !== keyEnvironment) {
     throw new PartnerClientConfigError(
@@ -54,12 +60,18 @@ export function resolveTarget(options: { apiKey: string; environment?: Environme
     throw new PartnerClientConfigError("invalid_base_url", `baseUrl is not an absolute URL: ${given}`);
   }
   if ((url.protocol !== "https:" && url.protocol !== "http:") || url.username || url.password || url.search || url.hash) {
-    throw new PartnerClientConfigError("invalid_base_url", `baseUrl must be an http(s) URL without credentials, query or fragment: ${given}`);
+    throw new PartnerClientConfigError(
+      "invalid_base_url",
+      `baseUrl must be an http(s) URL without credentials, query or fragment: ${given}`,
+    );
   }
   const baseUrl = withoutTrailingSlash(url);
   const otherEnvironment = other(keyEnvironment);
   if (baseUrl === SPEC_BASE_URLS[otherEnvironment]) {
-    throw new PartnerClientConfigError("environment_mismatch", `A ${keyEnvironment} key cannot be sent to ${baseUrl}, the ${otherEnvironment} base URL.`);
+    throw new PartnerClientConfigError(
+      "environment_mismatch",
+      `A ${keyEnvironment} key cannot be sent to ${baseUrl}, the ${otherEnvironment} base URL.`,
+    );
   }
   // RFC 6761: names under .invalid never resolve; the spec uses one as production's placeholder.
   if (url.hostname.endsWith(".invalid")) {
@@ -70,7 +82,10 @@ export function resolveTarget(options: { apiKey: string; environment?: Environme
   }
   // A live key in clear text could be read on the way; loopback stays on this machine (a local proxy or a test server).
   if (keyEnvironment === "production" && url.protocol === "http:" && !isLoopback(url.hostname)) {
-    throw new PartnerClientConfigError("insecure_base_url", `A production key is only sent over https (or to a loopback address), not to ${baseUrl}.`);
+    throw new PartnerClientConfigError(
+      "insecure_base_url",
+      `A production key is only sent over https (or to a loopback address), not to ${baseUrl}.`,
+    );
   }
   return { environment: keyEnvironment, baseUrl };
 }

@@ -29,7 +29,9 @@ export function isErrorList(error: unknown): error is ApiErrorList {
 export function isRateLimited(error: unknown): error is RateLimitError {
   if (!isCodedError(error) || error.error !== "rate_limit_exceeded") return false;
   const details: unknown = error.details;
-  return isObject(details) && typeof details.limit === "number" && typeof details.window === "number" && typeof details.retry_after === "number";
+  return (
+    isObject(details) && typeof details.limit === "number" && typeof details.window === "number" && typeof details.retry_after === "number"
+  );
 }
 
 /** A coded error with this `error` code, e.g. `hasErrorCode(error, "conflict")`. */

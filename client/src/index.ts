@@ -1,6 +1,14 @@
 /** @partner-api/client: the typed client of the Partner Domain and DNS Service API. Webhook verification: `@partner-api/client/webhooks`. */
 export { createPartnerClient } from "./client.js";
-export type { ApiVariant, DnsRecordPagination, PartnerClient, PartnerClientInfo, PartnerClientOptions, PathsOf, UserPagination } from "./client.js";
+export type {
+  ApiVariant,
+  DnsRecordPagination,
+  PartnerClient,
+  PartnerClientInfo,
+  PartnerClientOptions,
+  PathsOf,
+  UserPagination,
+} from "./client.js";
 export { environmentOfKey, KEY_PREFIXES, SPEC_BASE_URLS } from "./environment.js";
 export type { Environment } from "./environment.js";
 export { PartnerClientConfigError } from "./config-error.js";

@@ -10,7 +10,10 @@ export function originGuard(baseUrl: string): Middleware {
   return {
     onRequest({ request }) {
       if (request.url === baseUrl || request.url.startsWith(`${baseUrl}/`)) return undefined;
-      throw new PartnerClientConfigError("foreign_origin", `Refused to send the API key to ${new URL(request.url).origin}: this client is bound to ${baseUrl}.`);
+      throw new PartnerClientConfigError(
+        "foreign_origin",
+        `Refused to send the API key to ${new URL(request.url).origin}: this client is bound to ${baseUrl}.`,
+      );
     },
   };
 }

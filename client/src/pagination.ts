@@ -27,7 +27,10 @@ export interface UserPaginationOptions {
 export async function* userPages(client: Client<paths>, options: UserPaginationOptions = {}): AsyncGenerator<UserList, void, undefined> {
   const query = { limit: options.pageSize ?? 100, sort: options.sort ?? "created_at", order: options.order ?? "asc" } as const;
   for (let offset = 0; ; ) {
-    const { data, error, response } = await client.GET("/api/v1/users", { params: { query: { ...query, offset } }, signal: options.signal });
+    const { data, error, response } = await client.GET("/api/v1/users", {
+      params: { query: { ...query, offset } },
+      signal: options.signal,
+    });
     if (!data) throw new PartnerApiError(response, error);
     yield data;
     offset += data.users.length;
@@ -37,7 +40,10 @@ export async function* userPages(client: Client<paths>, options: UserPaginationO
 }
 
 /** Each user, across all pages. */
-export async function* paginateUsers(client: Client<paths>, options: UserPaginationOptions = {}): AsyncGenerator<UserListItem, void, undefined> {
+export async function* paginateUsers(
+  client: Client<paths>,
+  options: UserPaginationOptions = {},
+): AsyncGenerator<UserListItem, void, undefined> {
   for await (const page of userPages(client, options)) yield* page.users;
 }
 
@@ -52,11 +58,18 @@ export interface DnsRecordPaginationOptions {
  * `next_cursor` to the end. Cursor pages do not shift: every record that exists throughout the
  * walk comes once, whatever is created or deleted meanwhile. Throws PartnerApiError when a page fails.
  */
-export async function* dnsRecordPages(client: Client<paths>, domainId: string, options: DnsRecordPaginationOptions = {}): AsyncGenerator<DnsRecordList, void, undefined> {
+export async function* dnsRecordPages(
+  client: Client<paths>,
+  domainId: string,
+  options: DnsRecordPaginationOptions = {},
+): AsyncGenerator<DnsRecordList, void, undefined> {
   const limit = options.pageSize ?? 100;
   for (let cursor: string | null = null; ; ) {
     const query: { limit: number; cursor?: string } = cursor === null ? { limit } : { limit, cursor };
-    const { data, error, response } = await client.GET("/api/v1/domains/{domain_id}/dns", { params: { path: { domain_id: domainId }, query }, signal: options.signal });
+    const { data, error, response } = await client.GET("/api/v1/domains/{domain_id}/dns", {
+      params: { path: { domain_id: domainId }, query },
+      signal: options.signal,
+    });
     if (!data) throw new PartnerApiError(response, error);
     yield data;
     if (data.next_cursor === null) return;
@@ -65,6 +78,10 @@ export async function* dnsRecordPages(client: Client<paths>, domainId: string, o
 }
 
 /** Each record of the domain, across all pages, in the list's order. */
-export async function* paginateDnsRecords(client: Client<paths>, domainId: string, options: DnsRecordPaginationOptions = {}): AsyncGenerator<DnsRecord, void, undefined> {
+export async function* paginateDnsRecords(
+  client: Client<paths>,
+  domainId: string,
+  options: DnsRecordPaginationOptions = {},
+): AsyncGenerator<DnsRecord, void, undefined> {
   for await (const page of dnsRecordPages(client, domainId, options)) yield* page.records;
 }

@@ -99,7 +99,8 @@ export function retryingFetch(fetch: FetchFunction, options: RetryOptions = {}):
       const hintMs = await serverHintMs(response, clock.now());
       // Judged on the server's own ask (the jitter is ours): a per-minute bucket's 60 s is waited out by default.
       if (hintMs !== undefined && hintMs > maxDelayMs) return response;
-      const delayMs = hintMs !== undefined ? retryDelayMs(hintMs, retry - 1, policy) : Math.min(retryDelayMs(undefined, retry - 1, policy), maxDelayMs);
+      const delayMs =
+        hintMs !== undefined ? retryDelayMs(hintMs, retry - 1, policy) : Math.min(retryDelayMs(undefined, retry - 1, policy), maxDelayMs);
       // Free the connection of an answer nobody will read.
       await response.body?.cancel().catch(() => undefined);
       options.onRetry?.({ method: request.method, url: request.url, status: response.status, retry, delayMs });

@@ -20,8 +20,11 @@ export const SANDBOX_BUNDLE_PATHS: Record<DocumentKind, string> = {
   full: "generated/openapi/partner-api.full.sandbox.yml",
 };
 
-export const bundlePath = (kind: DocumentKind, environment: Environment) => (environment === "sandbox" ? SANDBOX_BUNDLE_PATHS : BUNDLE_PATHS)[kind];
+export const bundlePath = (kind: DocumentKind, environment: Environment) =>
+  (environment === "sandbox" ? SANDBOX_BUNDLE_PATHS : BUNDLE_PATHS)[kind];
 
 /** The document the server's validator loads, as JSON (scripts/lib/validator-document.ts). */
 export const validatorDocumentPath = (kind: DocumentKind, environment: Environment) =>
-  bundlePath(kind, environment).replace(/^generated\/openapi\//, "generated/validator/").replace(/\.yml$/, ".json");
+  bundlePath(kind, environment)
+    .replace(/^generated\/openapi\//, "generated/validator/")
+    .replace(/\.yml$/, ".json");

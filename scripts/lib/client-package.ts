@@ -37,11 +37,19 @@ export interface ClientPackageReport {
 
 async function command(file: string, args: string[], cwd: string): Promise<{ exitCode: number; output: string; stdout: string }> {
   try {
-    const { stdout, stderr } = await run(file, args, { cwd, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" } });
+    const { stdout, stderr } = await run(file, args, {
+      cwd,
+      maxBuffer: 16 * 1024 * 1024,
+      env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" },
+    });
     return { exitCode: 0, output: stdout + stderr, stdout };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return { exitCode: typeof failed.code === "number" ? failed.code : 1, output: `${failed.stdout ?? ""}${failed.stderr ?? ""}`, stdout: failed.stdout ?? "" };
+    return {
+      exitCode: typeof failed.code === "number" ? failed.code : 1,
+      output: `${failed.stdout ?? ""}${failed.stderr ?? ""}`,
+      stdout: failed.stdout ?? "",
+    };
   }
 }
 
@@ -52,9 +60,11 @@ async function filesUnder(dir: string): Promise<string[]> {
 
 /** Import specifiers of a .js or .d.ts file: static, dynamic, re-exports and `import("...")` types. */
 const specifiersOf = (source: string) =>
-  [...source.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s*["']([^"']+)["']|^\s*import\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/gm)].map(
-    (match) => (match[1] ?? match[2] ?? match[3])!,
-  );
+  [
+    ...source.matchAll(
+      /^\s*(?:import|export)\b[^;]*?\bfrom\s*["']([^"']+)["']|^\s*import\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/gm,
+    ),
+  ].map((match) => (match[1] ?? match[2] ?? match[3])!);
 
 const CONSUMER = `// A partner's code, type-checked against the packed package.
 import { createPartnerClient, isRateLimited, type PartnerClient } from "@partner-api/client";
@@ -70,15 +80,28 @@ const event = verifyWebhookSignature("{}", signWebhookBody("{}", "whsec_x"), "wh
 if (event.type === "user.deleted") console.log(event.data.user_identifier.toUpperCase());
 `;
 
-const CONSUMER_COMPILER_OPTIONS = { target: "ES2023", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, skipLibCheck: false };
+const CONSUMER_COMPILER_OPTIONS = {
+  target: "ES2023",
+  module: "NodeNext",
+  moduleResolution: "NodeNext",
+  strict: true,
+  noEmit: true,
+  skipLibCheck: false,
+};
 /** A Node project: Node's own types, no DOM. */
-const NODE_CONSUMER_TSCONFIG = { compilerOptions: { ...CONSUMER_COMPILER_OPTIONS, lib: ["ES2023"], types: ["node"] }, files: ["consumer.ts"] };
+const NODE_CONSUMER_TSCONFIG = {
+  compilerOptions: { ...CONSUMER_COMPILER_OPTIONS, lib: ["ES2023"], types: ["node"] },
+  files: ["consumer.ts"],
+};
 /**
  * A project without @types/node (a browser bundle, Deno, a worker): fetch comes from the DOM lib.
  * Its node_modules holds no @types at all, so a published type that needs Node's (Buffer, NodeJS.*)
  * fails here even through a `/// <reference types="node" />`.
  */
-const NO_NODE_TYPES_CONSUMER_TSCONFIG = { compilerOptions: { ...CONSUMER_COMPILER_OPTIONS, lib: ["ES2023", "DOM"], types: [] }, files: ["consumer.ts"] };
+const NO_NODE_TYPES_CONSUMER_TSCONFIG = {
+  compilerOptions: { ...CONSUMER_COMPILER_OPTIONS, lib: ["ES2023", "DOM"], types: [] },
+  files: ["consumer.ts"],
+};
 
 export async function checkClientPackage(workDir: string): Promise<ClientPackageReport> {
   const problems: string[] = [];
@@ -87,8 +110,13 @@ export async function checkClientPackage(workDir: string): Promise<ClientPackage
   const packageDir = join(workDir, "package");
   const SOURCES_ONLY = new Set(["src", "scripts", "dist", ".build", "node_modules", "tsconfig.build.json", ".gitignore"]);
   await mkdir(packageDir);
-  for (const entry of await readdir(CLIENT_DIR)) if (!SOURCES_ONLY.has(entry)) await cp(join(CLIENT_DIR, entry), join(packageDir, entry), { recursive: true });
-  const built = await command(process.execPath, [join(CLIENT_DIR, "scripts", "build.mjs"), "--out-dir", join(packageDir, "dist")], CLIENT_DIR);
+  for (const entry of await readdir(CLIENT_DIR))
+    if (!SOURCES_ONLY.has(entry)) await cp(join(CLIENT_DIR, entry), join(packageDir, entry), { recursive: true });
+  const built = await command(
+    process.execPath,
+    [join(CLIENT_DIR, "scripts", "build.mjs"), "--out-dir", join(packageDir, "dist")],
+    CLIENT_DIR,
+  );
   if (built.exitCode !== 0) throw new Error(`the client build failed:\n${built.output}`);
 
   // Scripts are ignored because the build just ran (prepack would build into client/dist, and print into the JSON).
@@ -99,7 +127,8 @@ export async function checkClientPackage(workDir: string): Promise<ClientPackage
   const files = pack.files.map((file) => file.path).sort();
 
   for (const file of files) {
-    if (file !== "package.json" && file !== "README.md" && !file.startsWith("dist/")) problems.push(`unexpected file in the package: ${file}`);
+    if (file !== "package.json" && file !== "README.md" && !file.startsWith("dist/"))
+      problems.push(`unexpected file in the package: ${file}`);
   }
   if (!files.includes("README.md")) problems.push("README.md is not in the package");
   const manifest = JSON.parse(await readFile(join(CLIENT_DIR, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
@@ -109,13 +138,23 @@ export async function checkClientPackage(workDir: string): Promise<ClientPackage
 
   const bytes = await readFile(tarball);
   // The tarball itself, as the registry would serve it (publint then reads no file of the work tree).
-  const lint = await publint({ pack: { tarball: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer }, strict: true });
-  const publintMessages = lint.messages.map((message) => `${message.type}: ${formatMessage(message, lint.pkg, { color: false }) ?? message.code}`);
-  for (const message of lint.messages) if (message.type !== "suggestion") problems.push(`publint ${message.type}: ${formatMessage(message, lint.pkg, { color: false })}`);
+  const lint = await publint({
+    pack: { tarball: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer },
+    strict: true,
+  });
+  const publintMessages = lint.messages.map(
+    (message) => `${message.type}: ${formatMessage(message, lint.pkg, { color: false }) ?? message.code}`,
+  );
+  for (const message of lint.messages)
+    if (message.type !== "suggestion") problems.push(`publint ${message.type}: ${formatMessage(message, lint.pkg, { color: false })}`);
 
   // esm-only: the package is ESM (Node 22.12+ can also require() it); node10 and CJS-from-node16 resolution are out of scope.
   const attwCli = join(dirname(require.resolve("@arethetypeswrong/cli/package.json")), "dist", "index.js");
-  const attw = await command(process.execPath, [attwCli, tarball, "--profile", "esm-only", "--no-definitely-typed", "--no-color", "--no-emoji"], workDir);
+  const attw = await command(
+    process.execPath,
+    [attwCli, tarball, "--profile", "esm-only", "--no-definitely-typed", "--no-color", "--no-emoji"],
+    workDir,
+  );
   if (attw.exitCode !== 0) problems.push(`@arethetypeswrong/cli found problems:\n${attw.output}`);
 
   // Installed as a consumer's node_modules holds it, next to the one dependency it declares.
@@ -137,7 +176,9 @@ export async function checkClientPackage(workDir: string): Promise<ClientPackage
   for (const file of await filesUnder(installedDir)) {
     if (!/\.(js|d\.ts)$/.test(file)) continue;
     for (const specifier of specifiersOf(await readFile(file, "utf8"))) {
-      const inside = specifier.startsWith(".") ? !relative(installedDir, join(dirname(file), specifier)).startsWith("..") : ALLOWED_BARE_IMPORTS.has(specifier);
+      const inside = specifier.startsWith(".")
+        ? !relative(installedDir, join(dirname(file), specifier)).startsWith("..")
+        : ALLOWED_BARE_IMPORTS.has(specifier);
       if (!inside) problems.push(`${relative(installedDir, file)} imports ${specifier}, which the package does not contain or declare`);
     }
   }

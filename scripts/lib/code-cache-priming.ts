@@ -33,12 +33,19 @@ export async function primeCodeCache(directory: string): Promise<void> {
     const auth = { Authorization: `Bearer ${KEY}` };
     await expectOk(fetch(`${baseUrl}/health`));
     await expectOk(fetch(`${baseUrl}/api/v1/health`, { headers: auth }));
-    await expectOk(fetch(`${baseUrl}/api/v1/users`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify({ user_identifier: "priming_user" }) }));
+    await expectOk(
+      fetch(`${baseUrl}/api/v1/users`, {
+        method: "POST",
+        headers: { ...auth, "Content-Type": "application/json" },
+        body: JSON.stringify({ user_identifier: "priming_user" }),
+      }),
+    );
   } finally {
     if (server.child.exitCode === null) server.child.kill("SIGTERM");
   }
   const code = await server.exited;
-  if (code !== 0 || !existsSync(cachePath)) throw new Error(`the priming run of the built server ended with ${code} and wrote no code cache:\n${server.output()}`);
+  if (code !== 0 || !existsSync(cachePath))
+    throw new Error(`the priming run of the built server ended with ${code} and wrote no code cache:\n${server.output()}`);
 }
 
 async function expectOk(answer: Promise<Response>): Promise<void> {

@@ -1,6 +1,6 @@
 /** Renders every file under generated/ from spec/partner-api.yml, in memory. */
 import openapiTS, { astToString } from "openapi-typescript";
-import { parse, stringify } from "yaml";
+import { stringify } from "yaml";
 import type { DocumentKind } from "../../generated/deployment.js";
 import { variantDocument } from "./variant-document.js";
 import { renderDeploymentModule } from "./deployment-module.js";
@@ -43,13 +43,13 @@ export async function renderGeneratedFiles(): Promise<Map<string, string>> {
     const document = variantDocument(source, kind, "sandbox");
     // defaultNonNullable: false keeps fields with a default optional in request bodies, where callers may omit them.
     const ast = await openapiTS(document as never, { alphabetize: false, exportType: false, defaultNonNullable: false });
-    files.set(TYPE_PATHS[kind], banner("//", "scripts/generate.ts") + "\n" + astToString(ast));
+    files.set(TYPE_PATHS[kind], `${banner("//", "scripts/generate.ts")}\n${astToString(ast)}`);
   }
   const full = variantDocument(source, "full", "sandbox");
   files.set("generated/operations.ts", renderOperationTable(full));
   files.set("generated/handlers.ts", renderHandlerContract(full));
   files.set("generated/deployment.ts", renderDeploymentModule(full));
-  files.set("generated/README.md", banner("<!--", "scripts/generate.ts").trimEnd() + " -->\n" + GENERATED_README);
+  files.set("generated/README.md", `${banner("<!--", "scripts/generate.ts").trimEnd()} -->\n${GENERATED_README}`);
   return files;
 }
 

@@ -74,7 +74,8 @@ export function operationRows(document: JsonObject): OperationRow[] {
  */
 function sandboxMaxAdvanceSeconds(document: JsonObject): number {
   const schemas = (document.components as JsonObject).schemas as Record<string, JsonObject>;
-  const maximum = ((schemas.SandboxClockAdvance?.properties as Record<string, JsonObject> | undefined)?.seconds as JsonObject | undefined)?.maximum;
+  const maximum = ((schemas.SandboxClockAdvance?.properties as Record<string, JsonObject> | undefined)?.seconds as JsonObject | undefined)
+    ?.maximum;
   if (typeof maximum !== "number") throw new Error("SandboxClockAdvance.seconds needs a maximum: it bounds every sandbox clock advance");
   return maximum;
 }

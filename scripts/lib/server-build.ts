@@ -46,7 +46,12 @@ function sourceModuleUrls(bundleDirectory: string): Plugin {
         const source = await readFile(path, "utf8");
         if (!source.includes("import.meta.url")) return undefined;
         // `define` replaces the expression in the syntax tree, never inside a string or comment.
-        const { code } = await transform(source, { loader: "ts", format: "esm", sourcefile: path, define: { "import.meta.url": "__sourceModuleUrl" } });
+        const { code } = await transform(source, {
+          loader: "ts",
+          format: "esm",
+          sourcefile: path,
+          define: { "import.meta.url": "__sourceModuleUrl" },
+        });
         const fromBundle = JSON.stringify(toPosix(relative(bundleDirectory, path)));
         const url = `require("node:url").pathToFileURL(require("node:path").join(__dirname, ${fromBundle})).href`;
         return { contents: `const __sourceModuleUrl = ${url};\n${code}`, loader: "js", resolveDir: dirname(path) };
@@ -62,9 +67,13 @@ export function bundledOnce(metafile: Metafile): string[] {
     const roots = new Set(
       Object.keys(metafile.inputs)
         .map((input) => /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1])
+        // biome-ignore lint/complexity/useOptionalChain: a type guard must return a boolean, not undefined
         .filter((root): root is string => root !== undefined && root.endsWith(`node_modules/${name}`)),
     );
-    if (roots.size !== 1) problems.push(`${name} is bundled ${roots.size} times (${[...roots].join(", ") || "never"}); the server's patch must reach the copy the validator uses`);
+    if (roots.size !== 1)
+      problems.push(
+        `${name} is bundled ${roots.size} times (${[...roots].join(", ") || "never"}); the server's patch must reach the copy the validator uses`,
+      );
   }
   return problems;
 }

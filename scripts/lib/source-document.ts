@@ -63,7 +63,10 @@ export function readSourceDocument(rootPath: string = SOURCE_PATH): JsonObject {
       return inline(target, trail);
     }
     return Object.fromEntries(
-      Object.entries(node).map(([key, value]) => [key, key === "discriminator" && isObject(value) ? discriminator(value, file) : walk(value, file, trail)]),
+      Object.entries(node).map(([key, value]) => [
+        key,
+        key === "discriminator" && isObject(value) ? discriminator(value, file) : walk(value, file, trail),
+      ]),
     );
   };
 

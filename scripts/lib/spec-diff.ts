@@ -11,8 +11,13 @@ export interface DiffResult {
 export function diffDocuments(basePath: string, revisionPath: string): DiffResult {
   // A document unchanged since the base (most of them, in most pull requests) needs no Redocly process.
   if (readFileSync(basePath, "utf8") === readFileSync(revisionPath, "utf8")) return { breaking: false, report: "" };
-  const result = spawnSync("node_modules/.bin/redocly", ["diff", basePath, revisionPath, "--config", "redocly.yaml", "--fail-on", "major"], { encoding: "utf8" });
+  const result = spawnSync(
+    "node_modules/.bin/redocly",
+    ["diff", basePath, revisionPath, "--config", "redocly.yaml", "--fail-on", "major"],
+    { encoding: "utf8" },
+  );
   const report = `${result.stdout}${result.stderr}`;
-  if (result.status !== 0 && !/major/.test(report)) throw new Error(`redocly diff could not compare ${basePath} and ${revisionPath}:\n${report}`);
+  if (result.status !== 0 && !/major/.test(report))
+    throw new Error(`redocly diff could not compare ${basePath} and ${revisionPath}:\n${report}`);
   return { breaking: result.status !== 0, report };
 }

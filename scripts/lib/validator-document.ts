@@ -53,7 +53,8 @@ const isObject = (value: Json | undefined): value is JsonObject => typeof value 
  */
 const UNUSED_BY_THE_SERVER = new Set(["discriminator"]);
 
-const isAnnotation = (key: string) => ANNOTATIONS.has(key) || UNUSED_BY_THE_SERVER.has(key) || (key.startsWith("x-") && !key.startsWith("x-eov-"));
+const isAnnotation = (key: string) =>
+  ANNOTATIONS.has(key) || UNUSED_BY_THE_SERVER.has(key) || (key.startsWith("x-") && !key.startsWith("x-eov-"));
 
 /** The validator's document of a published one (which is left unchanged). */
 export function validatorDocument(published: JsonObject): JsonObject {
@@ -72,7 +73,8 @@ function keywordsOf(node: JsonObject): JsonObject {
   for (const [key, value] of Object.entries(node)) {
     if (isAnnotation(key)) continue;
     if (DATA.has(key)) kept[key] = value;
-    else if (NAME_MAPS.has(key) && isObject(value)) kept[key] = Object.fromEntries(Object.entries(value).map(([name, item]) => [name, walk(item)]));
+    else if (NAME_MAPS.has(key) && isObject(value))
+      kept[key] = Object.fromEntries(Object.entries(value).map(([name, item]) => [name, walk(item)]));
     else kept[key] = walk(value);
   }
   return kept;

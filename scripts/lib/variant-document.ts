@@ -9,8 +9,7 @@ type JsonObject = { [key: string]: Json };
 
 const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 
-const isObject = (value: Json | undefined): value is JsonObject =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: Json | undefined): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Returns a new document holding only what the given variant serves in the given environment. */
 export function variantDocument(source: JsonObject, kind: DocumentKind, environment: Environment): JsonObject {

@@ -49,7 +49,8 @@ export class KeyRing {
 
   /** Adds a key given in plain text (from configuration); only its hash is kept. */
   addKey(partner: Partner, key: string): void {
-    if (environmentOfKey(key) !== this.environment) throw new Error(`a ${this.environment} deployment only takes ${PREFIX[this.environment]} keys`);
+    if (environmentOfKey(key) !== this.environment)
+      throw new Error(`a ${this.environment} deployment only takes ${PREFIX[this.environment]} keys`);
     this.addHash(partner, hashApiKey(key));
   }
 
@@ -75,12 +76,18 @@ export class KeyRing {
   loaded(): LoadedPartner[] {
     const fromConfiguration = new Map<string, LoadedPartner>();
     for (const { partner } of this.byHash.values()) {
-      const loaded = fromConfiguration.get(partner.id) ?? { partner, keys: { sandbox: 0, production: 0 }, source: "configuration" as const };
+      const loaded = fromConfiguration.get(partner.id) ?? {
+        partner,
+        keys: { sandbox: 0, production: 0 },
+        source: "configuration" as const,
+      };
       loaded.keys[this.environment]++;
       fromConfiguration.set(partner.id, loaded);
     }
     this.file?.current();
-    const fromFile = (this.file?.partners() ?? []).map(({ partner, keys }): LoadedPartner => ({ partner, keys: { ...keys }, source: "partners file" }));
+    const fromFile = (this.file?.partners() ?? []).map(
+      ({ partner, keys }): LoadedPartner => ({ partner, keys: { ...keys }, source: "partners file" }),
+    );
     return [...fromConfiguration.values(), ...fromFile];
   }
 }

@@ -46,7 +46,8 @@ export interface PartnersFileEvents {
   refused(reason: string): void;
 }
 
-const sameFile = (a: Stats, b: Stats) => a.ino === b.ino && a.dev === b.dev && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
+const sameFile = (a: Stats, b: Stats) =>
+  a.ino === b.ino && a.dev === b.dev && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
 
 export class FollowedPartnersFile {
   readonly path: string;
@@ -169,7 +170,10 @@ export class FollowedPartnersFile {
 export function loggedPartnersFileEvents(logger: Logger): PartnersFileEvents {
   return {
     reloaded: (partners) =>
-      logger.info({ partners: partners.map(({ partner, keys }) => ({ id: partner.id, keys })) }, "partners file changed: its keys are in force from this request on"),
+      logger.info(
+        { partners: partners.map(({ partner, keys }) => ({ id: partner.id, keys })) },
+        "partners file changed: its keys are in force from this request on",
+      ),
     refused: (reason) => logger.error({ reason }, "partners file changed but cannot be used; the keys read before stay in force"),
   };
 }

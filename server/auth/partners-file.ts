@@ -44,11 +44,13 @@ export function parsePartnersFile(text: string, path: string): PartnersFile {
     if (typeof entry !== "object" || entry === null) throw new PartnersFileError(`${where} must be an object`);
     if (typeof entry.id !== "string" || entry.id === "") throw new PartnersFileError(`${where}.id must be a non-empty string`);
     if (typeof entry.name !== "string") throw new PartnersFileError(`${where}.name must be a string`);
-    if (entry.environment !== "sandbox" && entry.environment !== "production") throw new PartnersFileError(`${where}.environment must be sandbox or production`);
+    if (entry.environment !== "sandbox" && entry.environment !== "production")
+      throw new PartnersFileError(`${where}.environment must be sandbox or production`);
     if (!isStringList(entry.key_hashes) || !entry.key_hashes.every((hash) => KEY_HASH.test(hash))) {
       throw new PartnersFileError(`${where}.key_hashes must be a list of SHA-256 hashes (64 lower-case hex digits)`);
     }
-    if (entry.embed_origins !== undefined && !isStringList(entry.embed_origins)) throw new PartnersFileError(`${where}.embed_origins must be a list of origins`);
+    if (entry.embed_origins !== undefined && !isStringList(entry.embed_origins))
+      throw new PartnersFileError(`${where}.embed_origins must be a list of origins`);
   });
   return { partners: partners as PartnerEntry[] };
 }
@@ -74,7 +76,7 @@ export function writePartnersFile(path: string, file: PartnersFile): void {
   try {
     const fd = openSync(temporary, "wx", 0o600);
     try {
-      writeSync(fd, JSON.stringify(file, null, 2) + "\n");
+      writeSync(fd, `${JSON.stringify(file, null, 2)}\n`);
       fsyncSync(fd);
     } finally {
       closeSync(fd);

@@ -48,7 +48,12 @@ export const hashSessionToken = (token: string) => hash("sha256", token, "hex");
  * (shown once, stored only hashed) and when it ends. Beyond LOGIN_SESSIONS_PER_USER the user's
  * oldest sessions end.
  */
-export function openLoginSession(services: Services, partnerId: string, userIdentifier: string, now: Date): { token: string; expiresAt: Date } {
+export function openLoginSession(
+  services: Services,
+  partnerId: string,
+  userIdentifier: string,
+  now: Date,
+): { token: string; expiresAt: Date } {
   const { store } = services;
   // 43 base62 characters: about 256 bits, far beyond guessing.
   const token = randomBase62(ID_LENGTH);

@@ -54,7 +54,9 @@ function suggestionsFor(store: Store, environment: Environment, name: string, la
   const open = new Set(TLD_CATALOGUE.filter((entry) => entry.available).map((entry) => entry.tld));
   const candidates = [
     ...SUGGESTION_TLDS.filter((tld) => open.has(tld)).map((tld) => [`${label}.${tld}`, label] as const),
-    ...[`get${label}`, `${label}hq`, `my${label}`, `${label}online`].filter((variant) => variant.length <= 63).map((variant) => [`${variant}.com`, variant] as const),
+    ...[`get${label}`, `${label}hq`, `my${label}`, `${label}online`]
+      .filter((variant) => variant.length <= 63)
+      .map((variant) => [`${variant}.com`, variant] as const),
   ];
   return candidates
     .filter(([candidate, candidateLabel]) => candidate !== name && isAvailable(store, environment, candidate, candidateLabel, true))

@@ -43,7 +43,8 @@ const CONTEXT_RULES = new Map<number, ContextRule>([
   [0x30fb, (label) => label.some((character) => JAPANESE.test(character))],
 ]);
 // A.8 and A.9: Arabic-Indic and Extended Arabic-Indic digits do not mix in one label.
-for (let codePoint = 0x0660; codePoint <= 0x0669; codePoint++) CONTEXT_RULES.set(codePoint, (label) => !label.some(isExtendedArabicIndicDigit));
+for (let codePoint = 0x0660; codePoint <= 0x0669; codePoint++)
+  CONTEXT_RULES.set(codePoint, (label) => !label.some(isExtendedArabicIndicDigit));
 for (let codePoint = 0x06f0; codePoint <= 0x06f9; codePoint++) CONTEXT_RULES.set(codePoint, (label) => !label.some(isArabicIndicDigit));
 
 const UNASSIGNED = /^\p{Cn}$/u;
@@ -98,7 +99,8 @@ export function idna2008Refusal(label: string): Idna2008Refusal | null {
     const property = derivedProperty(character);
     const codePoint = character.codePointAt(0)!;
     if (property === "DISALLOWED" || property === "UNASSIGNED") return { character, codePoint, kind: "disallowed" };
-    if (property === "CONTEXTO" && !CONTEXT_RULES.get(codePoint)!(characters, index)) return { character, codePoint, kind: "out_of_context" };
+    if (property === "CONTEXTO" && !CONTEXT_RULES.get(codePoint)!(characters, index))
+      return { character, codePoint, kind: "out_of_context" };
   }
   return null;
 }

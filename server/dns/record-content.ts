@@ -52,8 +52,10 @@ export function parseSrv(content: string): SrvParts | null {
   return { priority: priority!, weight: weight!, port: port!, target: target === "." ? "." : canonicalHostName(target) };
 }
 
-const hostOf = (what: string) => (content: string): ContentReading =>
-  isHostName(content) ? { canonical: canonicalHostName(content) } : { problem: `content must be a valid ${what}` };
+const hostOf =
+  (what: string) =>
+  (content: string): ContentReading =>
+    isHostName(content) ? { canonical: canonicalHostName(content) } : { problem: `content must be a valid ${what}` };
 
 const READERS: Record<RecordType, (content: string) => ContentReading> = {
   A: (content) => {
@@ -66,9 +68,14 @@ const READERS: Record<RecordType, (content: string) => ContentReading> = {
       case "address":
         return { canonical: reading.canonical };
       case "zone_index":
-        return { problem: "content must not carry a zone index (%...): it names a network interface of one host and means nothing in the DNS" };
+        return {
+          problem: "content must not carry a zone index (%...): it names a network interface of one host and means nothing in the DNS",
+        };
       case "ipv4_address":
-        return { problem: "content must be an IPv6 address: IPv4-mapped (::ffff:0:0/96) and IPv4-compatible (::/96) addresses carry an IPv4 address, which belongs in an A record" };
+        return {
+          problem:
+            "content must be an IPv6 address: IPv4-mapped (::ffff:0:0/96) and IPv4-compatible (::/96) addresses carry an IPv4 address, which belongs in an A record",
+        };
       case "not_an_address":
         return { problem: "content must be a valid IPv6 address for AAAA records" };
     }

@@ -37,7 +37,14 @@ function positionOf(domain: DomainRow, cursor: string): RecordListPosition {
   }
   if (!Array.isArray(content) || content.length !== 6) throw notOurs();
   const [version, domainId, name, type, createdAt, id] = content as unknown[];
-  if (version !== CURSOR_VERSION || typeof domainId !== "string" || typeof name !== "string" || typeof type !== "string" || typeof id !== "string") throw notOurs();
+  if (
+    version !== CURSOR_VERSION ||
+    typeof domainId !== "string" ||
+    typeof name !== "string" ||
+    typeof type !== "string" ||
+    typeof id !== "string"
+  )
+    throw notOurs();
   if (typeof createdAt !== "number" || !Number.isSafeInteger(createdAt) || createdAt < 0) throw notOurs();
   if (domainId !== domain.id) throw apiErrors.badRequest("cursor", "invalid_cursor", "cursor belongs to the record list of another domain");
   // Any name and type make a position to start after; they need not be a record's.

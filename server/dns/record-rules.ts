@@ -40,10 +40,19 @@ export const txtText = (content: string) => txtStrings(content).join("");
 export function recordViolations(draft: RecordDraft, domainName: string): RuleViolation[] {
   const violations: RuleViolation[] = [];
   if (!isRecordName(draft.name)) {
-    violations.push({ field: "name", code: "invalid_format", message: "name must be 1 to 253 characters of letters, digits, hyphens and dots, labels at most 63 characters, not starting or ending with a hyphen, or @ for the root" });
+    violations.push({
+      field: "name",
+      code: "invalid_format",
+      message:
+        "name must be 1 to 253 characters of letters, digits, hyphens and dots, labels at most 63 characters, not starting or ending with a hyphen, or @ for the root",
+    });
   } else if (fullNameLength(draft.name, domainName) > MAX_FULL_NAME) {
     const room = MAX_FULL_NAME - domainName.length - 1;
-    violations.push({ field: "name", code: "too_long", message: `name and the domain together must be at most ${MAX_FULL_NAME} characters (RFC 1035); under ${domainName} a name has at most ${room}` });
+    violations.push({
+      field: "name",
+      code: "too_long",
+      message: `name and the domain together must be at most ${MAX_FULL_NAME} characters (RFC 1035); under ${domainName} a name has at most ${room}`,
+    });
   }
   if (!Number.isInteger(draft.ttl) || draft.ttl < 60 || draft.ttl > 86400) {
     violations.push({ field: "ttl", code: "out_of_range", message: "ttl must be between 60 and 86400 seconds" });
@@ -62,7 +71,11 @@ export function recordViolations(draft: RecordDraft, domainName: string): RuleVi
     violations.push({ field: "priority", code: "invalid_value", message: "priority must equal the first part of content for SRV records" });
   }
   if (draft.type !== "MX" && draft.type !== "SRV" && draft.priority !== null) {
-    violations.push({ field: "priority", code: "invalid_value", message: `priority is only used by MX and SRV records, not ${draft.type}` });
+    violations.push({
+      field: "priority",
+      code: "invalid_value",
+      message: `priority is only used by MX and SRV records, not ${draft.type}`,
+    });
   }
   return violations;
 }
@@ -82,7 +95,12 @@ function canonicalContent(type: RecordType, content: string): string {
 
 /** A record as it is stored: name in lower case (RFC 4343), content in its type's canonical spelling. */
 export function canonicalRecord(draft: RecordDraft): RecordDraft {
-  return { ...draft, name: draft.name.toLowerCase(), content: canonicalContent(draft.type, draft.content), priority: storedPriority(draft) };
+  return {
+    ...draft,
+    name: draft.name.toLowerCase(),
+    content: canonicalContent(draft.type, draft.content),
+    priority: storedPriority(draft),
+  };
 }
 
 // Both sides are compared in canonical form, so a draft matches a stored row however either was spelt.

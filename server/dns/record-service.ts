@@ -13,7 +13,9 @@ export function assertRecordValid(draft: RecordDraft, domain: DomainRow, fieldNa
   if (violations.length === 0) return;
   // Messages start with the field they name; a variant that calls the field otherwise (R's value) sees its own name.
   const named = (word: string) => (Object.hasOwn(fieldNames, word) ? fieldNames[word]! : word);
-  throw apiErrors.invalidValues(violations.map((v) => ({ field: named(v.field), code: v.code, message: v.message.replace(/^[a-z_]+(?= )/, named) })));
+  throw apiErrors.invalidValues(
+    violations.map((v) => ({ field: named(v.field), code: v.code, message: v.message.replace(/^[a-z_]+(?= )/, named) })),
+  );
 }
 
 function assertNoConflict(draft: RecordDraft, others: DnsRecordRow[]): void {
@@ -36,15 +38,24 @@ function addNewRecords(services: Services, domain: DomainRow, records: DnsRecord
   const max = dnsLimits.records_per_domain;
   if (!services.store.addRecords(domain.id, records, max)) {
     const holds = services.store.countRecords(domain.id);
-    throw apiErrors.unprocessable(`A domain holds at most ${max} DNS records; ${domain.name} holds ${holds} and this request would add ${records.length}`, {
-      code: "record_limit_exceeded",
-      limit: max,
-    });
+    throw apiErrors.unprocessable(
+      `A domain holds at most ${max} DNS records; ${domain.name} holds ${holds} and this request would add ${records.length}`,
+      {
+        code: "record_limit_exceeded",
+        limit: max,
+      },
+    );
   }
-  for (const record of records) services.outbox.emit(domain.partnerId, "dns_record.created", { domain_id: domain.id, data: toRecordD(record) });
+  for (const record of records)
+    services.outbox.emit(domain.partnerId, "dns_record.created", { domain_id: domain.id, data: toRecordD(record) });
 }
 
-export function createRecord(services: Services, domain: DomainRow, draft: RecordDraft, fieldNames?: Partial<Record<string, string>>): DnsRecordRow {
+export function createRecord(
+  services: Services,
+  domain: DomainRow,
+  draft: RecordDraft,
+  fieldNames?: Partial<Record<string, string>>,
+): DnsRecordRow {
   assertRecordValid(draft, domain, fieldNames);
   assertNoConflict(draft, services.store.recordsAtName(domain.id, draft.name));
   const record = newRecordRow(services, domain, draft);
@@ -87,9 +98,18 @@ export function createRecordsInBulk(services: Services, domain: DomainRow, draft
   return { created, refused };
 }
 
-export function updateRecord(services: Services, domain: DomainRow, existing: DnsRecordRow, draft: RecordDraft, fieldNames?: Partial<Record<string, string>>): DnsRecordRow {
+export function updateRecord(
+  services: Services,
+  domain: DomainRow,
+  existing: DnsRecordRow,
+  draft: RecordDraft,
+  fieldNames?: Partial<Record<string, string>>,
+): DnsRecordRow {
   assertRecordValid(draft, domain, fieldNames);
-  assertNoConflict(draft, services.store.recordsAtName(domain.id, draft.name).filter((other) => other.id !== existing.id));
+  assertNoConflict(
+    draft,
+    services.store.recordsAtName(domain.id, draft.name).filter((other) => other.id !== existing.id),
+  );
   const record: DnsRecordRow = { ...existing, ...canonicalRecord(draft), updatedAt: services.clock.now() };
   services.store.saveRecord(record);
   services.outbox.emit(domain.partnerId, "dns_record.updated", { domain_id: domain.id, data: toRecordD(record) });

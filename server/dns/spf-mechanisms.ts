@@ -15,7 +15,8 @@ const MECHANISM = /^([a-z][a-z0-9]*)(?::([^/]+))?(?:\/(\d{1,3}))?(?:\/\/(\d{1,3}
 // SPF domains name TXT records such as _spf.google.com: a label may begin with an underscore.
 const isSpfDomain = (domain: string) => isHostName(domain.replace(/(^|\.)_/g, "$1"));
 // RFC 7208 section 12: a CIDR length has no leading zero.
-const isPrefixUpTo = (max: number, prefix: string | undefined) => prefix === undefined || (/^(0|[1-9]\d*)$/.test(prefix) && Number(prefix) <= max);
+const isPrefixUpTo = (max: number, prefix: string | undefined) =>
+  prefix === undefined || (/^(0|[1-9]\d*)$/.test(prefix) && Number(prefix) <= max);
 
 /** Whether a mechanism (without its qualifier) is allowed, and whether it costs a DNS lookup. */
 function classify(mechanism: string): "lookup" | "no-lookup" | "refused" {

@@ -8,7 +8,12 @@ import { assertRecordValid, createCheckedRecords } from "./record-service.js";
 import { expandTemplate } from "./templates.js";
 
 /** All or nothing: every record is checked, against the zone and each other, before any is written, and all are written together. */
-export function applyTemplate(services: Services, domain: DomainRow, templateId: DnsTemplateId, variables: Record<string, string>): DnsRecordRow[] {
+export function applyTemplate(
+  services: Services,
+  domain: DomainRow,
+  templateId: DnsTemplateId,
+  variables: Record<string, string>,
+): DnsRecordRow[] {
   const drafts = expandTemplate(templateId, domain.name, variables);
   drafts.forEach((draft, index) => {
     assertRecordValid(draft, domain);

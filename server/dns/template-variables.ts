@@ -36,17 +36,22 @@ function isEmail(value: string): boolean {
 const TYPES: Record<TemplateVariableType, { accepts: (value: string) => boolean; expected: string }> = {
   hostname: { accepts: isHostName, expected: "a host name (labels of letters, digits and hyphens, e.g. mail.example.com)" },
   ipv4: { accepts: isIPv4, expected: "an IPv4 address in dotted-quad form" },
-  email: { accepts: isEmail, expected: "an e-mail address: letters, digits, dots, underscores, plus signs and hyphens before the @, a host name after it" },
+  email: {
+    accepts: isEmail,
+    expected: "an e-mail address: letters, digits, dots, underscores, plus signs and hyphens before the @, a host name after it",
+  },
   spf_mechanisms: {
     accepts: isSpfMechanisms,
-    expected: "SPF mechanisms separated by single spaces (a, mx, include:, exists:, ip4:, ip6:, each with an optional qualifier; no all, ptr or modifiers; at most 10 DNS lookups)",
+    expected:
+      "SPF mechanisms separated by single spaces (a, mx, include:, exists:, ip4:, ip6:, each with an optional qualifier; no all, ptr or modifiers; at most 10 DNS lookups)",
   },
   text: { accepts: () => true, expected: "text" },
 };
 
 /** 422 naming the variable when the value is not of its type, outside its enum, over its length or off its pattern. */
 export function assertVariableValue(templateId: DnsTemplateId, name: string, spec: TemplateVariableSpec, value: string): void {
-  const refuse = (code: string, rule: string) => apiErrors.invalidValue(`variables.${name}`, code, `Template ${templateId}: ${name} must be ${rule}`);
+  const refuse = (code: string, rule: string) =>
+    apiErrors.invalidValue(`variables.${name}`, code, `Template ${templateId}: ${name} must be ${rule}`);
   if (spec.enum && !spec.enum.includes(value)) throw refuse("invalid_value", `one of ${spec.enum.join(", ")}`);
   if (spec.max_length !== undefined && value.length > spec.max_length) throw refuse("too_long", `at most ${spec.max_length} characters`);
   const type = TYPES[spec.type];

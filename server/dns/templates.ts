@@ -13,12 +13,17 @@ export function expandTemplate(templateId: DnsTemplateId, domainName: string, gi
   // Own keys only: `in` would take "constructor" or "__proto__" for variables of every template.
   const unknown = Object.keys(given).filter((name) => !Object.hasOwn(specs, name));
   if (unknown.length > 0) {
-    throw apiErrors.invalidValue(`variables.${unknown[0]}`, "invalid_value", `Template ${templateId} has no variable ${unknown[0]}; its variables are: ${Object.keys(specs).join(", ") || "none"}`);
+    throw apiErrors.invalidValue(
+      `variables.${unknown[0]}`,
+      "invalid_value",
+      `Template ${templateId} has no variable ${unknown[0]}; its variables are: ${Object.keys(specs).join(", ") || "none"}`,
+    );
   }
   const values: Record<string, string> = { domain: domainName };
   for (const [name, spec] of Object.entries(specs)) {
     const value = given[name] ?? spec.default;
-    if (value === undefined) throw apiErrors.invalidValue(`variables.${name}`, "missing_required_field", `Template ${templateId} requires the variable ${name}`);
+    if (value === undefined)
+      throw apiErrors.invalidValue(`variables.${name}`, "missing_required_field", `Template ${templateId} requires the variable ${name}`);
     assertVariableValue(templateId, name, spec, value);
     values[name] = value;
   }

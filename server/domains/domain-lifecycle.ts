@@ -41,6 +41,8 @@ export function setDomainStatus(services: Services, domain: DomainRow, status: D
   if (status === "active" && expiresAt <= now) expiresAt = addYears(now, 1);
   const changed: DomainRow = { ...domain, status, expiresAt, updatedAt: now };
   services.store.saveDomain(changed);
-  services.outbox.emit(domain.partnerId, status === "expired" ? "domain.expired" : "domain.updated", { data: domainDetail(services, changed) });
+  services.outbox.emit(domain.partnerId, status === "expired" ? "domain.expired" : "domain.updated", {
+    data: domainDetail(services, changed),
+  });
   return changed;
 }

@@ -43,6 +43,10 @@ export function domainDetail(services: Services, domain: DomainRow): Schemas["Do
     whois_privacy: domain.whoisPrivacy,
     // The first page of the record list, not the whole zone: a detail (and every domain event) stays small.
     ...embeddedRecords(services, domain),
-    pricing: { registration_price: formatCents(domain.registrationPrice), renewal_price: formatCents(domain.renewalPrice), currency: domain.currency },
+    pricing: {
+      registration_price: formatCents(domain.registrationPrice),
+      renewal_price: formatCents(domain.renewalPrice),
+      currency: domain.currency,
+    },
   };
 }

@@ -27,10 +27,14 @@ export function renewDomain(services: Services, domain: DomainRow, years: number
   }
   const now = services.clock.now();
   // An expired domain is renewed from today; an active one from its current expiry.
+  // biome-ignore lint/complexity/useMathMinMax: Math.max of two Dates is a number, not the later Date
   const base = domain.expiresAt > now ? domain.expiresAt : now;
   const expiresAt = addYears(base, years);
   if (expiresAt > addYears(now, MAX_YEARS_AHEAD)) {
-    throw apiErrors.unprocessable(`A registration may not end more than ${MAX_YEARS_AHEAD} years from now; at most ${maxRenewableYears(base, now)} more years are possible`, { field: "years", code: "out_of_range" });
+    throw apiErrors.unprocessable(
+      `A registration may not end more than ${MAX_YEARS_AHEAD} years from now; at most ${maxRenewableYears(base, now)} more years are possible`,
+      { field: "years", code: "out_of_range" },
+    );
   }
   const cost = years * domain.renewalPrice;
   const renewed: DomainRow = { ...domain, expiresAt, status: "active", updatedAt: now };

@@ -17,6 +17,7 @@ export function readCookie(header: string | undefined, name: string): string | u
   return undefined;
 }
 
-export const sessionCookie = (value: string, maxAgeSeconds: number) => `${SESSION_COOKIE}=${value}; Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}; ${ATTRIBUTES}`;
+export const sessionCookie = (value: string, maxAgeSeconds: number) =>
+  `${SESSION_COOKIE}=${value}; Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}; ${ATTRIBUTES}`;
 
 export const clearedSessionCookie = () => `${SESSION_COOKIE}=; Max-Age=0; ${ATTRIBUTES}`;

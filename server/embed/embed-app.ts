@@ -60,7 +60,10 @@ function exchangeToken(services: Services): RequestHandler {
     const lookup = openSession(services, String(req.params.token));
     if (lookup.state !== "open") {
       if (lookup.state === "expired") res.setHeader("Content-Security-Policy", policyFor(originsOf(services, lookup.partnerId)));
-      res.status(lookup.state === "expired" ? 410 : 404).type("html").send(sessionEndedPage());
+      res
+        .status(lookup.state === "expired" ? 410 : 404)
+        .type("html")
+        .send(sessionEndedPage());
       return;
     }
     const { session } = lookup;
@@ -79,12 +82,19 @@ function requireSession(services: Services): RequestHandler {
         res.setHeader("Content-Security-Policy", policyFor(originsOf(services, lookup.partnerId)));
         res.setHeader("Set-Cookie", clearedSessionCookie());
       }
-      res.status(lookup.state === "expired" ? 410 : 401).type("html").send(sessionEndedPage());
+      res
+        .status(lookup.state === "expired" ? 410 : 401)
+        .type("html")
+        .send(sessionEndedPage());
       return;
     }
     const { session } = lookup;
     const partnerServices = servicesOf(services, session.partnerId);
-    const context: EmbedContext = { services: partnerServices, session, user: partnerServices.store.findUser(session.partnerId, session.userIdentifier)! };
+    const context: EmbedContext = {
+      services: partnerServices,
+      session,
+      user: partnerServices.store.findUser(session.partnerId, session.userIdentifier)!,
+    };
     res.locals.embed = context;
     res.setHeader("Content-Security-Policy", policyFor(originsOf(services, session.partnerId)));
     next();

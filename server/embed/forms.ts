@@ -9,7 +9,7 @@
  * goes through `textOf`, so no form can forget it.
  */
 import { isUtf8 } from "node:buffer";
-import { ApiError, apiErrors } from "../errors.js";
+import { type ApiError, apiErrors } from "../errors.js";
 import { textProblem, textProblemMessage } from "../plain-text.js";
 
 /** A parsed urlencoded body: strings, or arrays of them when a name repeats. */
@@ -73,7 +73,8 @@ export function integerOf(body: FormBody, name: string): number | undefined {
 /** One of the given values; the forms offer only these, so anything else is a tampered request. */
 export function choiceOf<T extends string>(body: FormBody, name: string, choices: readonly T[]): T {
   const text = textOf(body, name);
-  if (!(choices as readonly string[]).includes(text)) throw apiErrors.invalidValue(name, "invalid_value", `${name} must be one of ${choices.join(", ")}`);
+  if (!(choices as readonly string[]).includes(text))
+    throw apiErrors.invalidValue(name, "invalid_value", `${name} must be one of ${choices.join(", ")}`);
   return text as T;
 }
 

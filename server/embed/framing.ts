@@ -25,7 +25,8 @@ export function parseEmbedOrigin(value: string): string {
     throw new Error(`embed origin ${JSON.stringify(value)} is not an origin such as https://app.example.com`);
   }
   const bare = url.pathname === "/" && !url.search && !url.hash && !url.username && !url.password && !text.endsWith("/");
-  if (!bare || url.origin === "null" || !HOST.test(url.hostname)) throw new Error(`embed origin ${JSON.stringify(value)} must be scheme://host[:port] only`);
+  if (!bare || url.origin === "null" || !HOST.test(url.hostname))
+    throw new Error(`embed origin ${JSON.stringify(value)} must be scheme://host[:port] only`);
   if (url.protocol !== "https:" && !(url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname))) {
     throw new Error(`embed origin ${JSON.stringify(value)} must use https (http only on localhost, 127.0.0.1, [::1])`);
   }

@@ -22,5 +22,8 @@ export const catalogHandlers: Pick<Handlers, "listTlds" | "checkAvailability"> =
     },
   }),
 
-  checkAvailability: ({ path }, { services }) => ({ status: 200, body: checkAvailability(services.store, services.deployment.environment, path.domain_name) }),
+  checkAvailability: ({ path }, { services }) => ({
+    status: 200,
+    body: checkAvailability(services.store, services.deployment.environment, path.domain_name),
+  }),
 };

@@ -23,7 +23,12 @@ function domainAndRecord(services: Services, partnerId: string, domainId: string
 
 export const dnsRecordDHandlers: Pick<
   Handlers,
-  "listDomainDnsRecords" | "createDomainDnsRecord" | "updateDomainDnsRecord" | "deleteDomainDnsRecord" | "bulkCreateDomainDnsRecords" | "applyDnsTemplate"
+  | "listDomainDnsRecords"
+  | "createDomainDnsRecord"
+  | "updateDomainDnsRecord"
+  | "deleteDomainDnsRecord"
+  | "bulkCreateDomainDnsRecords"
+  | "applyDnsTemplate"
 > = {
   listDomainDnsRecords: ({ path, query }, context) => {
     const domain = domainOfPartner(context.services.store, partnerOf(context).id, path.domain_id);
@@ -58,7 +63,9 @@ export const dnsRecordDHandlers: Pick<
 
   bulkCreateDomainDnsRecords: ({ path, body }, context) => {
     const domain = domainOfPartner(context.services.store, partnerOf(context).id, path.domain_id);
-    const drafts = body.records.map((input): RecordDraft => ({ ...input, ttl: input.ttl ?? DEFAULT_TTL_D, priority: input.priority ?? null }));
+    const drafts = body.records.map(
+      (input): RecordDraft => ({ ...input, ttl: input.ttl ?? DEFAULT_TTL_D, priority: input.priority ?? null }),
+    );
     const { created, refused } = createRecordsInBulk(context.services, domain, drafts);
     const errors = refused.map(({ index, error }) => ({ index, record: { ...body.records[index]! }, error: error.message }));
     return { status: 200, body: { created: created.map(toRecordD), errors } };

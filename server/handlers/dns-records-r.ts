@@ -22,7 +22,9 @@ export const dnsRecordRHandlers: Pick<Handlers, "createDnsRecord" | "getDnsRecor
   createDnsRecord: ({ body }, context) => {
     const { domain_id: domainId, ...fields } = body;
     const domain = domainOfPartner(context.services.store, partnerOf(context).id, domainId);
-    const record = createRecord(context.services, domain, draftFromR({ ...fields, ttl: fields.ttl ?? DEFAULT_TTL_R }), { content: "value" });
+    const record = createRecord(context.services, domain, draftFromR({ ...fields, ttl: fields.ttl ?? DEFAULT_TTL_R }), {
+      content: "value",
+    });
     return { status: 201, body: toRecordR(record) };
   },
 

@@ -34,7 +34,13 @@ export const domainHandlers: Pick<Handlers, "listUserDomains" | "getDomain" | "u
     const updated = updateDomainSettings(services, domain, { autoRenew: body.auto_renew, whoisPrivacy: body.whois_privacy });
     return {
       status: 200,
-      body: { id: updated.id, name: updated.name, auto_renew: updated.autoRenew, whois_privacy: updated.whoisPrivacy, updated_at: timestamp(updated.updatedAt) },
+      body: {
+        id: updated.id,
+        name: updated.name,
+        auto_renew: updated.autoRenew,
+        whois_privacy: updated.whoisPrivacy,
+        updated_at: timestamp(updated.updatedAt),
+      },
     };
   },
 
@@ -44,7 +50,14 @@ export const domainHandlers: Pick<Handlers, "listUserDomains" | "getDomain" | "u
     const { domain: renewed, cost, renewedAt } = renewDomain(services, domain, body.years);
     return {
       status: 200,
-      body: { id: renewed.id, name: renewed.name, expires_at: timestamp(renewed.expiresAt), renewal_cost: formatCents(cost), currency: renewed.currency, renewed_at: timestamp(renewedAt) },
+      body: {
+        id: renewed.id,
+        name: renewed.name,
+        expires_at: timestamp(renewed.expiresAt),
+        renewal_cost: formatCents(cost),
+        currency: renewed.currency,
+        renewed_at: timestamp(renewedAt),
+      },
     };
   },
 };

@@ -17,7 +17,10 @@ function clockView(services: Services, partnerId: string) {
   return { now: timestamp(services.clock.now()), advanced_seconds: Math.floor(services.clocks.offsetOf(partnerId) / 1000) };
 }
 
-export const sandboxHandlers: Pick<Handlers, "getSandboxClock" | "advanceSandboxClock" | "createSandboxDomain" | "setSandboxDomainStatus" | "resetSandbox"> = {
+export const sandboxHandlers: Pick<
+  Handlers,
+  "getSandboxClock" | "advanceSandboxClock" | "createSandboxDomain" | "setSandboxDomainStatus" | "resetSandbox"
+> = {
   getSandboxClock: (_input, context) => ({ status: 200, body: clockView(context.services, partnerOf(context).id) }),
 
   advanceSandboxClock: ({ body }, context) => {
@@ -28,10 +31,19 @@ export const sandboxHandlers: Pick<Handlers, "getSandboxClock" | "advanceSandbox
     // (a leap second, `+01`), and an invalid time would be stored as the partner's clock offset.
     const target = body.seconds !== undefined ? new Date(now.getTime() + body.seconds * 1000) : parseDateTime(body.to!);
     if (!target) throw apiErrors.invalidValue("to", "invalid_format", "to must be an RFC 3339 date-time such as 2027-01-01T00:00:00Z");
-    if (target <= now) throw apiErrors.invalidValue("to", "invalid_value", `to must be later than the sandbox time ${timestamp(now)}; the clock never moves back`);
+    if (target <= now)
+      throw apiErrors.invalidValue(
+        "to",
+        "invalid_value",
+        `to must be later than the sandbox time ${timestamp(now)}; the clock never moves back`,
+      );
     // The schema's bound of `seconds` (the validator has enforced it there) bounds `to` too: one rule.
     if (target.getTime() - now.getTime() > sandboxMaxAdvanceSeconds * 1000) {
-      throw apiErrors.invalidValue(body.to ? "to" : "seconds", "out_of_range", `The clock moves at most ${sandboxMaxAdvanceSeconds} seconds (ten years of 365.25 days) per call`);
+      throw apiErrors.invalidValue(
+        body.to ? "to" : "seconds",
+        "out_of_range",
+        `The clock moves at most ${sandboxMaxAdvanceSeconds} seconds (ten years of 365.25 days) per call`,
+      );
     }
     services.clocks.advance(partner.id, target.getTime() - now.getTime());
     const changes = applyDueChanges(services, partner.id);

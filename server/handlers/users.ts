@@ -33,7 +33,15 @@ export const userHandlers: Pick<Handlers, "createUserSession" | "listUsers" | "g
     const existing = services.store.findUser(partner.id, body.user_identifier);
     const user: UserRow = existing
       ? { ...existing, email: body.email ?? existing.email, lastLogin: now, updatedAt: body.email !== undefined ? now : existing.updatedAt }
-      : { partnerId: partner.id, userIdentifier: body.user_identifier, email: body.email ?? null, createdAt: now, lastLogin: now, updatedAt: now, totalSpent: 0 };
+      : {
+          partnerId: partner.id,
+          userIdentifier: body.user_identifier,
+          email: body.email ?? null,
+          createdAt: now,
+          lastLogin: now,
+          updatedAt: now,
+          totalSpent: 0,
+        };
     services.store.saveUser(user);
     const { token, expiresAt } = openLoginSession(services, partner.id, user.userIdentifier, now);
     return {
@@ -64,7 +72,10 @@ export const userHandlers: Pick<Handlers, "createUserSession" | "listUsers" | "g
     const user = requireUser(services, partnerOf(context).id, path.user_identifier);
     const updated: UserRow = { ...user, email: body.email === undefined ? user.email : body.email, updatedAt: services.clock.now() };
     services.store.saveUser(updated);
-    return { status: 200, body: { user_identifier: updated.userIdentifier, email: updated.email, updated_at: timestamp(updated.updatedAt) } };
+    return {
+      status: 200,
+      body: { user_identifier: updated.userIdentifier, email: updated.email, updated_at: timestamp(updated.updatedAt) },
+    };
   },
 
   deleteUser: ({ path }, context) => {

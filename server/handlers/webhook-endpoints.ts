@@ -75,11 +75,24 @@ function checkedUrl(services: Services, url: string): string {
 
 export const webhookEndpointHandlers: Pick<
   Handlers,
-  "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "updateWebhookEndpoint" | "deleteWebhookEndpoint" | "rotateWebhookSecret" | "sendTestWebhook" | "listWebhookDeliveries" | "redeliverWebhook"
+  | "listWebhookEndpoints"
+  | "createWebhookEndpoint"
+  | "getWebhookEndpoint"
+  | "updateWebhookEndpoint"
+  | "deleteWebhookEndpoint"
+  | "rotateWebhookSecret"
+  | "sendTestWebhook"
+  | "listWebhookDeliveries"
+  | "redeliverWebhook"
 > = {
   listWebhookEndpoints: (_input, context) => {
     const now = context.services.clock.now();
-    return { status: 200, body: { endpoints: context.services.webhooks.store.endpointsOf(partnerOf(context).id).map((endpoint) => endpointView(endpoint, now)) } };
+    return {
+      status: 200,
+      body: {
+        endpoints: context.services.webhooks.store.endpointsOf(partnerOf(context).id).map((endpoint) => endpointView(endpoint, now)),
+      },
+    };
   },
 
   createWebhookEndpoint: ({ body }, context) => {
@@ -87,7 +100,10 @@ export const webhookEndpointHandlers: Pick<
     const partner = partnerOf(context);
     const url = checkedUrl(services, body.url);
     if (services.webhooks.store.endpointsOf(partner.id).length >= MAX_ENDPOINTS) {
-      throw apiErrors.unprocessable(`A partner may register at most ${MAX_ENDPOINTS} webhook endpoints per environment`, { field: "url", code: "limit_reached" });
+      throw apiErrors.unprocessable(`A partner may register at most ${MAX_ENDPOINTS} webhook endpoints per environment`, {
+        field: "url",
+        code: "limit_reached",
+      });
     }
     const now = services.clock.now();
     const endpoint: WebhookEndpointRow = {
@@ -157,7 +173,13 @@ export const webhookEndpointHandlers: Pick<
     const { services } = context;
     const partner = partnerOf(context);
     const endpoint = endpointOfPartner(services, partner.id, path.endpoint_id);
-    const event = { id: newId("evt"), partnerId: partner.id, type: "webhook.test" as const, createdAt: services.clock.now(), payload: { data: { endpoint_id: endpoint.id } } };
+    const event = {
+      id: newId("evt"),
+      partnerId: partner.id,
+      type: "webhook.test" as const,
+      createdAt: services.clock.now(),
+      payload: { data: { endpoint_id: endpoint.id } },
+    };
     const delivery = services.webhooks.dispatcher.queue(endpoint, event);
     return { status: 201, body: deliveryView(delivery) };
   },

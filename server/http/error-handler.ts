@@ -16,7 +16,10 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const apiError = requestErrorToApiError(error);
     if (!apiError) {
       const route = operation?.info.path ?? null;
-      logger.error({ requestId: res.locals.requestId, method: req.method, route, operationId: operation?.id ?? null, err: error }, `unexpected error on ${req.method} ${route ?? "an unknown route"}`);
+      logger.error(
+        { requestId: res.locals.requestId, method: req.method, route, operationId: operation?.id ?? null, err: error },
+        `unexpected error on ${req.method} ${route ?? "an unknown route"}`,
+      );
     }
     const refusal = apiError ?? apiErrors.internal();
     const listShape = operation !== null && (operation.info.listErrorStatuses as readonly number[]).includes(refusal.status);

@@ -15,7 +15,8 @@ export const checkIntegerQuery: RequestHandler = (req, res, next) => {
     const value = (req.query as Record<string, unknown>)[name];
     if (value === undefined) continue;
     if (typeof value !== "string") return next(apiErrors.badRequest(name, "invalid_type", `${name} must be given once, as an integer`));
-    if (!DECIMAL_DIGITS.test(value)) return next(apiErrors.badRequest(name, "invalid_type", `${name} must be an integer written in decimal digits`));
+    if (!DECIMAL_DIGITS.test(value))
+      return next(apiErrors.badRequest(name, "invalid_type", `${name} must be an integer written in decimal digits`));
   }
   next();
 };

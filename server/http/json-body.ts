@@ -7,7 +7,7 @@
  */
 import { isUtf8 } from "node:buffer";
 import express, { type RequestHandler } from "express";
-import { ApiError, apiErrors } from "../errors.js";
+import { type ApiError, apiErrors } from "../errors.js";
 import { escapedForDisplay, textProblem, textProblemMessage } from "../plain-text.js";
 
 /**

@@ -129,7 +129,8 @@ export interface OperationLocals {
   allow: readonly string[];
 }
 
-export const operationOf = (locals: Record<string, unknown>): MatchedOperation | null => (locals.operation as MatchedOperation | null | undefined) ?? null;
+export const operationOf = (locals: Record<string, unknown>): MatchedOperation | null =>
+  (locals.operation as MatchedOperation | null | undefined) ?? null;
 
 /**
  * Decides the operation once per request. A HEAD request is then handled as its GET from here on

@@ -16,7 +16,8 @@ const policyHeaders = new WeakMap<readonly unknown[], string>();
 function policyHeader(buckets: ReadonlyArray<{ name: string; limit: number; window: number }>): string {
   const key = buckets as readonly unknown[];
   let header = policyHeaders.get(key);
-  if (!header) policyHeaders.set(key, (header = buckets.map((bucket) => `"${bucket.name}";q=${bucket.limit};w=${bucket.window}`).join(", ")));
+  if (!header)
+    policyHeaders.set(key, (header = buckets.map((bucket) => `"${bucket.name}";q=${bucket.limit};w=${bucket.window}`).join(", ")));
   return header;
 }
 

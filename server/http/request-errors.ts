@@ -39,14 +39,17 @@ function fromValidationItem(item: ValidatorItem): ApiError {
   const [, location = "body", ...rest] = (item.path ?? "").split("/");
   const field = rest.join(".") || location;
   // The validator reports an unknown query parameter without a keyword, by message only.
-  const keyword = /^Unknown query parameter/.test(item.message ?? "") ? "additionalProperties" : (item.errorCode ?? "").replace(/\.openapi\.validation$/, "");
+  const keyword = /^Unknown query parameter/.test(item.message ?? "")
+    ? "additionalProperties"
+    : (item.errorCode ?? "").replace(/\.openapi\.validation$/, "");
   const rule = KEYWORDS[keyword] ?? { code: "invalid_value", valueRule: false };
   const inBody = location === "body";
-  const message = rule.code === "missing_required_field"
-    ? `${field} is required`
-    : rule.code === "unknown_field"
-      ? `${field} is not an accepted field`
-      : `${field} ${item.message ?? "is invalid"}`;
+  const message =
+    rule.code === "missing_required_field"
+      ? `${field} is required`
+      : rule.code === "unknown_field"
+        ? `${field} is not an accepted field`
+        : `${field} ${item.message ?? "is invalid"}`;
   return inBody && rule.valueRule ? apiErrors.invalidValue(field, rule.code, message) : apiErrors.badRequest(field, rule.code, message);
 }
 

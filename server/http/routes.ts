@@ -23,11 +23,13 @@ interface OpenApiMatch {
  * here, so it never reaches the body parser, the validator or a handler.
  */
 export function answerUnaddressed(req: Request, res: Response, next: NextFunction): void {
-  if (operationOf(res.locals)) return next();
   const allow = res.locals.allow as readonly string[];
-  if (allow.length === 0) return next(apiErrors.noSuchOperation());
-  res.setHeader("Allow", allow.join(", "));
-  next(apiErrors.methodNotAllowed(req.method));
+  if (operationOf(res.locals)) next();
+  else if (allow.length === 0) next(apiErrors.noSuchOperation());
+  else {
+    res.setHeader("Allow", allow.join(", "));
+    next(apiErrors.methodNotAllowed(req.method));
+  }
 }
 
 /**
@@ -40,7 +42,8 @@ export function registerRoutes(app: Express, handlers: OperationHandlers<Request
   app.use(async (req: Request, res: Response) => {
     const operation = operationOf(res.locals)!;
     const validated = (req as OpenApiMatch).openapi?.schema?.operationId;
-    if (validated !== operation.id) throw new Error(`the validator matched ${validated ?? "no operation"} where routing matched ${operation.id}`);
+    if (validated !== operation.id)
+      throw new Error(`the validator matched ${validated ?? "no operation"} where routing matched ${operation.id}`);
     const handler = served.get(operation.id)!;
     const result = (await handler(
       { path: operation.pathParams, query: req.query, body: req.body },

@@ -47,7 +47,9 @@ export class RateLimiter {
       return { bucket, windowStart: Math.floor(nowMs / length) * length, length };
     });
     const counters = windows.map(({ bucket, windowStart }) => ({ key: `${scope}:${bucket.name}`, windowStart, limit: bucket.limit }));
-    const { counts, refused } = isCounted(operationId) ? await this.store.consume(counters) : { counts: await this.store.peek(counters), refused: [] };
+    const { counts, refused } = isCounted(operationId)
+      ? await this.store.consume(counters)
+      : { counts: await this.store.peek(counters), refused: [] };
     const states = windows.map(({ bucket, windowStart, length }, i) => ({
       bucket,
       remaining: Math.max(0, bucket.limit - counts[i]!),
@@ -56,7 +58,13 @@ export class RateLimiter {
     if (refused.length > 0) {
       // The request fits again only when every full bucket has reset: report the last to reset.
       const blocking = refused.map((i) => states[i]!).sort((a, b) => b.reset - a.reset)[0]!;
-      return { allowed: false, buckets: states, applicable: buckets, reported: blocking, retryAfter: Math.max(1, Math.ceil(blocking.reset - nowMs / 1000)) };
+      return {
+        allowed: false,
+        buckets: states,
+        applicable: buckets,
+        reported: blocking,
+        retryAfter: Math.max(1, Math.ceil(blocking.reset - nowMs / 1000)),
+      };
     }
     return { allowed: true, buckets: states, applicable: buckets, reported: [...states].sort(closerToExhaustion)[0]!, retryAfter: 0 };
   }

@@ -21,7 +21,7 @@ export type Change = components["schemas"]["SandboxChange"];
 interface Due {
   at: Date;
   /** Carries the change out; returns it and what it made due. */
-  apply(services: Services): { change: Change; then: Array<Due | null> };
+  apply(services: Services): { change: Change; following: Array<Due | null> };
 }
 
 function transferDue(services: Services, transfer: TransferRow): Due | null {
@@ -34,7 +34,7 @@ function transferDue(services: Services, transfer: TransferRow): Due | null {
       const created = moved.domainId ? services.store.findDomain(moved.domainId) : undefined;
       return {
         change: { object: "transfer", id: transfer.id, from: transfer.status, to: step.status, at: timestamp(step.dueAt) },
-        then: [transferDue(services, moved), created ? domainDue(created) : null],
+        following: [transferDue(services, moved), created ? domainDue(created) : null],
       };
     },
   };
@@ -46,7 +46,10 @@ function domainDue(domain: DomainRow): Due | null {
     at: domain.expiresAt,
     apply: (servicesThen) => {
       const after = expireOrAutoRenew(servicesThen, domain);
-      return { change: { object: "domain", id: domain.id, from: domain.status, to: after.status, at: timestamp(domain.expiresAt) }, then: [domainDue(after)] };
+      return {
+        change: { object: "domain", id: domain.id, from: domain.status, to: after.status, at: timestamp(domain.expiresAt) },
+        following: [domainDue(after)],
+      };
     },
   };
 }
@@ -73,7 +76,7 @@ export function applyDueChanges(services: Services, partnerId: string): Change[]
   for (let due = queue.shift(); due; due = queue.shift()) {
     const dueAt = due.at;
     const then: Clock = { now: () => new Date(dueAt) };
-    const { change, then: next } = due.apply(servicesAt(services, then));
+    const { change, following: next } = due.apply(servicesAt(services, then));
     changes.push(change);
     next.forEach((follow) => enqueue(queue, follow, until));
   }

@@ -24,7 +24,10 @@ function sourceOf({ partner, source }: LoadedPartner, sources: KeySources): stri
 export function partnerKeyLines(partners: readonly LoadedPartner[], environment: Environment, sources: KeySources): string[] {
   return partners.map((loaded) => {
     const other = loaded.keys[OTHER[environment]];
-    const elsewhere = other > 0 ? `; ${keys(other, OTHER[environment])} there ${other === 1 ? "is" : "are"} not accepted by this ${environment} deployment` : "";
+    const elsewhere =
+      other > 0
+        ? `; ${keys(other, OTHER[environment])} there ${other === 1 ? "is" : "are"} not accepted by this ${environment} deployment`
+        : "";
     return `  partner ${loaded.partner.id} (${loaded.partner.name}): ${keys(loaded.keys[environment], environment)}, ${sourceOf(loaded, sources)}${elsewhere}`;
   });
 }

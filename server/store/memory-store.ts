@@ -1,6 +1,19 @@
 /** In-memory Store: Maps with the indexes the operations need, so lookups never scan. */
 import { SortedKeys } from "./sorted-keys.js";
-import type { DnsRecordRow, DomainRow, EmbedSessionRow, EndedEmbedSessionRow, RecordListPosition, SessionRow, Store, TransferRow, UserPageQuery, UserRow, UserSort, UserPageEntry } from "./types.js";
+import type {
+  DnsRecordRow,
+  DomainRow,
+  EmbedSessionRow,
+  EndedEmbedSessionRow,
+  RecordListPosition,
+  SessionRow,
+  Store,
+  TransferRow,
+  UserPageQuery,
+  UserRow,
+  UserSort,
+  UserPageEntry,
+} from "./types.js";
 
 const userKey = (partnerId: string, userIdentifier: string) => `${partnerId}\u0000${userIdentifier}`;
 /** DNS names compare without regard to case. */
@@ -9,7 +22,8 @@ const recordNameKey = (domainId: string, name: string) => `${domainId}\u0000${na
  * A record's place in its domain's list (RecordListPosition) as one string that sorts the same
  * way: NUL sorts below every character of a name, type or id, and the time has a fixed width.
  */
-const listKey = (at: RecordListPosition) => `${at.name.toLowerCase()}\u0000${at.type}\u0000${String(at.createdAt.getTime()).padStart(16, "0")}\u0000${at.id}`;
+const listKey = (at: RecordListPosition) =>
+  `${at.name.toLowerCase()}\u0000${at.type}\u0000${String(at.createdAt.getTime()).padStart(16, "0")}\u0000${at.id}`;
 const idOfListKey = (key: string) => key.slice(key.lastIndexOf("\u0000") + 1);
 const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -124,7 +138,9 @@ export class MemoryStore implements Store {
     const keys = this.ordersOf(partnerId)[`${sort}:${order}`];
     // Counted by the index key the page holds: building the key again per user showed in profiles.
     // The rows are lent read-only (see UserPageEntry), not copied: a page is turned into its answer at once.
-    const users = keys.page(offset, limit).map((key) => ({ user: this.users.get(key)!, domainCount: this.domainIdsByUser.get(key)?.size ?? 0 }));
+    const users = keys
+      .page(offset, limit)
+      .map((key) => ({ user: this.users.get(key)!, domainCount: this.domainIdsByUser.get(key)?.size ?? 0 }));
     return { users, total: keys.size };
   }
 

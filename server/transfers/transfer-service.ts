@@ -31,7 +31,11 @@ export function startTransfer(services: Services, request: TransferRequest): Tra
     throw apiErrors.conflict(`A transfer of ${name} is already in progress`, { field: "domain_name", code: "transfer_in_progress" });
   }
   if (tld.transfer === 0) {
-    throw apiErrors.invalidValue("domain_name", "invalid_value", `.${tld.tld} domains are moved by a registrar tag change, not by a transfer`);
+    throw apiErrors.invalidValue(
+      "domain_name",
+      "invalid_value",
+      `.${tld.tld} domains are moved by a registrar tag change, not by a transfer`,
+    );
   }
   const now = clock.now();
   const transfer: TransferRow = {
@@ -78,7 +82,12 @@ export function moveTransfer(services: Services, transferId: string, to: Transfe
     throw apiErrors.conflict(`A ${transfer.status} transfer cannot become ${to}`, { field: "status", code: "invalid_status" });
   }
   const now = clock.now();
-  const moved: TransferRow = { ...transfer, status: to, completedAt: isFinal(to) ? now : null, history: [...transfer.history, { status: to, at: now }] };
+  const moved: TransferRow = {
+    ...transfer,
+    status: to,
+    completedAt: isFinal(to) ? now : null,
+    history: [...transfer.history, { status: to, at: now }],
+  };
   if (to === "completed") {
     const tld = findTld(transfer.domainName.split(".").pop()!)!;
     const domain = registerDomain(store, clock, {

@@ -24,7 +24,10 @@ export interface ValidationSwitches {
 }
 
 /** The options for one document, with what a benchmark turned off. */
-export function validatorOptions(apiSpec: object, { validateRequests = true, validateResponses = true }: ValidationSwitches = {}): OpenApiValidatorOpts {
+export function validatorOptions(
+  apiSpec: object,
+  { validateRequests = true, validateResponses = true }: ValidationSwitches = {},
+): OpenApiValidatorOpts {
   return {
     ...VALIDATOR_OPTIONS,
     apiSpec: apiSpec as OpenApiValidatorOpts["apiSpec"],

@@ -64,14 +64,20 @@ export function applyValidatorStartupShortcuts(): void {
   if (validatorStartupShortcutsApplied()) return;
   const originalLoadSpec = framework.OpenAPIFramework.prototype.loadSpec;
   const originalResolveSchema = preprocessor.SchemaPreprocessor.prototype.resolveSchema;
-  if (typeof schemaValidator.OpenAPISchemaValidator !== "function" || typeof originalLoadSpec !== "function" || typeof originalResolveSchema !== "function") {
+  if (
+    typeof schemaValidator.OpenAPISchemaValidator !== "function" ||
+    typeof originalLoadSpec !== "function" ||
+    typeof originalResolveSchema !== "function"
+  ) {
     throw new Error("express-openapi-validator's internals changed: review server/validator/startup-shortcuts.ts");
   }
 
   schemaValidator.OpenAPISchemaValidator = lazilyCompiled(schemaValidator.OpenAPISchemaValidator);
 
   framework.OpenAPIFramework.prototype.loadSpec = function loadSpec(spec, refParser) {
-    return typeof spec === "object" && spec !== null && hasOnlyLocalRefs(spec as Json) ? Promise.resolve(spec) : originalLoadSpec.call(this, spec, refParser);
+    return typeof spec === "object" && spec !== null && hasOnlyLocalRefs(spec as Json)
+      ? Promise.resolve(spec)
+      : originalLoadSpec.call(this, spec, refParser);
   };
 
   preprocessor.SchemaPreprocessor.prototype.resolveSchema = function resolveSchema(schema) {

@@ -105,11 +105,15 @@ export function webhookUrlProblem(url: string, environment: Environment): UrlRef
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return { code: "invalid_value", message: "url must use http or https" };
   if (parsed.username || parsed.password) return { code: "invalid_value", message: "url must not carry credentials" };
-  if (parsed.port === "0") return { code: "invalid_port", message: "url names port 0, on which no receiver listens; give a port from 1 to 65535" };
+  if (parsed.port === "0")
+    return { code: "invalid_port", message: "url names port 0, on which no receiver listens; give a port from 1 to 65535" };
   // The URL parser has already written every IPv4 spelling (127.1, 0x7f.0.0.1, 2130706433) as a dotted quad.
   const host = parsed.hostname.replace(/^\[|\]$/g, "");
   const problem = ipaddr.isValid(host) ? addressProblem(host, environment) : hostNameProblem(host, environment);
   if (!problem) return null;
-  const rule = environment === "production" ? "production sends webhooks to public addresses only" : "the sandbox sends webhooks to public addresses and loopback only";
+  const rule =
+    environment === "production"
+      ? "production sends webhooks to public addresses only"
+      : "the sandbox sends webhooks to public addresses and loopback only";
   return { code: "non_public_address", message: `url points at ${problem}; ${rule}` };
 }

@@ -25,12 +25,21 @@ export const API_VERSION = "v1";
  * transport time, on the real clock, where `created_at` is on the partner's (see `attempt`).
  */
 export function envelopeOf(event: OutboxEvent, sentAt: Date): string {
-  return JSON.stringify({ id: event.id, type: event.type, created_at: timestamp(event.createdAt), sent_at: timestamp(sentAt), api_version: API_VERSION, ...event.payload });
+  return JSON.stringify({
+    id: event.id,
+    type: event.type,
+    created_at: timestamp(event.createdAt),
+    sent_at: timestamp(sentAt),
+    api_version: API_VERSION,
+    ...event.payload,
+  });
 }
 
 /** The secrets that sign now: the current one, and a rotated-out one until it expires. */
 export function signingSecrets(endpoint: WebhookEndpointRow, now: Date): string[] {
-  return endpoint.previousSecret && endpoint.previousSecret.expiresAt > now ? [endpoint.secret, endpoint.previousSecret.secret] : [endpoint.secret];
+  return endpoint.previousSecret && endpoint.previousSecret.expiresAt > now
+    ? [endpoint.secret, endpoint.previousSecret.secret]
+    : [endpoint.secret];
 }
 
 export interface DispatcherOptions {
@@ -62,7 +71,16 @@ export class WebhookDispatcher {
   /** A new delivery of the event to one endpoint, due at once (test events, redeliveries). */
   queue(endpoint: WebhookEndpointRow, event: OutboxEvent): WebhookDeliveryRow {
     const now = this.options.clocks.clockFor(endpoint.partnerId).now();
-    const delivery: WebhookDeliveryRow = { id: newId("whd"), endpointId: endpoint.id, partnerId: endpoint.partnerId, event, status: "pending", attempts: [], nextAttemptAt: now, createdAt: now };
+    const delivery: WebhookDeliveryRow = {
+      id: newId("whd"),
+      endpointId: endpoint.id,
+      partnerId: endpoint.partnerId,
+      event,
+      status: "pending",
+      attempts: [],
+      nextAttemptAt: now,
+      createdAt: now,
+    };
     this.store.saveDelivery(delivery);
     return delivery;
   }
@@ -100,7 +118,7 @@ export class WebhookDispatcher {
   private async work(endpointId: string): Promise<void> {
     for (;;) {
       const endpoint = this.store.findEndpoint(endpointId);
-      if (!endpoint || !endpoint.enabled) return;
+      if (!endpoint?.enabled) return;
       const now = this.options.clocks.clockFor(endpoint.partnerId).now();
       const due = this.store.nextDueDelivery(endpointId, now);
       if (!due) return;
@@ -124,7 +142,10 @@ export class WebhookDispatcher {
     // The endpoint may have been deleted or changed while the request was in flight.
     const current = this.store.findEndpoint(endpoint.id);
     if (!current || !this.store.findDelivery(delivery.id)) return;
-    const attempts = [...delivery.attempts, { attemptedAt, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs }];
+    const attempts = [
+      ...delivery.attempts,
+      { attemptedAt, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs },
+    ];
     const succeeded = result.error === null;
     const next = succeeded ? null : nextAttemptAt(attempts.length, clock.now(), this.options.random ?? Math.random);
     const status = succeeded ? "succeeded" : next ? "pending" : "failed";
@@ -133,4 +154,3 @@ export class WebhookDispatcher {
     if (status === "failed" && !current.failing) this.store.saveEndpoint({ ...current, failing: true });
   }
 }
-

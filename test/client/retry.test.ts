@@ -11,7 +11,10 @@ import { retryAfterBodyMs, retryAfterHeaderMs, retryDelayMs } from "../../client
 import { PARTNER_A_KEY, useTestServer } from "../support/test-server.js";
 
 const s = useTestServer({
-  rateLimits: { ...DEFAULT_RATE_LIMITS, classes: { ...DEFAULT_RATE_LIMITS.classes, user_retrieval: { limit: 2, window: 60 }, user_creation: { limit: 2, window: 60 } } },
+  rateLimits: {
+    ...DEFAULT_RATE_LIMITS,
+    classes: { ...DEFAULT_RATE_LIMITS.classes, user_retrieval: { limit: 2, window: 60 }, user_creation: { limit: 2, window: 60 } },
+  },
 });
 
 /** Time for the retries: `sleep` records the wait and moves the server's clock by it, at once. */
@@ -37,7 +40,8 @@ function client(retry: RetryOptions, stub?: (request: Request, call: number) => 
   return { api: createPartnerClient({ apiKey: PARTNER_A_KEY, baseUrl: s.baseUrl, fetch, retry }), sent };
 }
 
-const getUser = (api: ReturnType<typeof client>["api"]) => api.GET("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } });
+const getUser = (api: ReturnType<typeof client>["api"]) =>
+  api.GET("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } });
 const unavailable = (headers: Record<string, string> = {}) => new Response("Service Unavailable", { status: 503, headers });
 
 describe("rate limits (429) on safe requests", () => {
@@ -141,7 +145,13 @@ describe("unavailable (503) and other statuses", () => {
   });
 
   it("does not retry PUT, DELETE or POST on 503, nor GET on 500 or 502", async () => {
-    for (const [method, status] of [["PUT", 503], ["DELETE", 503], ["POST", 503], ["GET", 500], ["GET", 502]] as const) {
+    for (const [method, status] of [
+      ["PUT", 503],
+      ["DELETE", 503],
+      ["POST", 503],
+      ["GET", 500],
+      ["GET", 502],
+    ] as const) {
       const inner = vi.fn(async () => new Response(null, { status }));
       const fetch = retryingFetch(inner, { clock: fakeClock() });
       expect((await fetch(new Request("http://127.0.0.1/x", { method }))).status).toBe(status);
@@ -151,7 +161,9 @@ describe("unavailable (503) and other statuses", () => {
 
   it("retries HEAD like GET", async () => {
     const inner = vi.fn(async () => unavailable()).mockImplementationOnce(async () => unavailable({ "Retry-After": "0" }));
-    inner.mockImplementationOnce(async () => unavailable({ "Retry-After": "0" })).mockImplementationOnce(async () => new Response(null, { status: 200 }));
+    inner
+      .mockImplementationOnce(async () => unavailable({ "Retry-After": "0" }))
+      .mockImplementationOnce(async () => new Response(null, { status: 200 }));
     const fetch = retryingFetch(inner, { clock: fakeClock(), random: () => 0 });
     expect((await fetch(new Request("http://127.0.0.1/x", { method: "HEAD" }))).status).toBe(200);
     expect(inner).toHaveBeenCalledTimes(3);
@@ -160,7 +172,10 @@ describe("unavailable (503) and other statuses", () => {
   it("is off unless asked for", async () => {
     for (const retry of [undefined, false]) {
       let calls = 0;
-      const fetch = async () => (calls++, unavailable({ "Retry-After": "1" }));
+      const fetch = async () => {
+        calls++;
+        return unavailable({ "Retry-After": "1" });
+      };
       const api = createPartnerClient({ apiKey: PARTNER_A_KEY, baseUrl: s.baseUrl, fetch, retry });
       expect((await api.GET("/api/v1/health")).response.status).toBe(503);
       expect(calls).toBe(1);
@@ -172,7 +187,12 @@ describe("the system clock", () => {
   it("sleeps, and a call's signal aborts the wait", async () => {
     await systemClock.sleep(1);
     const controller = new AbortController();
-    const api = createPartnerClient({ apiKey: PARTNER_A_KEY, baseUrl: s.baseUrl, fetch: async () => unavailable({ "Retry-After": "30" }), retry: true });
+    const api = createPartnerClient({
+      apiKey: PARTNER_A_KEY,
+      baseUrl: s.baseUrl,
+      fetch: async () => unavailable({ "Retry-After": "30" }),
+      retry: true,
+    });
     const call = api.GET("/api/v1/health", { signal: controller.signal });
     setTimeout(() => controller.abort(), 20);
     const started = Date.now();
@@ -198,7 +218,8 @@ describe("delay arithmetic", () => {
 
   it("reads details.retry_after", () => {
     expect(retryAfterBodyMs({ error: "rate_limit_exceeded", details: { retry_after: 17 } })).toBe(17_000);
-    for (const body of [undefined, "x", {}, { details: null }, { details: { retry_after: "17" } }, { details: { retry_after: -1 } }]) expect(retryAfterBodyMs(body)).toBeUndefined();
+    for (const body of [undefined, "x", {}, { details: null }, { details: { retry_after: "17" } }, { details: { retry_after: -1 } }])
+      expect(retryAfterBodyMs(body)).toBeUndefined();
   });
 
   it("a hint plus jitter, never less than the hint; otherwise equal-jitter backoff", () => {

@@ -19,13 +19,15 @@ import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-r
 //   printf '%s' "$BODY" | openssl dgst -sha256 -hmac "$SECRET"
 // BODY_1 comes from a sandbox whose clock was advanced a year: created_at is on that clock, sent_at
 // on the real one, which the window compares.
-const BODY_1 = '{"id":"evt_1","type":"webhook.test","created_at":"2027-11-22T10:00:00Z","sent_at":"2026-11-22T10:00:00Z","api_version":"v1","data":{"endpoint_id":"whe_1"}}';
+const BODY_1 =
+  '{"id":"evt_1","type":"webhook.test","created_at":"2027-11-22T10:00:00Z","sent_at":"2026-11-22T10:00:00Z","api_version":"v1","data":{"endpoint_id":"whe_1"}}';
 // BODY_1, SECRET whsec_test_secret_1:
 const SIG_1_SECRET_1 = "sha256=5992357fe6b8886a0e4416173b51d509502aa0e3427796b04deae20220adee2e";
 // BODY_1, SECRET whsec_test_secret_2:
 const SIG_1_SECRET_2 = "sha256=e9696865a6aa9daaaaa631041ccbb80e8323d8237caed705a5f1af8cc181dc04";
 // Non-ASCII: the HMAC covers the UTF-8 bytes (ë is c3 ab; 158 bytes in all). BODY_2, SECRET whsec_test_secret_1:
-const BODY_2 = '{"id":"evt_2","type":"user.deleted","created_at":"2026-11-22T10:00:00Z","sent_at":"2026-11-22T10:00:00Z","api_version":"v1","data":{"user_identifier":"zoë"}}';
+const BODY_2 =
+  '{"id":"evt_2","type":"user.deleted","created_at":"2026-11-22T10:00:00Z","sent_at":"2026-11-22T10:00:00Z","api_version":"v1","data":{"user_identifier":"zoë"}}';
 const SIG_2_SECRET_1 = "sha256=5f41e366e2bce86c8b4d63af3f5d71e9aac5214e34990e8389afa374c64f5188";
 const SECRET_1 = "whsec_test_secret_1";
 const SECRET_2 = "whsec_test_secret_2";
@@ -53,17 +55,28 @@ describe("signature against fixed vectors", () => {
 
   it("verifies and returns the event, typed by its type", () => {
     const event = verifyWebhookSignature(BODY_1, SIG_1_SECRET_1, SECRET_1, { now: at(0) });
-    expect(event).toEqual({ id: "evt_1", type: "webhook.test", created_at: "2027-11-22T10:00:00Z", sent_at: "2026-11-22T10:00:00Z", api_version: "v1", data: { endpoint_id: "whe_1" } });
+    expect(event).toEqual({
+      id: "evt_1",
+      type: "webhook.test",
+      created_at: "2027-11-22T10:00:00Z",
+      sent_at: "2026-11-22T10:00:00Z",
+      api_version: "v1",
+      data: { endpoint_id: "whe_1" },
+    });
     const deleted = verifyWebhookSignature(Buffer.from(BODY_2, "utf8"), SIG_2_SECRET_1, SECRET_1, { now: at(0) });
     expect(deleted.type === "user.deleted" && deleted.data.user_identifier).toBe("zoë");
   });
 
   it("refuses a wrong secret, a changed body, and a signature of another body", () => {
     expect(rejection(() => verifyWebhookSignature(BODY_1, SIG_1_SECRET_1, SECRET_2, { now: at(0) }))).toBe("signature_mismatch");
-    expect(rejection(() => verifyWebhookSignature(BODY_1.replace("whe_1", "whe_2"), SIG_1_SECRET_1, SECRET_1, { now: at(0) }))).toBe("signature_mismatch");
+    expect(rejection(() => verifyWebhookSignature(BODY_1.replace("whe_1", "whe_2"), SIG_1_SECRET_1, SECRET_1, { now: at(0) }))).toBe(
+      "signature_mismatch",
+    );
     expect(rejection(() => verifyWebhookSignature(BODY_1, SIG_2_SECRET_1, SECRET_1, { now: at(0) }))).toBe("signature_mismatch");
     // Whitespace is part of what was signed: re-serialised JSON does not verify.
-    expect(rejection(() => verifyWebhookSignature(JSON.stringify(JSON.parse(BODY_1), null, 2), SIG_1_SECRET_1, SECRET_1, { now: at(0) }))).toBe("signature_mismatch");
+    expect(
+      rejection(() => verifyWebhookSignature(JSON.stringify(JSON.parse(BODY_1), null, 2), SIG_1_SECRET_1, SECRET_1, { now: at(0) })),
+    ).toBe("signature_mismatch");
   });
 });
 
@@ -96,7 +109,8 @@ describe("the Partner-Signature header", () => {
   });
 
   it("a missing or empty header is missing_signature", () => {
-    for (const header of [undefined, null, "", "  ", []]) expect(rejection(() => verifyWebhookSignature(BODY_1, header, SECRET_1))).toBe("missing_signature");
+    for (const header of [undefined, null, "", "  ", []])
+      expect(rejection(() => verifyWebhookSignature(BODY_1, header, SECRET_1))).toBe("missing_signature");
   });
 
   it("refuses parsed JSON and empty secrets as programming errors", () => {
@@ -106,14 +120,22 @@ describe("the Partner-Signature header", () => {
   });
 
   it("a signed body that is not an event envelope is malformed_body", () => {
-    for (const body of ["not json", "[]", '{"id":"evt_1"}', '{"id":"evt_1","type":"webhook.test","created_at":"2026-11-22T10:00:00Z","sent_at":"2026-11-22T10:00:00Z","api_version":"v1","data":null}']) {
-      expect(rejection(() => verifyWebhookSignature(body, signWebhookBody(body, SECRET_1), SECRET_1, { now: at(0) }))).toBe("malformed_body");
+    for (const body of [
+      "not json",
+      "[]",
+      '{"id":"evt_1"}',
+      '{"id":"evt_1","type":"webhook.test","created_at":"2026-11-22T10:00:00Z","sent_at":"2026-11-22T10:00:00Z","api_version":"v1","data":null}',
+    ]) {
+      expect(rejection(() => verifyWebhookSignature(body, signWebhookBody(body, SECRET_1), SECRET_1, { now: at(0) }))).toBe(
+        "malformed_body",
+      );
     }
   });
 });
 
 describe("the replay window", () => {
-  const verifyAt = (offsetSeconds: number, toleranceSeconds?: number) => () => verifyWebhookSignature(BODY_1, SIG_1_SECRET_1, SECRET_1, { now: at(offsetSeconds), toleranceSeconds });
+  const verifyAt = (offsetSeconds: number, toleranceSeconds?: number) => () =>
+    verifyWebhookSignature(BODY_1, SIG_1_SECRET_1, SECRET_1, { now: at(offsetSeconds), toleranceSeconds });
 
   it("accepts sent_at up to 300 s old or ahead by default, and refuses beyond", () => {
     expect(verifyAt(300)().id).toBe("evt_1");
@@ -138,8 +160,11 @@ describe("the replay window", () => {
 
   it("compares sent_at, never created_at, which follows the partner's clock (here a sandbox's, a year ahead)", () => {
     expect(verifyWebhookSignature(BODY_1, SIG_1_SECRET_1, SECRET_1, { now: at(0) }).created_at).toBe("2027-11-22T10:00:00Z");
-    const withoutSentAt = '{"id":"evt_3","type":"webhook.test","created_at":"2026-11-22T10:00:00Z","api_version":"v1","data":{"endpoint_id":"whe_1"}}';
-    expect(rejection(() => verifyWebhookSignature(withoutSentAt, signWebhookBody(withoutSentAt, SECRET_1), SECRET_1, { now: at(0) }))).toBe("malformed_body");
+    const withoutSentAt =
+      '{"id":"evt_3","type":"webhook.test","created_at":"2026-11-22T10:00:00Z","api_version":"v1","data":{"endpoint_id":"whe_1"}}';
+    expect(rejection(() => verifyWebhookSignature(withoutSentAt, signWebhookBody(withoutSentAt, SECRET_1), SECRET_1, { now: at(0) }))).toBe(
+      "malformed_body",
+    );
   });
 
   it("checks the signature before the window: a forged old event is a mismatch, not too old", () => {
@@ -181,14 +206,18 @@ describe("deliveries of the reference server", () => {
     const during = receiver.received[0]!;
     expect(during.headers["partner-signature"]).toMatch(/^sha256=[0-9a-f]{64}, sha256=[0-9a-f]{64}$/);
     expect(verifyWebhookSignature(during.rawBody, during.headers["partner-signature"], rotated!.secret, { now }).type).toBe("webhook.test");
-    expect(verifyWebhookSignature(during.rawBody, during.headers["partner-signature"], endpoint!.secret, { now }).type).toBe("webhook.test");
+    expect(verifyWebhookSignature(during.rawBody, during.headers["partner-signature"], endpoint!.secret, { now }).type).toBe(
+      "webhook.test",
+    );
 
     s.clock.advance(3601 * 1000);
     await api().POST("/api/v1/webhook_endpoints/{endpoint_id}/test", { params: { path: { endpoint_id: endpoint!.id } } });
     await s.services.webhooks.dispatcher.tick();
     const after = receiver.received[1]!;
     expect(verifyWebhookSignature(after.rawBody, after.headers["partner-signature"], rotated!.secret, { now }).type).toBe("webhook.test");
-    expect(rejection(() => verifyWebhookSignature(after.rawBody, after.headers["partner-signature"], endpoint!.secret, { now }))).toBe("signature_mismatch");
+    expect(rejection(() => verifyWebhookSignature(after.rawBody, after.headers["partner-signature"], endpoint!.secret, { now }))).toBe(
+      "signature_mismatch",
+    );
   });
 
   it("verifies a sandbox's deliveries after its clock moved a year ahead: the event's times follow the partner's clock, sent_at is the real time the window compares", async () => {
@@ -225,9 +254,12 @@ describe("deliveries of the reference server", () => {
     expect(JSON.parse(last.rawBody)).toMatchObject({ id: JSON.parse(first.rawBody).id, created_at: JSON.parse(first.rawBody).created_at });
     expect(JSON.parse(last.rawBody).sent_at).not.toBe(JSON.parse(first.rawBody).sent_at);
     const later = () => s.clock.now();
-    expect(verifyWebhookSignature(last.rawBody, last.headers["partner-signature"], endpoint!.secret, { now: later }).type).toBe("webhook.test");
+    expect(verifyWebhookSignature(last.rawBody, last.headers["partner-signature"], endpoint!.secret, { now: later }).type).toBe(
+      "webhook.test",
+    );
     // The first attempt's body, replayed now, is refused.
-    expect(rejection(() => verifyWebhookSignature(first.rawBody, first.headers["partner-signature"], endpoint!.secret, { now: later }))).toBe("timestamp_too_old");
+    expect(
+      rejection(() => verifyWebhookSignature(first.rawBody, first.headers["partner-signature"], endpoint!.secret, { now: later })),
+    ).toBe("timestamp_too_old");
   });
-
 });

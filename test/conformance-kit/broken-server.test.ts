@@ -24,7 +24,13 @@ beforeAll(async () => {
       // Drops the required total_spent, and finds every user, even one that does not exist.
       getUser: ({ path }) => ({
         status: 200,
-        body: { user_identifier: path.user_identifier, email: null, created_at: "2026-11-22T10:00:00Z", last_login: "2026-11-22T10:00:00Z", domain_count: 0 } as never,
+        body: {
+          user_identifier: path.user_identifier,
+          email: null,
+          created_at: "2026-11-22T10:00:00Z",
+          last_login: "2026-11-22T10:00:00Z",
+          domain_count: 0,
+        } as never,
       }),
     },
   });
@@ -35,7 +41,9 @@ afterAll(() => server.close());
 
 function conformance(args: string[]): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn("node_modules/.bin/tsx", ["scripts/conformance.ts", ...args], { env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" } });
+    const child = spawn("node_modules/.bin/tsx", ["scripts/conformance.ts", ...args], {
+      env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" },
+    });
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
     child.stderr.on("data", (chunk) => (output += chunk));
@@ -46,7 +54,9 @@ function conformance(args: string[]): Promise<{ code: number | null; output: str
 it("fails the run, naming the operation, the status and the broken field", async () => {
   const { code, output } = await conformance(["--base-url", baseUrl, "--api-key", KEY, "--junit", "test-output/conformance-broken.xml"]);
   expect(code).toBe(1);
-  expect(output).toContain("GET /api/v1/users/{user_identifier} answered 200 with a body that breaks the document: data must have required property 'total_spent'");
+  expect(output).toContain(
+    "GET /api/v1/users/{user_identifier} answered 200 with a body that breaks the document: data must have required property 'total_spent'",
+  );
   expect(output).toContain("GET /api/v1/users/{user_identifier} for an unknown user: expected 200 to be 404");
   // The rest of the server conforms: only the broken operation's checks fail.
   expect(output).toMatch(/Tests\s+\d+ failed/);

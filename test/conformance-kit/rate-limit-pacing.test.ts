@@ -50,7 +50,9 @@ describe("the contract suite against small rate limits", () => {
     const client = pacedClient();
     const result = await client.call("getApiHealth");
     expect(result.status).toBe(200);
-    expect(client.pacer.pauses).toEqual([{ operationId: "getApiHealth", milliseconds: 60_000, reason: "the target answered 429 rate_limit_exceeded" }]);
+    expect(client.pacer.pauses).toEqual([
+      { operationId: "getApiHealth", milliseconds: 60_000, reason: "the target answered 429 rate_limit_exceeded" },
+    ]);
   });
 
   it("does not wait while the buckets an operation counts against have room", async () => {

@@ -30,10 +30,13 @@ describe("spec:diff", () => {
 
   it.each([
     ["a removed operation", (d: any) => delete d.paths["/api/v1/domains/tlds"]],
-    ["a new required request field", (d: any) => {
-      d.components.schemas.DomainRenew.required.push("reason");
-      d.components.schemas.DomainRenew.properties.reason = { type: "string" };
-    }],
+    [
+      "a new required request field",
+      (d: any) => {
+        d.components.schemas.DomainRenew.required.push("reason");
+        d.components.schemas.DomainRenew.properties.reason = { type: "string" };
+      },
+    ],
     ["a removed response field", (d: any) => delete d.components.schemas.Tld.properties.currency],
   ])("fails on %s", (_name, change) => {
     const result = diffDocuments(base, revised(change));

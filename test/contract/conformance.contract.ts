@@ -17,7 +17,9 @@ import { loadTarget } from "./support/target.js";
 const target = loadTarget();
 const client = new ContractClient(
   target,
-  new RateLimitPacer({ onPause: (pause) => console.log(`waiting ${(pause.milliseconds / 1000).toFixed(1)} s before ${pause.operationId}: ${pause.reason}`) }),
+  new RateLimitPacer({
+    onPause: (pause) => console.log(`waiting ${(pause.milliseconds / 1000).toFixed(1)} s before ${pause.operationId}: ${pause.reason}`),
+  }),
 );
 const operations = operationsOfDocument(target.document);
 let fixtures: Fixtures;
@@ -47,9 +49,17 @@ function expectConforming(result: CallResult): void {
   expect(result.violations, result.violations.join("\n")).toEqual([]);
 }
 
-const successStatus = (responses: Record<string, unknown>) => Math.min(...Object.keys(responses).map(Number).filter((s) => s >= 200 && s < 300));
+const successStatus = (responses: Record<string, unknown>) =>
+  Math.min(
+    ...Object.keys(responses)
+      .map(Number)
+      .filter((s) => s >= 200 && s < 300),
+  );
 const isAuthenticated = (operation: Record<string, any>) => !(Array.isArray(operation.security) && operation.security.length === 0);
-const documentedClientErrors = (operation: Record<string, any>) => Object.keys(operation.responses).map(Number).filter((s) => s >= 400 && s < 500);
+const documentedClientErrors = (operation: Record<string, any>) =>
+  Object.keys(operation.responses)
+    .map(Number)
+    .filter((s) => s >= 400 && s < 500);
 
 describe("the suite", () => {
   it("has a scenario for every operation of the document", () => {
@@ -68,33 +78,35 @@ describe.each(operations.filter((op) => !SCENARIOS[op.operationId]?.destructive)
     expect(result.status, JSON.stringify(result.body)).toBe(successStatus(op.operation.responses));
   });
 
-  if (isAuthenticated(op.operation)) it("refuses a request without a key with 401 unauthorized", async (context) => {
-    if (target.throughPrismProxy) return context.skip(PRISM_PROXY_ANSWERS_ITSELF);
-    const missing = missingNeed(scenario, fixtures);
-    if (missing) return context.skip(missing);
-    const input = await scenario.input(fixtures, client);
-    const result = await client.call(op.operationId, { ...input, key: null });
-    expectConforming(result);
-    expect(result.status).toBe(401);
-    expect(result.body).toMatchObject({ error: "unauthorized" });
-  });
+  if (isAuthenticated(op.operation))
+    it("refuses a request without a key with 401 unauthorized", async (context) => {
+      if (target.throughPrismProxy) return context.skip(PRISM_PROXY_ANSWERS_ITSELF);
+      const missing = missingNeed(scenario, fixtures);
+      if (missing) return context.skip(missing);
+      const input = await scenario.input(fixtures, client);
+      const result = await client.call(op.operationId, { ...input, key: null });
+      expectConforming(result);
+      expect(result.status).toBe(401);
+      expect(result.body).toMatchObject({ error: "unauthorized" });
+    });
 
-  if (isAuthenticated(op.operation)) it("reports its rate limits in X-RateLimit-* headers", async (context) => {
-    const missing = missingNeed(scenario, fixtures);
-    if (missing) return context.skip(missing);
-    const result = await client.call(op.operationId, await scenario.input(fixtures, client));
-    const limit = Number(result.headers.get("x-ratelimit-limit"));
-    const remaining = Number(result.headers.get("x-ratelimit-remaining"));
-    const reset = Number(result.headers.get("x-ratelimit-reset"));
-    for (const name of ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"]) expect(result.headers.get(name), name).toMatch(/^\d+$/);
-    expect(remaining).toBeLessThanOrEqual(limit);
-    if (!target.stateless) expect(reset).toBeGreaterThan(0);
-  });
+  if (isAuthenticated(op.operation))
+    it("reports its rate limits in X-RateLimit-* headers", async (context) => {
+      const missing = missingNeed(scenario, fixtures);
+      if (missing) return context.skip(missing);
+      const result = await client.call(op.operationId, await scenario.input(fixtures, client));
+      const limit = Number(result.headers.get("x-ratelimit-limit"));
+      const remaining = Number(result.headers.get("x-ratelimit-remaining"));
+      const reset = Number(result.headers.get("x-ratelimit-reset"));
+      for (const name of ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"])
+        expect(result.headers.get(name), name).toMatch(/^\d+$/);
+      expect(remaining).toBeLessThanOrEqual(limit);
+      if (!target.stateless) expect(reset).toBeGreaterThan(0);
+    });
 
   const body = op.operation.requestBody?.content?.["application/json"];
-  if (body?.example !== undefined && typeof body.example === "object" && !Array.isArray(body.example)) it(
-    "refuses every body that breaks one constraint of its schema with a documented 4xx",
-    async (context) => {
+  if (body?.example !== undefined && typeof body.example === "object" && !Array.isArray(body.example))
+    it("refuses every body that breaks one constraint of its schema with a documented 4xx", async (context) => {
       const missing = missingNeed(scenario, fixtures);
       if (missing) return context.skip(missing);
       const input = await scenario.input(fixtures, client);
@@ -108,8 +120,7 @@ describe.each(operations.filter((op) => !SCENARIOS[op.operationId]?.destructive)
         }),
         { seed: Number(process.env.CONTRACT_SEED ?? 8), numRuns: Math.min(mutations.length * 2, 40) },
       );
-    },
-  );
+    });
 });
 
 describe.skipIf(target.stateless)("the rules the spec states", () => {
@@ -171,42 +182,56 @@ describe.skipIf(target.stateless)("the rules the spec states", () => {
     expect((await client.call("renewDomain", { path: { domain_id: fixtures.domainId }, body: { years: 1 } })).status).toBe(200);
   });
 
-  it.runIf(client.has("createDomainDnsRecord"))("DNS ttl: 60 and 86400 accepted, 59 and 86401 refused; TXT strings of 255 accepted, 256 refused", async (context) => {
-    if (!fixtures.domainId) return context.skip("needs a domain");
-    const create = (record: Record<string, unknown>) => client.call("createDomainDnsRecord", { path: { domain_id: fixtures.domainId! }, body: record });
-    const cases: Array<[Record<string, unknown>, boolean]> = [
-      [{ type: "A", name: "ttl-min", content: "192.0.2.1", ttl: 60 }, true],
-      [{ type: "A", name: "ttl-max", content: "192.0.2.1", ttl: 86400 }, true],
-      [{ type: "A", name: "ttl-low", content: "192.0.2.1", ttl: 59 }, false],
-      [{ type: "A", name: "ttl-high", content: "192.0.2.1", ttl: 86401 }, false],
-      [{ type: "TXT", name: "txt-255", content: "t".repeat(255) }, true],
-      [{ type: "TXT", name: "txt-256", content: "t".repeat(256) }, false],
-      [{ type: "CNAME", name: "@", content: "example.com" }, false],
-      [{ type: "MX", name: "mx", content: "mail.example.com" }, false],
-    ];
-    for (const [record, accepted] of cases) {
-      const result = await create(record);
-      expectConforming(result);
-      if (accepted) expect(result.status, JSON.stringify(record)).toBe(201);
-      else expect([400, 422], JSON.stringify(record)).toContain(result.status);
-    }
-  });
+  it.runIf(client.has("createDomainDnsRecord"))(
+    "DNS ttl: 60 and 86400 accepted, 59 and 86401 refused; TXT strings of 255 accepted, 256 refused",
+    async (context) => {
+      if (!fixtures.domainId) return context.skip("needs a domain");
+      const create = (record: Record<string, unknown>) =>
+        client.call("createDomainDnsRecord", { path: { domain_id: fixtures.domainId! }, body: record });
+      const cases: Array<[Record<string, unknown>, boolean]> = [
+        [{ type: "A", name: "ttl-min", content: "192.0.2.1", ttl: 60 }, true],
+        [{ type: "A", name: "ttl-max", content: "192.0.2.1", ttl: 86400 }, true],
+        [{ type: "A", name: "ttl-low", content: "192.0.2.1", ttl: 59 }, false],
+        [{ type: "A", name: "ttl-high", content: "192.0.2.1", ttl: 86401 }, false],
+        [{ type: "TXT", name: "txt-255", content: "t".repeat(255) }, true],
+        [{ type: "TXT", name: "txt-256", content: "t".repeat(256) }, false],
+        [{ type: "CNAME", name: "@", content: "example.com" }, false],
+        [{ type: "MX", name: "mx", content: "mail.example.com" }, false],
+      ];
+      for (const [record, accepted] of cases) {
+        const result = await create(record);
+        expectConforming(result);
+        if (accepted) expect(result.status, JSON.stringify(record)).toBe(201);
+        else expect([400, 422], JSON.stringify(record)).toContain(result.status);
+      }
+    },
+  );
 
-  it.runIf(client.has("bulkCreateDomainDnsRecords"))("bulk is partial: valid records are created, invalid ones reported by index", async (context) => {
-    if (!fixtures.domainId) return context.skip("needs a domain");
-    const result = await client.call("bulkCreateDomainDnsRecords", {
-      path: { domain_id: fixtures.domainId },
-      body: { records: [{ type: "A", name: "partial", content: "192.0.2.40" }, { type: "A", name: "partial2", content: "999.1.1.1" }] },
-    });
-    expectConforming(result);
-    expect(result.status).toBe(200);
-    expect(result.body.created).toHaveLength(1);
-    expect(result.body.errors).toEqual([expect.objectContaining({ index: 1 })]);
-  });
+  it.runIf(client.has("bulkCreateDomainDnsRecords"))(
+    "bulk is partial: valid records are created, invalid ones reported by index",
+    async (context) => {
+      if (!fixtures.domainId) return context.skip("needs a domain");
+      const result = await client.call("bulkCreateDomainDnsRecords", {
+        path: { domain_id: fixtures.domainId },
+        body: {
+          records: [
+            { type: "A", name: "partial", content: "192.0.2.40" },
+            { type: "A", name: "partial2", content: "999.1.1.1" },
+          ],
+        },
+      });
+      expectConforming(result);
+      expect(result.status).toBe(200);
+      expect(result.body.created).toHaveLength(1);
+      expect(result.body.errors).toEqual([expect.objectContaining({ index: 1 })]);
+    },
+  );
 
   it.runIf(client.has("createDnsRecord"))("Variant R record errors use the list shape", async (context) => {
     if (!fixtures.domainId) return context.skip("needs a domain");
-    const result = await client.call("createDnsRecord", { body: { domain_id: fixtures.domainId, type: "A", name: "bad", value: "not-an-ip" } });
+    const result = await client.call("createDnsRecord", {
+      body: { domain_id: fixtures.domainId, type: "A", name: "bad", value: "not-an-ip" },
+    });
     expectConforming(result);
     expect(result.status).toBe(422);
     expect(result.body).toEqual({ errors: [expect.any(String)] });
@@ -230,7 +255,10 @@ describe.skipIf(target.stateless)("the rules the spec states", () => {
   it("a body that is not JSON is refused with 400 or 415, never 5xx", async (context) => {
     if (target.throughPrismProxy) return context.skip(PRISM_PROXY_ANSWERS_ITSELF);
     const malformed = await client.call("createUserSession", { rawBody: "{not json" });
-    const wrongType = await client.call("createUserSession", { rawBody: "user_identifier=u1", headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+    const wrongType = await client.call("createUserSession", {
+      rawBody: "user_identifier=u1",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
     [malformed, wrongType].forEach(expectConforming);
     expect(malformed.status).toBe(400);
     expect(wrongType.status).toBe(415);
@@ -238,9 +266,12 @@ describe.skipIf(target.stateless)("the rules the spec states", () => {
 });
 
 describe("destructive operations, last", () => {
-  it.each(operations.filter((op) => SCENARIOS[op.operationId]?.destructive))("$operationId answers its documented success status", async (op) => {
-    const result = await client.call(op.operationId, await SCENARIOS[op.operationId]!.input(fixtures, client));
-    expectConforming(result);
-    expect(result.status).toBe(successStatus(op.operation.responses));
-  });
+  it.each(operations.filter((op) => SCENARIOS[op.operationId]?.destructive))(
+    "$operationId answers its documented success status",
+    async (op) => {
+      const result = await client.call(op.operationId, await SCENARIOS[op.operationId]!.input(fixtures, client));
+      expectConforming(result);
+      expect(result.status).toBe(successStatus(op.operation.responses));
+    },
+  );
 });

@@ -63,7 +63,9 @@ describe("a user in the partner's application", () => {
     const embedFrame = page.frames().find((candidate) => candidate.url().startsWith(s.embedUrl))!;
     expect(embedFrame.url()).toBe(`${s.embedUrl}/domains`);
     const cookies = await context.cookies(s.embedUrl);
-    expect(cookies).toMatchObject([{ name: "__Host-embed_session", secure: true, httpOnly: true, sameSite: "None", partitionKey: "http://127.0.0.1" }]);
+    expect(cookies).toMatchObject([
+      { name: "__Host-embed_session", secure: true, httpOnly: true, sameSite: "None", partitionKey: "http://127.0.0.1" },
+    ]);
     await screenshot(page, "01-domains-empty");
   });
 
@@ -165,10 +167,17 @@ describe("refusals", () => {
     const { context, page } = await newPage();
     const violation = page.waitForEvent("console", { predicate: (message) => message.text().includes("frame-ancestors") });
     await page.goto(`${strangerHost.url}/frame?src=${encodeURIComponent(loginUrl)}`);
-    expect((await violation).text()).toContain(`violates the following Content Security Policy directive: "frame-ancestors ${partnerHost.url}"`);
+    expect((await violation).text()).toContain(
+      `violates the following Content Security Policy directive: "frame-ancestors ${partnerHost.url}"`,
+    );
     const frame = page.frames().find((candidate) => candidate !== page.mainFrame())!;
     expect(frame.url()).not.toContain(s.embedUrl);
-    expect(await domainsFrame(page).locator("body").textContent({ timeout: 1000 }).catch(() => "")).not.toContain("Your domains");
+    expect(
+      await domainsFrame(page)
+        .locator("body")
+        .textContent({ timeout: 1000 })
+        .catch(() => ""),
+    ).not.toContain("Your domains");
     await screenshot(page, "10-stranger-origin-blocked");
     // The same URL on the partner's page opens: what refused it was the framing origin.
     await page.goto(`${partnerHost.url}/frame?src=${encodeURIComponent(loginUrl)}`);
@@ -198,7 +207,10 @@ describe("small screens and the keyboard", () => {
     // Tab from the years to the Buy button; focus is visible (an outline), and Enter buys.
     await frame.getByLabel("Register for").focus();
     await page.keyboard.press("Tab");
-    const focused = await embed.evaluate(() => ({ text: document.activeElement?.textContent, outline: getComputedStyle(document.activeElement!).outlineStyle }));
+    const focused = await embed.evaluate(() => ({
+      text: document.activeElement?.textContent,
+      outline: getComputedStyle(document.activeElement!).outlineStyle,
+    }));
     expect(focused).toEqual({ text: "Buy hopper.dev", outline: "solid" });
     await page.keyboard.press("Enter");
     await frame.getByText("hopper.dev is yours.", { exact: false }).waitFor();

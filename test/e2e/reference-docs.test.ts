@@ -47,7 +47,9 @@ describe("npm run build:docs (the HTML reference docs)", () => {
     for (const [kind, bundle] of Object.entries(environment === "sandbox" ? SANDBOX_BUNDLE_PATHS : BUNDLE_PATHS)) {
       it(`shows every operation and webhook of ${basename(bundle)} with the network off`, async () => {
         const document = loadDocument(kind as keyof typeof BUNDLE_PATHS, environment);
-        const operations = operationsOf(document).map(({ operation }) => operation as { operationId: string; tags: string[]; summary: string });
+        const operations = operationsOf(document).map(
+          ({ operation }) => operation as { operationId: string; tags: string[]; summary: string },
+        );
         const page = await openOffline(browser, join(outDir, `${basename(bundle, ".yml")}.html`));
         try {
           const tags = [...new Set(operations.map((operation) => operation.tags[0]!))];
@@ -56,6 +58,7 @@ describe("npm run build:docs (the HTML reference docs)", () => {
           expect(operations.map((operation) => operation.operationId.toLowerCase()).filter((id) => !shown.has(id))).toEqual([]);
           const last = operations.at(-1)!;
           await page.locator(`a[href$='/${last.operationId.toLowerCase()}']`).first().click();
+          // biome-ignore lint/performance/useDomNodeTextContent: what a reader sees, without the hidden text textContent includes
           await expect.poll(() => page.locator("main").innerText()).toContain(last.summary);
         } finally {
           await page.close();

@@ -47,7 +47,9 @@ describe("the built server", () => {
     for (const [module, importer, specifier] of pairs) {
       const fromValidator = resolvedImport(importer, specifier);
       expect(fromValidator, `${importer} imports ${specifier}`).toBeDefined();
-      const fromShortcuts = metafile.inputs["server/validator/startup-shortcuts.ts"]!.imports.find((entry) => entry.original?.endsWith(module))?.path;
+      const fromShortcuts = metafile.inputs["server/validator/startup-shortcuts.ts"]!.imports.find((entry) =>
+        entry.original?.endsWith(module),
+      )?.path;
       expect(fromShortcuts, module).toBe(fromValidator);
     }
   });
@@ -66,7 +68,13 @@ describe("the built server", () => {
 
   it("serves the API and the embed host's files, with its code cache, and exits 0 on SIGTERM", async () => {
     const embedPort = await freePort();
-    const server = spawnServer([join(directory, ENTRY_FILE)], { PORT: "0", EMBED_PORT: String(embedPort), LOG_LEVEL: "info", PARTNER_API_CONFIG: "/nonexistent.json", PARTNER_API_KEYS: `built:${KEY}` });
+    const server = spawnServer([join(directory, ENTRY_FILE)], {
+      PORT: "0",
+      EMBED_PORT: String(embedPort),
+      LOG_LEVEL: "info",
+      PARTNER_API_CONFIG: "/nonexistent.json",
+      PARTNER_API_KEYS: `built:${KEY}`,
+    });
     const { child, output, exited } = server;
     try {
       const port = /:(\d+)$/.exec((await announcedAddress(server, 10_000)) ?? "")?.[1];
@@ -77,8 +85,15 @@ describe("the built server", () => {
       const stylesheet = await fetch(`http://127.0.0.1:${embedPort}/assets/embed.css`);
       expect(stylesheet.status).toBe(200);
       expect(await stylesheet.text()).toBe(readFileSync("server/embed/assets/embed.css", "utf8"));
-      const listening = output().split("\n").find((line) => line.includes('"msg":"listening"'));
-      expect(JSON.parse(listening!).startupMs).toEqual({ entry: expect.any(Number), imported: expect.any(Number), appBuilt: expect.any(Number), listening: expect.any(Number) });
+      const listening = output()
+        .split("\n")
+        .find((line) => line.includes('"msg":"listening"'));
+      expect(JSON.parse(listening!).startupMs).toEqual({
+        entry: expect.any(Number),
+        imported: expect.any(Number),
+        appBuilt: expect.any(Number),
+        listening: expect.any(Number),
+      });
       child.kill("SIGTERM");
       expect(await exited).toBe(0);
       // V8 accepted the cache written by the build's priming run (else the entry says so).

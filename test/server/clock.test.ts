@@ -8,9 +8,12 @@ const iso = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, "Z");
 describe("timestamp", () => {
   it("formats as toISOString does, without the milliseconds, across and beyond four-digit years", () => {
     fc.assert(
-      fc.property(fc.date({ min: new Date(Date.UTC(-271_000, 0, 1)), max: new Date(Date.UTC(275_000, 0, 1)), noInvalidDate: true }), (date) => {
-        expect(timestamp(date)).toBe(iso(date));
-      }),
+      fc.property(
+        fc.date({ min: new Date(Date.UTC(-271_000, 0, 1)), max: new Date(Date.UTC(275_000, 0, 1)), noInvalidDate: true }),
+        (date) => {
+          expect(timestamp(date)).toBe(iso(date));
+        },
+      ),
       { numRuns: 20_000, seed: 20261123 },
     );
   });

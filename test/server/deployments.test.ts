@@ -45,7 +45,11 @@ describe("a deployment serving Variant D only", () => {
 describe("a production deployment", () => {
   it("refuses sandbox keys in its configuration", () => {
     expect(() =>
-      createApp({ environment: "production", embedBaseUrl: "https://embed.invalid", partners: [{ partner: { id: "p", name: "P" }, keys: [PARTNER_A_KEY] }] }),
+      createApp({
+        environment: "production",
+        embedBaseUrl: "https://embed.invalid",
+        partners: [{ partner: { id: "p", name: "P" }, keys: [PARTNER_A_KEY] }],
+      }),
     ).toThrow(/production deployment only takes sk_live_ keys/);
   });
 });
@@ -57,7 +61,11 @@ describe("configuration from the environment", () => {
   });
 
   it("takes partners and keys from PARTNER_API_KEYS for CI", () => {
-    const config = loadDeploymentConfig({ PARTNER_API_CONFIG: "/nonexistent.json", PARTNER_API_KEYS: `ci:${PARTNER_A_KEY}`, PARTNER_API_VARIANTS: "d" });
+    const config = loadDeploymentConfig({
+      PARTNER_API_CONFIG: "/nonexistent.json",
+      PARTNER_API_KEYS: `ci:${PARTNER_A_KEY}`,
+      PARTNER_API_VARIANTS: "d",
+    });
     expect(config.app.partners).toEqual([{ partner: { id: "ci", name: "ci" }, keys: [PARTNER_A_KEY], embedOrigins: [] }]);
     expect(config.app.variants).toEqual(["D"]);
   });
@@ -65,7 +73,10 @@ describe("configuration from the environment", () => {
   it("applies the description's rate limits unless PARTNER_API_RATE_LIMIT_SCALE raises them", () => {
     expect(loadDeploymentConfig({ PARTNER_API_CONFIG: "/nonexistent.json" }).app.rateLimits).toEqual(rateLimits);
     const raised = loadDeploymentConfig({ PARTNER_API_CONFIG: "/nonexistent.json", PARTNER_API_RATE_LIMIT_SCALE: "100" }).app.rateLimits!;
-    expect(raised.overall).toEqual([{ limit: 100_000, window: 3600 }, { limit: 10_000, window: 60 }]);
+    expect(raised.overall).toEqual([
+      { limit: 100_000, window: 3600 },
+      { limit: 10_000, window: 60 },
+    ]);
     expect(raised.classes.user_deletion).toEqual({ limit: 3000, window: 60 });
   });
 
@@ -84,7 +95,11 @@ describe("configuration from the environment", () => {
 describe("npm run keys", () => {
   it("creates a key, prints it once, stores only its hash, and the server accepts it", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "keys-")), "partners.json");
-    const output = execFileSync("node_modules/.bin/tsx", ["scripts/keys.ts", "create", "--partner", "Acme Hosting", "--env", "sandbox", "--config", file], { encoding: "utf8" });
+    const output = execFileSync(
+      "node_modules/.bin/tsx",
+      ["scripts/keys.ts", "create", "--partner", "Acme Hosting", "--env", "sandbox", "--config", file],
+      { encoding: "utf8" },
+    );
     const key = /sk_sandbox_[A-Za-z0-9]{32}/.exec(output)![0];
     const stored = readFileSync(file, "utf8");
     expect(stored).not.toContain(key);
@@ -118,7 +133,10 @@ describe("response validation", () => {
     const response = await fetch(`http://127.0.0.1:${port}/health`);
     server.close();
     expect(response.status).toBe(500);
-    expect(await response.json()).toEqual({ error: "internal_error", message: "An unexpected error occurred; quote the X-Request-Id when contacting support" });
+    expect(await response.json()).toEqual({
+      error: "internal_error",
+      message: "An unexpected error occurred; quote the X-Request-Id when contacting support",
+    });
     expect(logged.lines.map((line) => [line.msg, line.route])).toEqual([["unexpected error on GET /health", "/health"]]);
   });
 });

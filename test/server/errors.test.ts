@@ -13,7 +13,10 @@ const EXAMPLES: Record<keyof typeof apiErrors, [ApiError, number]> = {
   badRequest: [apiErrors.badRequest("records.0.ttl", "invalid_type", "records.0.ttl must be an integer"), 400],
   invalidRequest: [apiErrors.invalidRequest("Invalid request"), 400],
   invalidValue: [apiErrors.invalidValue("ttl", "out_of_range", "ttl must be at least 60"), 422],
-  invalidValues: [apiErrors.invalidValues([{ field: "priority", code: "missing_required_field", message: "priority is required for SRV records" }]), 422],
+  invalidValues: [
+    apiErrors.invalidValues([{ field: "priority", code: "missing_required_field", message: "priority is required for SRV records" }]),
+    422,
+  ],
   unauthorized: [apiErrors.unauthorized(), 401],
   forbidden: [apiErrors.forbidden("domain"), 403],
   notFound: [apiErrors.notFound("Domain", "dom_1"), 404],
@@ -82,7 +85,9 @@ describe("the error registry", () => {
   });
 
   it("is the only place the server constructs an ApiError", () => {
-    const elsewhere = sourceFiles("server").filter((path) => path !== join("server", "errors.ts") && /\bnew ApiError\b/.test(readFileSync(path, "utf8")));
+    const elsewhere = sourceFiles("server").filter(
+      (path) => path !== join("server", "errors.ts") && /\bnew ApiError\b/.test(readFileSync(path, "utf8")),
+    );
     expect(elsewhere).toEqual([]);
   });
 });

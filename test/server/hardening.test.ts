@@ -31,7 +31,9 @@ function expectSecurityHeaders(response: Response): void {
   expect(response.headers.get("etag")).toBeNull();
 }
 
-async function listen(config: Partial<AppConfig> & Pick<AppConfig, "partners">): Promise<{ server: Server; baseUrl: string; port: number }> {
+async function listen(
+  config: Partial<AppConfig> & Pick<AppConfig, "partners">,
+): Promise<{ server: Server; baseUrl: string; port: number }> {
   const { app } = createApp({ environment: "sandbox", embedBaseUrl: "http://embed.test", ...config });
   const { server, url, port } = await serveOnLoopback(app);
   return { server, baseUrl: url, port };
@@ -54,7 +56,9 @@ describe("security headers", () => {
 describe("no CORS: API keys are server-side secrets a browser must never hold, so no browser origin is allowed to call the API", () => {
   it("sends no Access-Control-* header, even to a request with an Origin", async () => {
     for (const key of [PARTNER_A_KEY, "sk_sandbox_notAKeyOfAnyPartner0000000000"]) {
-      const response = await send("/api/v1/domains/tlds", { headers: { Authorization: `Bearer ${key}`, Origin: "https://partner.example" } });
+      const response = await send("/api/v1/domains/tlds", {
+        headers: { Authorization: `Bearer ${key}`, Origin: "https://partner.example" },
+      });
       expect(corsHeaders(response)).toEqual([]);
     }
   });
@@ -62,7 +66,11 @@ describe("no CORS: API keys are server-side secrets a browser must never hold, s
   it("answers a browser's preflight (which carries no key) with the documented 401 and no permission", async () => {
     const response = await fetch(`${s.baseUrl}/api/v1/users`, {
       method: "OPTIONS",
-      headers: { Origin: "https://partner.example", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization, content-type" },
+      headers: {
+        Origin: "https://partner.example",
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "authorization, content-type",
+      },
     });
     expect(response.status).toBe(401);
     expect(await response.json()).toEqual({ error: "unauthorized", message: expect.any(String) });
@@ -75,13 +83,19 @@ describe("no CORS: API keys are server-side secrets a browser must never hold, s
     ["/api/v1/users/u1", 405, "GET, HEAD, PUT, DELETE"],
     ["/health", 405, "GET, HEAD"],
     ["/api/v1/nowhere", 404, null],
-  ] as const)("answers OPTIONS %s with a key in the documented shape (%i), never a 500 or a CORS permission", async (path, status, allow) => {
-    const response = await send(path, { method: "OPTIONS", headers: { Origin: "https://partner.example", "Access-Control-Request-Method": "POST" } });
-    expect(response.status).toBe(status);
-    expect(response.headers.get("allow")).toBe(allow);
-    expect(await response.json()).toEqual({ error: status === 405 ? "method_not_allowed" : "not_found", message: expect.any(String) });
-    expect(corsHeaders(response)).toEqual([]);
-  });
+  ] as const)(
+    "answers OPTIONS %s with a key in the documented shape (%i), never a 500 or a CORS permission",
+    async (path, status, allow) => {
+      const response = await send(path, {
+        method: "OPTIONS",
+        headers: { Origin: "https://partner.example", "Access-Control-Request-Method": "POST" },
+      });
+      expect(response.status).toBe(status);
+      expect(response.headers.get("allow")).toBe(allow);
+      expect(await response.json()).toEqual({ error: status === 405 ? "method_not_allowed" : "not_found", message: expect.any(String) });
+      expect(corsHeaders(response)).toEqual([]);
+    },
+  );
 });
 
 describe("structured logs", () => {
@@ -107,14 +121,23 @@ describe("structured logs", () => {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
   const call = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
-    fetch(`${baseUrl}${path}`, { ...init, headers: { Authorization: `Bearer ${KEY}`, "Content-Type": "application/json", ...init.headers } });
+    fetch(`${baseUrl}${path}`, {
+      ...init,
+      headers: { Authorization: `Bearer ${KEY}`, "Content-Type": "application/json", ...init.headers },
+    });
 
   it("log one line per request: request id, route template, operationId, status, duration, partner; never a key, login token, webhook secret, body, query or raw path", async () => {
-    const login = await call("/api/v1/users", { method: "POST", body: JSON.stringify({ user_identifier: "secret_user", email: "ada@example.com" }) });
+    const login = await call("/api/v1/users", {
+      method: "POST",
+      body: JSON.stringify({ user_identifier: "secret_user", email: "ada@example.com" }),
+    });
     const { login_url: loginUrl } = (await login.json()) as { login_url: string };
     const token = loginUrl.split("/session/")[1]!;
     expect(token.length).toBeGreaterThan(10);
-    const endpoint = await call("/api/v1/webhook_endpoints", { method: "POST", body: JSON.stringify({ url: "http://127.0.0.1:9/secret_hook" }) });
+    const endpoint = await call("/api/v1/webhook_endpoints", {
+      method: "POST",
+      body: JSON.stringify({ url: "http://127.0.0.1:9/secret_hook" }),
+    });
     const { secret } = (await endpoint.json()) as { secret: string };
     expect(secret).toMatch(/^whsec_/);
     const responses = [
@@ -144,7 +167,20 @@ describe("structured logs", () => {
       expect(line.durationMs).toEqual(expect.any(Number));
       expect(line.durationMs as number).toBeGreaterThanOrEqual(0);
     });
-    for (const leak of [KEY, "sk_sandbox_wrongwrongwrong", token, secret, "whsec_", "/session/", "ada@example.com", "secret_user", "secret_query", "secret_hook", "authorization", "Bearer"]) {
+    for (const leak of [
+      KEY,
+      "sk_sandbox_wrongwrongwrong",
+      token,
+      secret,
+      "whsec_",
+      "/session/",
+      "ada@example.com",
+      "secret_user",
+      "secret_query",
+      "secret_hook",
+      "authorization",
+      "Bearer",
+    ]) {
       expect(logs.text()).not.toContain(leak);
     }
   });
@@ -156,7 +192,13 @@ describe("structured logs", () => {
     const requestId = crashed.headers.get("x-request-id");
     expect(await crashed.json()).toEqual({ error: "internal_error", message: expect.stringContaining("X-Request-Id") });
     const error = logs.lines.filter((line) => line.level === 50).at(-1)!;
-    expect(error).toMatchObject({ msg: "unexpected error on GET /api/v1/domains/tlds", requestId, method: "GET", route: "/api/v1/domains/tlds", operationId: "listTlds" });
+    expect(error).toMatchObject({
+      msg: "unexpected error on GET /api/v1/domains/tlds",
+      requestId,
+      method: "GET",
+      route: "/api/v1/domains/tlds",
+      operationId: "listTlds",
+    });
     expect((error.err as { stack: string }).stack).toMatch(/^Error: boom in a handler\n\s+at /);
   });
 
@@ -166,8 +208,15 @@ describe("structured logs", () => {
     for (let i = 0; i < 100 && !releaseSlow; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     controller.abort();
     expect(await gone).toBeInstanceOf(Error);
-    for (let i = 0; i < 100 && logs.lines.at(-1)?.operationId !== "getApiHealth"; i++) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(logs.lines.at(-1)).toMatchObject({ msg: "request", route: "/api/v1/health", operationId: "getApiHealth", partner: "logged", aborted: true });
+    for (let i = 0; i < 100 && logs.lines.at(-1)?.operationId !== "getApiHealth"; i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(logs.lines.at(-1)).toMatchObject({
+      msg: "request",
+      route: "/api/v1/health",
+      operationId: "getApiHealth",
+      partner: "logged",
+      aborted: true,
+    });
     releaseSlow();
   });
 });
@@ -191,7 +240,13 @@ describe("error lines", () => {
         // What an HTTP client's error looks like: the URL, headers and body of its request, and a cause.
         updateUser: ({ path, body }) => {
           const cause = Object.assign(new Error("connection reset"), { code: "ECONNRESET", address: `/${path.user_identifier}` });
-          throw Object.assign(new Error("upstream failed", { cause }), { status: 502, path: `/users/${path.user_identifier}`, url: `https://upstream.invalid/${path.user_identifier}`, body, headers: { "x-user": path.user_identifier } });
+          throw Object.assign(new Error("upstream failed", { cause }), {
+            status: 502,
+            path: `/users/${path.user_identifier}`,
+            url: `https://upstream.invalid/${path.user_identifier}`,
+            body,
+            headers: { "x-user": path.user_identifier },
+          });
         },
       },
     }));
@@ -214,7 +269,12 @@ describe("error lines", () => {
       ["unexpected error on PUT /api/v1/users/{user_identifier}", "/api/v1/users/{user_identifier}"],
     ]);
     for (const secret of [PATH_SECRET, QUERY_SECRET, BODY_SECRET, "offset="]) expect(logs.text()).not.toContain(secret);
-    expect(errors[0]!.err).toEqual({ type: "InternalServerError", message: expect.stringContaining("/response"), stack: expect.stringMatching(/^Internal Server Error: \/response/), status: 500 });
+    expect(errors[0]!.err).toEqual({
+      type: "InternalServerError",
+      message: expect.stringContaining("/response"),
+      stack: expect.stringMatching(/^Internal Server Error: \/response/),
+      status: 500,
+    });
     expect(errors[2]!.err).toEqual({
       type: "Error",
       message: "upstream failed",
@@ -293,7 +353,14 @@ describe("graceful shutdown", () => {
 
   it("npm start (server/main.ts) logs the bound address, serves, and exits 0 on SIGTERM", async () => {
     const key = "sk_sandbox_childProcessKey00000000000000";
-    const server = spawnServer(["--import", "tsx", "server/main.ts"], { PORT: "0", EMBED_PORT: "0", DEMO_HOST_PORT: "0", LOG_LEVEL: "info", PARTNER_API_CONFIG: "/nonexistent.json", PARTNER_API_KEYS: `child:${key}` });
+    const server = spawnServer(["--import", "tsx", "server/main.ts"], {
+      PORT: "0",
+      EMBED_PORT: "0",
+      DEMO_HOST_PORT: "0",
+      LOG_LEVEL: "info",
+      PARTNER_API_CONFIG: "/nonexistent.json",
+      PARTNER_API_KEYS: `child:${key}`,
+    });
     const { child, output, exited } = server;
     try {
       const port = /:(\d+)$/.exec((await announcedAddress(server, 20_000)) ?? "")?.[1];
@@ -304,7 +371,10 @@ describe("graceful shutdown", () => {
       child.kill("SIGTERM");
       expect(await exited).toBe(0);
       expect(Date.now() - signalled).toBeLessThan(5000);
-      const lines = output().split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Record<string, unknown>);
+      const lines = output()
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
       expect(lines).toContainEqual(expect.objectContaining({ msg: "request", operationId: "getApiHealth", status: 200, partner: "child" }));
       expect(lines).toContainEqual(expect.objectContaining({ msg: "shutting down", signal: "SIGTERM" }));
       expect(lines).toContainEqual(expect.objectContaining({ msg: "stopped", complete: true }));

@@ -77,7 +77,9 @@ const OPERATIONS: Operation[] = (Object.keys(operationTable) as OperationId[]).m
   const info: OperationInfo = operationTable[id];
   const item = document.paths[info.path];
   const spec = item[info.method];
-  const parameters: Schema[] = [...(item.parameters ?? []), ...(spec.parameters ?? [])].map((parameter: Schema) => values.resolve(parameter));
+  const parameters: Schema[] = [...(item.parameters ?? []), ...(spec.parameters ?? [])].map((parameter: Schema) =>
+    values.resolve(parameter),
+  );
   return {
     id,
     info,
@@ -195,7 +197,13 @@ interface Answer {
 /** FC_STATS=1 prints how often each operation answered each status: to see that the arbitraries reach the handlers. */
 const statistics = process.env.FC_STATS ? new Map<string, number>() : null;
 afterAll(() => {
-  if (statistics) console.log([...statistics].sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, count]) => `${key}: ${count}`).join("\n"));
+  if (statistics)
+    console.log(
+      [...statistics]
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([key, count]) => `${key}: ${count}`)
+        .join("\n"),
+    );
 });
 
 async function send(request: BuiltRequest): Promise<Answer> {
@@ -251,7 +259,6 @@ function bodyProblem(op: Operation | null, status: number, answer: Answer): stri
   return null;
 }
 
-
 /** Every way the answer breaks the document for the request; empty when it conforms. */
 function answerProblems(request: BuiltRequest, answer: Answer): string[] {
   const { candidates, unroutable } = addressed(request.method, new URL(request.url));
@@ -261,7 +268,9 @@ function answerProblems(request: BuiltRequest, answer: Answer): string[] {
   for (const op of candidates) Object.keys(op.spec.responses).forEach((status) => allowed.add(Number(status)));
   if (unroutable) [404, 405].forEach((status) => allowed.add(status));
   if (!allowed.has(answer.status)) {
-    return [`answered ${answer.status}, documented for ${candidates.map((op) => op.id).join(", ") || "no operation"}: ${[...allowed].sort().join(", ")}`];
+    return [
+      `answered ${answer.status}, documented for ${candidates.map((op) => op.id).join(", ") || "no operation"}: ${[...allowed].sort().join(", ")}`,
+    ];
   }
   // The body must conform for at least one operation the request may address.
   // A request that may address no operation may be answered in the shape of none.
@@ -344,10 +353,19 @@ beforeAll(async () => {
     const key = (field: string) => (prefix ? `${prefix}${field[0]!.toUpperCase()}${field.slice(1)}` : field) as keyof Fixtures;
     await created(client.POST("/api/v1/users", { body: { user_identifier: user, email: `${user}@example.com` } }));
     const domainId = s.registerDomainFor(user, name, partnerId);
-    const record = await created(client.POST("/api/v1/domains/{domain_id}/dns", { params: { path: { domain_id: domainId } }, body: { type: "A", name: "www", content: "192.0.2.10" } }));
-    const transfer = await created(client.POST("/api/v1/domains/transfer", { body: { domain_name: transferName, user_identifier: user, auth_code: "Xk8#pL2q!Rm9" } }));
+    const record = await created(
+      client.POST("/api/v1/domains/{domain_id}/dns", {
+        params: { path: { domain_id: domainId } },
+        body: { type: "A", name: "www", content: "192.0.2.10" },
+      }),
+    );
+    const transfer = await created(
+      client.POST("/api/v1/domains/transfer", { body: { domain_name: transferName, user_identifier: user, auth_code: "Xk8#pL2q!Rm9" } }),
+    );
     const endpoint = await created(client.POST("/api/v1/webhook_endpoints", { body: { url: `https://hooks.example.com/${user}` } }));
-    const delivery = await created(client.POST("/api/v1/webhook_endpoints/{endpoint_id}/test", { params: { path: { endpoint_id: endpoint.id } } }));
+    const delivery = await created(
+      client.POST("/api/v1/webhook_endpoints/{endpoint_id}/test", { params: { path: { endpoint_id: endpoint.id } } }),
+    );
     Object.assign(ids, {
       [key("user")]: user,
       [key("domainId")]: domainId,
@@ -391,7 +409,10 @@ const PLAIN_PROTOTYPES = new Set<unknown>([Object.prototype, null, Array.prototy
 
 /** A class's prototype (the store's own helpers), not an object a body put in a prototype's place. */
 const isClassPrototype = (prototype: any) =>
-  prototype !== null && Object.hasOwn(prototype, "constructor") && typeof prototype.constructor === "function" && prototype.constructor.prototype === prototype;
+  prototype !== null &&
+  Object.hasOwn(prototype, "constructor") &&
+  typeof prototype.constructor === "function" &&
+  prototype.constructor.prototype === prototype;
 
 /** Stored values with a prototype-named own key or a foreign prototype: what a careless merge of a body leaves. */
 function foreignShapes(value: unknown, path = "state", found: string[] = []): string[] {
@@ -410,14 +431,28 @@ function foreignShapes(value: unknown, path = "state", found: string[] = []): st
 }
 
 function storedShapeProblems(): string[] {
-  return [...foreignShapes({ ...s.services.store }, "store"), ...foreignShapes({ ...s.services.webhooks.store }, "webhooks"), ...foreignShapes(s.outbox.events, "events")];
+  return [
+    ...foreignShapes({ ...s.services.store }, "store"),
+    ...foreignShapes({ ...s.services.webhooks.store }, "webhooks"),
+    ...foreignShapes(s.outbox.events, "events"),
+  ];
 }
 
-const BUILT_IN_PROTOTYPES = { Object: Object.prototype, Array: Array.prototype, Function: Function.prototype, String: String.prototype, Number: Number.prototype };
-const PROTOTYPE_KEYS = Object.fromEntries(Object.entries(BUILT_IN_PROTOTYPES).map(([name, prototype]) => [name, Reflect.ownKeys(prototype).map(String).sort()]));
+const BUILT_IN_PROTOTYPES = {
+  Object: Object.prototype,
+  Array: Array.prototype,
+  Function: Function.prototype,
+  String: String.prototype,
+  Number: Number.prototype,
+};
+const PROTOTYPE_KEYS = Object.fromEntries(
+  Object.entries(BUILT_IN_PROTOTYPES).map(([name, prototype]) => [name, Reflect.ownKeys(prototype).map(String).sort()]),
+);
 
 function expectNoPollution(label: string): void {
-  const now = Object.fromEntries(Object.entries(BUILT_IN_PROTOTYPES).map(([name, prototype]) => [name, Reflect.ownKeys(prototype).map(String).sort()]));
+  const now = Object.fromEntries(
+    Object.entries(BUILT_IN_PROTOTYPES).map(([name, prototype]) => [name, Reflect.ownKeys(prototype).map(String).sort()]),
+  );
   expect(now, `${label}: built-in prototypes gained or lost keys`).toEqual(PROTOTYPE_KEYS);
   expect(({} as Record<string, unknown>).polluted, `${label}: ({}).polluted`).toBeUndefined();
   expect(Object.prototype.toString.call([]), label).toBe("[object Array]");
@@ -429,7 +464,9 @@ async function exchange(request: BuiltRequest): Promise<Answer> {
   const answer = await send(request);
   expectConforming(request, answer);
   if (answer.status >= 400 && answer.status < 500) {
-    expect(state(), `${request.label}\n  → ${answer.status} ${answer.text.slice(0, 300)}\n  a refused request changed the state`).toEqual(before);
+    expect(state(), `${request.label}\n  → ${answer.status} ${answer.text.slice(0, 300)}\n  a refused request changed the state`).toEqual(
+      before,
+    );
   }
   expectNoPollution(request.label);
   expect(storedShapeProblems(), request.label).toEqual([]);
@@ -553,9 +590,9 @@ function otherMethodCase(op: Operation): fc.Arbitrary<RequestCase> {
   // Bodies of this operation, or of one that takes a body (for operations without one); fetch sends none with GET.
   const withBody = op.bodySchema ? op : WITH_BODY[0]!;
   const bodies = bodyCase({ ...withBody, method: "post" }, "any");
-  return fc.record({ request: any, method: fc.constantFrom(...METHODS.filter((method) => method !== op.method.toUpperCase())), body: bodies }).map(
-    ({ request, method, body }) => ({ ...request, method, body: method === "GET" ? null : body }),
-  );
+  return fc
+    .record({ request: any, method: fc.constantFrom(...METHODS.filter((method) => method !== op.method.toUpperCase())), body: bodies })
+    .map(({ request, method, body }) => ({ ...request, method, body: method === "GET" ? null : body }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -564,15 +601,18 @@ function otherMethodCase(op: Operation): fc.Arbitrary<RequestCase> {
 describe("every operation", () => {
   const cases = OPERATIONS.map((op) => [op.id, op] as const);
 
-  it.each(cases)("%s, well-typed requests: a documented status and a conforming body, never 5xx; a refusal changes nothing", async (_id, op) => {
-    await fc.assert(
-      fc.asyncProperty(requestCase(op, "valid"), async (request) => {
-        const fixtures = restore();
-        await exchange(build(request, fixtures));
-      }),
-      settings(20),
-    );
-  });
+  it.each(cases)(
+    "%s, well-typed requests: a documented status and a conforming body, never 5xx; a refusal changes nothing",
+    async (_id, op) => {
+      await fc.assert(
+        fc.asyncProperty(requestCase(op, "valid"), async (request) => {
+          const fixtures = restore();
+          await exchange(build(request, fixtures));
+        }),
+        settings(20),
+      );
+    },
+  );
 
   it.each(cases)("%s, ill-typed requests (body, query, path, media type): the same, and nothing polluted", async (_id, op) => {
     await fc.assert(
@@ -605,14 +645,24 @@ describe("prototype pollution", () => {
     "%s: a prototype-named key (__proto__, constructor, ...) is answered as any unknown key of the same place",
     async (_id, op) => {
       const cases = values.valid(op.bodySchema!).chain((valid) => {
-        const objects = nodesOf(valid).filter((node) => typeof node.value === "object" && node.value !== null && !Array.isArray(node.value));
+        const objects = nodesOf(valid).filter(
+          (node) => typeof node.value === "object" && node.value !== null && !Array.isArray(node.value),
+        );
         // Nested objects first: a key at the top is refused by the schema anyway (and the ill-typed property sends those too).
         const places = objects.map((node) => ({ weight: node.path.length === 0 ? 1 : 3, arbitrary: fc.constant(node.path) }));
         return fc.oneof(...places).chain((at) => {
           // Where the schema takes keys of any name (template variables), mostly a value it accepts, so the key's name is all that differs.
           const extra = values.schemaAt(op.bodySchema!, at)?.additionalProperties;
-          const value = typeof extra === "object" ? fc.oneof({ weight: 3, arbitrary: values.valid(extra) }, { weight: 1, arbitrary: pollutingValue }) : pollutingValue;
-          return fc.record({ valid: fc.constant(valid), at: fc.constant(at), key: fc.constantFrom(...HOSTILE_KEYS, ...PROTOTYPE_NAMES), value });
+          const value =
+            typeof extra === "object"
+              ? fc.oneof({ weight: 3, arbitrary: values.valid(extra) }, { weight: 1, arbitrary: pollutingValue })
+              : pollutingValue;
+          return fc.record({
+            valid: fc.constant(valid),
+            at: fc.constant(at),
+            key: fc.constantFrom(...HOSTILE_KEYS, ...PROTOTYPE_NAMES),
+            value,
+          });
         });
       });
       await fc.assert(
@@ -621,7 +671,12 @@ describe("prototype pollution", () => {
           for (const name of [key, "zz_unknown_key"]) {
             const body = updateAt(valid, at, (object) => withKey(object as Record<string, unknown>, name, value));
             const fixtures = restore();
-            const request: RequestCase = { operationId: op.id, path: ownPath(op), query: [], body: { contentType: "application/json", json: body } };
+            const request: RequestCase = {
+              operationId: op.id,
+              path: ownPath(op),
+              query: [],
+              body: { contentType: "application/json", json: body },
+            };
             answers.push(await exchange(build(request, fixtures)));
           }
           // The field an error names, with the inserted key's own name left out: an ignored key names some other field.
@@ -642,11 +697,20 @@ describe("prototype pollution", () => {
   );
 
   it("a user created or updated with prototype-named keys or identifiers has exactly the documented properties", async () => {
-    const userSchema = values.resolve(document.paths["/api/v1/users/{user_identifier}"].get.responses["200"].content["application/json"].schema);
+    const userSchema = values.resolve(
+      document.paths["/api/v1/users/{user_identifier}"].get.responses["200"].content["application/json"].schema,
+    );
     const documentedKeys = Object.keys(userSchema.properties).sort();
-    const identifier = fc.oneof(fc.constantFrom(...PROTOTYPE_NAMES.filter((name) => /^[A-Za-z0-9_-]+$/.test(name))), fc.constant("u1"), fc.stringMatching(/^[A-Za-z0-9_-]{1,12}$/));
+    const identifier = fc.oneof(
+      fc.constantFrom(...PROTOTYPE_NAMES.filter((name) => /^[A-Za-z0-9_-]+$/.test(name))),
+      fc.constant("u1"),
+      fc.stringMatching(/^[A-Za-z0-9_-]{1,12}$/),
+    );
     const hostileBody = fc
-      .record({ user_identifier: identifier, email: fc.option(fc.emailAddress(), { nil: undefined }) }, { requiredKeys: ["user_identifier"] })
+      .record(
+        { user_identifier: identifier, email: fc.option(fc.emailAddress(), { nil: undefined }) },
+        { requiredKeys: ["user_identifier"] },
+      )
       .chain((body) =>
         fc.oneof(
           fc.constant(body),
@@ -659,7 +723,12 @@ describe("prototype pollution", () => {
         const rowKeys = Object.keys(s.services.store.findUser("partner_a", fixtures.user)!).sort();
         const identifierOf = (body as { user_identifier: string }).user_identifier;
         const request: RequestCase = update
-          ? { operationId: "updateUser", path: { user_identifier: new FixtureRef("user") }, query: [], body: { contentType: "application/json", json: withoutKey(body, "user_identifier") } }
+          ? {
+              operationId: "updateUser",
+              path: { user_identifier: new FixtureRef("user") },
+              query: [],
+              body: { contentType: "application/json", json: withoutKey(body, "user_identifier") },
+            }
           : { operationId: "createUserSession", path: {}, query: [], body: { contentType: "application/json", json: body } };
         const answer = await exchange(build(request, fixtures));
         if (answer.status >= 300) return;
@@ -688,7 +757,10 @@ function readsOf(operationId: OperationId, answer: Answer): RequestCase[] {
   });
   switch (operationId) {
     case "createUserSession":
-      return [read("getUser", { user_identifier: body.user_identifier! }), read("listUserDomains", { user_identifier: body.user_identifier! })];
+      return [
+        read("getUser", { user_identifier: body.user_identifier! }),
+        read("listUserDomains", { user_identifier: body.user_identifier! }),
+      ];
     case "initiateTransfer":
       return [read("getTransfer", { transfer_id: body.transfer_id! })];
     case "createSandboxDomain":
@@ -718,7 +790,12 @@ const READ_BACK: RequestCase[] = [
 
 /** Sandbox time moving on: past transfer steps (hours, days) and expiries (a year and more). */
 const advance = fc.constantFrom(3_600, 2 * 86_400, 8 * 86_400, 400 * 86_400, 3 * 366 * 86_400).map(
-  (seconds): RequestCase => ({ operationId: "advanceSandboxClock", path: {}, query: [], body: { contentType: "application/json", json: { seconds } } }),
+  (seconds): RequestCase => ({
+    operationId: "advanceSandboxClock",
+    path: {},
+    query: [],
+    body: { contentType: "application/json", json: { seconds } },
+  }),
 );
 
 /** Sends the steps, then lets time pass, then reads back what they created and the fixtures: every answer checked. */
@@ -746,7 +823,11 @@ describe("data that outlives the request", () => {
       const cases = requestCase(op, "valid").chain((request) => {
         const options: Array<fc.WeightedArbitrary<RequestCase>> = [];
         const body = request.body?.json;
-        const withBody = (json: unknown): RequestCase => ({ ...request, path: ownPath(op), body: { contentType: "application/json", json } });
+        const withBody = (json: unknown): RequestCase => ({
+          ...request,
+          path: ownPath(op),
+          body: { contentType: "application/json", json },
+        });
         // Values the request stores (an auth code, a name) rather than ones that look an object up.
         const stored = body === undefined ? null : withPrototypeName(body, (path) => isEnum(path) || isReference(path, body));
         if (stored) options.push({ weight: 4, arbitrary: stored.map(withBody) });
@@ -772,7 +853,9 @@ describe("data that outlives the request", () => {
       .constantFrom(...OPERATIONS.filter((op) => op.id !== "resetSandbox"))
       .chain((op) => fc.oneof({ weight: 3, arbitrary: requestCase(op, "valid") }, { weight: 1, arbitrary: requestCase(op) }));
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 5 }), advance, async (steps, passing) => runThenLetTimePass(steps, passing)),
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 5 }), advance, async (steps, passing) =>
+        runThenLetTimePass(steps, passing),
+      ),
       settings(30),
     );
   });
@@ -816,7 +899,12 @@ describe("the oracle itself", () => {
 
   it("builds bodies that keep prototype-named keys as own keys", () => {
     const body = build(
-      { operationId: "createUserSession", path: {}, query: [], body: { contentType: "application/json", json: withKey({ user_identifier: "u1" }, "__proto__", { polluted: "yes" }) } },
+      {
+        operationId: "createUserSession",
+        path: {},
+        query: [],
+        body: { contentType: "application/json", json: withKey({ user_identifier: "u1" }, "__proto__", { polluted: "yes" }) },
+      },
       {} as Fixtures,
     );
     expect(new TextDecoder().decode(body.body)).toBe('{"user_identifier":"u1","__proto__":{"polluted":"yes"}}');

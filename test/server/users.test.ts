@@ -38,7 +38,11 @@ describe("POST /api/v1/users", () => {
   it("refuses a missing user_identifier with 400 missing_required_field", async () => {
     const { error, response } = await s.api.POST("/api/v1/users", { body: { email: "ada@example.com" } as never });
     expect(response.status).toBe(400);
-    expect(error).toEqual({ error: "validation_error", message: "user_identifier is required", details: { field: "user_identifier", code: "missing_required_field" } });
+    expect(error).toEqual({
+      error: "validation_error",
+      message: "user_identifier is required",
+      details: { field: "user_identifier", code: "missing_required_field" },
+    });
   });
 
   it("refuses an invalid e-mail with 422 invalid_format on field email, creating nothing", async () => {
@@ -130,7 +134,9 @@ describe("GET /api/v1/users", () => {
   it("returns the rest of the list at an offset", async () => {
     await seedUsers(60);
     const { data } = await s.api.GET("/api/v1/users", { params: { query: { offset: 50 } } });
-    expect(data!.users.map((u) => u.user_identifier)).toEqual(Array.from({ length: 10 }, (_, i) => `user_${String(9 - i).padStart(3, "0")}`));
+    expect(data!.users.map((u) => u.user_identifier)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `user_${String(9 - i).padStart(3, "0")}`),
+    );
   });
 
   it.each([
@@ -143,17 +149,19 @@ describe("GET /api/v1/users", () => {
     expect(response.status).toBe(status);
   });
 
-  it.each([
-    ["offset=-1"],
-    ["sort=email"],
-    ["order=up"],
-    ["limit=ten"],
-    ["page=2"],
-  ])("refuses the query %s with 400 validation_error", async (query) => {
-    const response = await fetch(`${s.baseUrl}/api/v1/users?${query}`, { headers: { Authorization: "Bearer sk_sandbox_partnerAkey000000000000000000" } });
-    expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ error: "validation_error", details: { code: expect.any(String), field: query.split("=")[0] } });
-  });
+  it.each([["offset=-1"], ["sort=email"], ["order=up"], ["limit=ten"], ["page=2"]])(
+    "refuses the query %s with 400 validation_error",
+    async (query) => {
+      const response = await fetch(`${s.baseUrl}/api/v1/users?${query}`, {
+        headers: { Authorization: "Bearer sk_sandbox_partnerAkey000000000000000000" },
+      });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({
+        error: "validation_error",
+        details: { code: expect.any(String), field: query.split("=")[0] },
+      });
+    },
+  );
 
   it("sorts by domain_count and last_login in either order, ties by user_identifier", async () => {
     await createUser("b");
@@ -181,27 +189,39 @@ describe("PUT /api/v1/users/{user_identifier}", () => {
   it("changes the e-mail and answers with updated_at", async () => {
     await createUser("u1", "old@example.com");
     s.clock.advance(5000);
-    const { data, response } = await s.api.PUT("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } }, body: { email: "new@example.com" } });
+    const { data, response } = await s.api.PUT("/api/v1/users/{user_identifier}", {
+      params: { path: { user_identifier: "u1" } },
+      body: { email: "new@example.com" },
+    });
     expect(response.status).toBe(200);
     expect(data).toEqual({ user_identifier: "u1", email: "new@example.com", updated_at: "2026-11-22T10:00:05Z" });
   });
 
   it("removes the e-mail when given null", async () => {
     await createUser("u1", "old@example.com");
-    const { data } = await s.api.PUT("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } }, body: { email: null } });
+    const { data } = await s.api.PUT("/api/v1/users/{user_identifier}", {
+      params: { path: { user_identifier: "u1" } },
+      body: { email: null },
+    });
     expect(data!.email).toBeNull();
   });
 
   it("refuses an invalid e-mail with 422 and keeps the old one", async () => {
     await createUser("u1", "old@example.com");
-    const { response } = await s.api.PUT("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } }, body: { email: "@nope" } });
+    const { response } = await s.api.PUT("/api/v1/users/{user_identifier}", {
+      params: { path: { user_identifier: "u1" } },
+      body: { email: "@nope" },
+    });
     expect(response.status).toBe(422);
     const { data } = await s.api.GET("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } });
     expect(data!.email).toBe("old@example.com");
   });
 
   it("answers 404 for an unknown user", async () => {
-    const { response } = await s.api.PUT("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "ghost" } }, body: { email: "a@example.com" } });
+    const { response } = await s.api.PUT("/api/v1/users/{user_identifier}", {
+      params: { path: { user_identifier: "ghost" } },
+      body: { email: "a@example.com" },
+    });
     expect(response.status).toBe(404);
   });
 });
@@ -210,14 +230,22 @@ describe("DELETE /api/v1/users/{user_identifier}", () => {
   it("deletes the user with its domains, records and transfers, and answers 204 with no body", async () => {
     await createUser("u1");
     const domainId = s.registerDomainFor("u1", "example.com");
-    await s.api.POST("/api/v1/domains/{domain_id}/dns", { params: { path: { domain_id: domainId } }, body: { type: "A", name: "@", content: "203.0.113.10" } });
-    const transfer = await s.api.POST("/api/v1/domains/transfer", { body: { domain_name: "example.org", user_identifier: "u1", auth_code: "code" } });
+    await s.api.POST("/api/v1/domains/{domain_id}/dns", {
+      params: { path: { domain_id: domainId } },
+      body: { type: "A", name: "@", content: "203.0.113.10" },
+    });
+    const transfer = await s.api.POST("/api/v1/domains/transfer", {
+      body: { domain_name: "example.org", user_identifier: "u1", auth_code: "code" },
+    });
     const { response } = await s.api.DELETE("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } });
     expect(response.status).toBe(204);
     expect(await response.text()).toBe("");
     expect((await s.api.GET("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } })).response.status).toBe(404);
     expect((await s.api.GET("/api/v1/domains/{domain_id}", { params: { path: { domain_id: domainId } } })).response.status).toBe(404);
-    expect((await s.api.GET("/api/v1/domains/transfers/{transfer_id}", { params: { path: { transfer_id: transfer.data!.transfer_id } } })).response.status).toBe(404);
+    expect(
+      (await s.api.GET("/api/v1/domains/transfers/{transfer_id}", { params: { path: { transfer_id: transfer.data!.transfer_id } } }))
+        .response.status,
+    ).toBe(404);
     expect(s.services.store.recordsOfDomain(domainId)).toEqual([]);
     expect(s.outbox.events.at(-1)).toMatchObject({ type: "user.deleted", payload: { data: { user_identifier: "u1" } } });
   });
@@ -226,7 +254,9 @@ describe("DELETE /api/v1/users/{user_identifier}", () => {
     await createUser("u1");
     s.registerDomainFor("u1", "adalovelace.com");
     await s.api.DELETE("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } });
-    const { data } = await s.api.GET("/api/v1/domains/availability/{domain_name}", { params: { path: { domain_name: "adalovelace.com" } } });
+    const { data } = await s.api.GET("/api/v1/domains/availability/{domain_name}", {
+      params: { path: { domain_name: "adalovelace.com" } },
+    });
     expect(data!.available).toBe(true);
   });
 
@@ -240,16 +270,24 @@ describe("DELETE /api/v1/users/{user_identifier}", () => {
 
   it("answers 404 for an unknown user and for another partner's user", async () => {
     await s.otherPartner.POST("/api/v1/users", { body: { user_identifier: "theirs" } });
-    expect((await s.api.DELETE("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "ghost" } } })).response.status).toBe(404);
-    expect((await s.api.DELETE("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "theirs" } } })).response.status).toBe(404);
-    expect((await s.otherPartner.GET("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "theirs" } } })).response.status).toBe(200);
+    expect(
+      (await s.api.DELETE("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "ghost" } } })).response.status,
+    ).toBe(404);
+    expect(
+      (await s.api.DELETE("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "theirs" } } })).response.status,
+    ).toBe(404);
+    expect(
+      (await s.otherPartner.GET("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "theirs" } } })).response.status,
+    ).toBe(200);
   });
 });
 
 describe("many POST /api/v1/users for one user", () => {
   /** What the store holds, serialized: grows with every row and index entry it keeps. */
   const storedSize = (store: object) =>
-    JSON.stringify(store, (_key, value: unknown) => (value instanceof Map ? [...value.entries()] : value instanceof Set ? [...value] : value)).length;
+    JSON.stringify(store, (_key, value: unknown) =>
+      value instanceof Map ? [...value.entries()] : value instanceof Set ? [...value] : value,
+    ).length;
 
   it(`keep the store's size flat once the user has ${LOGIN_SESSIONS_PER_USER} sessions: nothing of the older ones stays behind`, async () => {
     const server = await startTestServer({ rateLimits: scaleRateLimits(DEFAULT_RATE_LIMITS, 100) });

@@ -123,7 +123,16 @@ describe("bounds and formats of the service description are in the schemas", () 
   it("nulls price and currency only where the description says so", () => {
     const unavailable = { domain_name: "example.com", available: false, price: null, currency: null, premium: false, suggestions: [] };
     expect(valid("Availability", unavailable)).toBe(true);
-    expect(valid("Tld", { tld: "com", registration_price: null, renewal_price: "1.00", transfer_price: "1.00", currency: "USD", available: true })).toBe(false);
+    expect(
+      valid("Tld", {
+        tld: "com",
+        registration_price: null,
+        renewal_price: "1.00",
+        transfer_price: "1.00",
+        currency: "USD",
+        available: true,
+      }),
+    ).toBe(false);
   });
 
   it("bounds the user list query: limit 1..100 default 50, offset from 0, sort and order enums", () => {
@@ -137,7 +146,8 @@ describe("bounds and formats of the service description are in the schemas", () 
   });
 
   it("bounds every integer parameter on both sides, so no number the validator reads can be unbounded", () => {
-    const resolve = (parameter: { $ref?: string }) => (parameter.$ref ? document.components.parameters[parameter.$ref.split("/").pop()!] : parameter);
+    const resolve = (parameter: { $ref?: string }) =>
+      parameter.$ref ? document.components.parameters[parameter.$ref.split("/").pop()!] : parameter;
     const unbounded: string[] = [];
     for (const [path, item] of Object.entries<Record<string, any>>(document.paths)) {
       const operations = Object.values(item).filter((value) => typeof value === "object" && value !== null && "responses" in value);
@@ -150,11 +160,11 @@ describe("bounds and formats of the service description are in the schemas", () 
   });
 
   it.each([
-    ["sha256=" + "a".repeat(64), true],
-    ["sha256=" + "a".repeat(64) + ", sha256=" + "b".repeat(64), true],
+    [`sha256=${"a".repeat(64)}`, true],
+    [`sha256=${"a".repeat(64)}, sha256=${"b".repeat(64)}`, true],
     ["a".repeat(64), false],
-    ["sha256=" + "A".repeat(64), false],
-    ["sha1=" + "a".repeat(40), false],
+    [`sha256=${"A".repeat(64)}`, false],
+    [`sha1=${"a".repeat(40)}`, false],
   ])("webhook signature header %j is valid: %s", (value, expected) => {
     expect(validator.errorsAt(pointer("components", "parameters", "WebhookSignature", "schema"), value) === null).toBe(expected);
   });
@@ -204,12 +214,17 @@ describe("responses of every operation", () => {
 
   it("requires limit, window and retry_after on every 429", () => {
     expect(valid("RateLimitError", { error: "rate_limit_exceeded", message: "slow down" })).toBe(false);
-    expect(valid("RateLimitError", { error: "rate_limit_exceeded", message: "slow down", details: { limit: 100, window: 60, retry_after: 3 } })).toBe(true);
+    expect(
+      valid("RateLimitError", { error: "rate_limit_exceeded", message: "slow down", details: { limit: 100, window: 60, retry_after: 3 } }),
+    ).toBe(true);
   });
 
   it("carries the description's rate-limit table", () => {
     expect(document["x-rate-limits"]).toEqual({
-      overall: [{ limit: 1000, window: 3600 }, { limit: 100, window: 60 }],
+      overall: [
+        { limit: 1000, window: 3600 },
+        { limit: 100, window: 60 },
+      ],
       classes: {
         user_creation: { limit: 100, window: 60 },
         user_retrieval: { limit: 1000, window: 60 },
@@ -238,7 +253,9 @@ describe("responses of every operation", () => {
 
 describe("template variables", () => {
   it("are bounded in number by the template with the most variables", () => {
-    const most = Math.max(...Object.values<{ variables: object }>(document["x-dns-templates"]).map((template) => Object.keys(template.variables).length));
+    const most = Math.max(
+      ...Object.values<{ variables: object }>(document["x-dns-templates"]).map((template) => Object.keys(template.variables).length),
+    );
     expect(document.components.schemas.DnsTemplateApply.properties.variables.maxProperties).toBe(most);
     const variables = Object.fromEntries(Array.from({ length: most + 1 }, (_, index) => [`v${index}`, "x"]));
     expect(valid("DnsTemplateApply", { template_id: "spf-dmarc", variables })).toBe(false);
@@ -253,8 +270,8 @@ describe("operations", () => {
 
   it("give each path parameter an example (redocly.yaml's no-invalid-parameter-examples checks it against its schema)", () => {
     for (const { path, operation } of operationsOf(document)) {
-      const parameters = [...(document.paths[path]?.parameters ?? []), ...(operation.parameters ?? [])].map((parameter: { $ref?: string }) =>
-        parameter.$ref ? document.components.parameters[parameter.$ref.split("/").at(-1)!] : parameter,
+      const parameters = [...(document.paths[path]?.parameters ?? []), ...(operation.parameters ?? [])].map(
+        (parameter: { $ref?: string }) => (parameter.$ref ? document.components.parameters[parameter.$ref.split("/").at(-1)!] : parameter),
       );
       for (const parameter of parameters.filter((candidate: { in: string }) => candidate.in === "path")) {
         expect(parameter.example, `${path} ${parameter.name}`).toBeDefined();

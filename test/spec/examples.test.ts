@@ -26,7 +26,11 @@ function mediaTypes(document: Record<string, any>): Array<MediaExample & { hasEx
     for (const [status, response] of Object.entries<Record<string, any>>(operation.responses)) {
       if (response.$ref) {
         const [, , , responseName] = (response.$ref as string).split("/");
-        visit(["components", "responses", responseName!], document.components.responses[responseName!].content, `${name} ${status} (${responseName})`);
+        visit(
+          ["components", "responses", responseName!],
+          document.components.responses[responseName!].content,
+          `${name} ${status} (${responseName})`,
+        );
       } else {
         visit([location, path, method, "responses", status], response.content, `${name} ${status}`);
       }
@@ -63,7 +67,9 @@ describe.each(["R", "D", "full"] as const)("examples of the %s document", (kind)
   it("has parameter examples that validate", () => {
     const problems = Object.entries<Record<string, any>>(document.components.parameters ?? {})
       .filter(([, parameter]) => "example" in parameter)
-      .map(([name, parameter]) => [name, validator.errorsAt(pointer("components", "parameters", name, "schema"), parameter.example)] as const)
+      .map(
+        ([name, parameter]) => [name, validator.errorsAt(pointer("components", "parameters", name, "schema"), parameter.example)] as const,
+      )
       .filter(([, errors]) => errors !== null);
     expect(problems).toEqual([]);
   });
@@ -75,9 +81,17 @@ describe("the schema validator used by these tests", () => {
   it("refuses an example that breaks its schema, so the checks above can fail", () => {
     expect(validator.schemaErrors("DomainRenewal", { id: "dom_1", name: "example.com" })).toMatch(/required/);
     expect(validator.schemaErrors("Money", "12.9")).toMatch(/pattern/);
-    expect(validator.schemaErrors("DnsRecordD", {
-      id: "rec_1", type: "A", name: "@", content: "203.0.113.1", ttl: 300, priority: null,
-      created_at: "not a time", updated_at: "2026-11-22T10:00:00Z",
-    })).toMatch(/date-time/);
+    expect(
+      validator.schemaErrors("DnsRecordD", {
+        id: "rec_1",
+        type: "A",
+        name: "@",
+        content: "203.0.113.1",
+        ttl: 300,
+        priority: null,
+        created_at: "not a time",
+        updated_at: "2026-11-22T10:00:00Z",
+      }),
+    ).toMatch(/date-time/);
   });
 });

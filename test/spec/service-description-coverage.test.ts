@@ -36,7 +36,11 @@ const normalise = (path: string) => path.replace(/\{[^}]+\}/g, "{}");
 const key = (method: string, path: string) => `${method.toUpperCase()} ${normalise(path)}`;
 /** The production documents: the sandbox helpers are additions, checked with the variant documents. */
 const operationKeys = (kind: DocumentKind) =>
-  new Set(operationsOf(loadDocument(kind, "production")).filter((e) => e.location === "paths").map((e) => key(e.method, e.path)));
+  new Set(
+    operationsOf(loadDocument(kind, "production"))
+      .filter((e) => e.location === "paths")
+      .map((e) => key(e.method, e.path)),
+  );
 
 describe("the spec covers the service description", () => {
   const full = operationKeys("full");
@@ -54,13 +58,20 @@ describe("the spec covers the service description", () => {
 
   it("has no operation the description lacks, except additions marked as such", () => {
     const described = new Set(DESCRIBED_OPERATIONS.map(([method, path]) => `${method} ${path}`));
-    const additions = operationsOf(loadDocument("full", "sandbox")).filter((entry) => entry.location === "paths" && entry.operation["x-addition"] === true);
+    const additions = operationsOf(loadDocument("full", "sandbox")).filter(
+      (entry) => entry.location === "paths" && entry.operation["x-addition"] === true,
+    );
     const additionKeys = new Set(additions.map((entry) => key(entry.method, entry.path)));
     expect([...full].filter((operation) => !described.has(operation) && !additionKeys.has(operation))).toEqual([]);
     for (const { operation } of additions) {
       expect(operation.description, operation.operationId).toMatch(/^'?\*Addition/);
     }
-    expect(additions.map((entry) => entry.operation.tags[0]).filter((tag, i, all) => all.indexOf(tag) === i).sort()).toEqual(["Sandbox", "Webhook endpoints"]);
+    expect(
+      additions
+        .map((entry) => entry.operation.tags[0])
+        .filter((tag, i, all) => all.indexOf(tag) === i)
+        .sort(),
+    ).toEqual(["Sandbox", "Webhook endpoints"]);
   });
 
   const seed = "../shared/seed/partner-api-service.md";
@@ -86,7 +97,8 @@ describe("every operation is fully described", () => {
       expect(operation.summary).toBeTruthy();
       expect(operation["x-variants"].length).toBeGreaterThan(0);
       // Health checks and sandbox helpers count against the overall limits only.
-      if (location === "paths" && !["Health", "Sandbox", "Webhook endpoints"].includes(operation.tags[0])) expect(classes).toContain(operation["x-rate-limit-class"]);
+      if (location === "paths" && !["Health", "Sandbox", "Webhook endpoints"].includes(operation.tags[0]))
+        expect(classes).toContain(operation["x-rate-limit-class"]);
       else expect(operation["x-rate-limit-class"]).toBeUndefined();
     },
   );

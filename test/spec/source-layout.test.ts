@@ -51,10 +51,12 @@ describe("the spec's files (spec/, the openapi-starter layout)", () => {
     for (const [path, item] of Object.entries<{ $ref: string }>(root.paths)) {
       expect(item, path).toEqual({ $ref: `paths/${path.slice(1).replaceAll("/", "_")}.yml` });
     }
-    for (const [event, item] of Object.entries<{ $ref: string }>(root["x-webhooks"])) expect(item, event).toEqual({ $ref: `webhooks/${event}.yml` });
+    for (const [event, item] of Object.entries<{ $ref: string }>(root["x-webhooks"]))
+      expect(item, event).toEqual({ $ref: `webhooks/${event}.yml` });
     for (const [kind, group] of Object.entries<Record<string, unknown>>(root.components)) {
       if (kind === "securitySchemes") continue;
-      for (const [name, entry] of Object.entries(group)) expect(entry, `${kind}/${name}`).toEqual({ $ref: `components/${kind}/${name}.yml` });
+      for (const [name, entry] of Object.entries(group))
+        expect(entry, `${kind}/${name}`).toEqual({ $ref: `components/${kind}/${name}.yml` });
     }
   });
 
@@ -78,7 +80,16 @@ describe("the spec's files (spec/, the openapi-starter layout)", () => {
     const dir = await mkdtemp(join(tmpdir(), "partner-api-bundle-"));
     try {
       const output = join(dir, "bundle.json");
-      await promisify(execFile)("node_modules/.bin/redocly", ["bundle", SOURCE_PATH, "--config", "redocly.yaml", "--ext", "json", "-o", output]);
+      await promisify(execFile)("node_modules/.bin/redocly", [
+        "bundle",
+        SOURCE_PATH,
+        "--config",
+        "redocly.yaml",
+        "--ext",
+        "json",
+        "-o",
+        output,
+      ]);
       const bundled = JSON.parse(await readFile(output, "utf8")) as unknown;
       // Redocly treats x-variant-schemas as an unknown extension and inlines its first reference.
       expect(withoutVariantExtensions(bundled)).toEqual(withoutVariantExtensions(readSourceDocument()));
@@ -95,7 +106,9 @@ describe("the spec's files (spec/, the openapi-starter layout)", () => {
   it("repeat the DNS page size of x-dns-limits wherever a page of records is bounded", () => {
     const source = loadDocument("source");
     const perPage = source["x-dns-limits"].records_per_page;
-    const limit = source.paths["/api/v1/domains/{domain_id}/dns"].get.parameters.find((parameter: { name: string }) => parameter.name === "limit");
+    const limit = source.paths["/api/v1/domains/{domain_id}/dns"].get.parameters.find(
+      (parameter: { name: string }) => parameter.name === "limit",
+    );
     expect(limit.schema).toMatchObject({ maximum: perPage, default: perPage });
     expect(source.components.schemas.DnsRecordList.properties.records.maxItems).toBe(perPage);
     expect(source.components.schemas.DomainDetail.allOf[1].properties.dns_records.maxItems).toBe(perPage);

@@ -32,7 +32,13 @@ describe("the published documents", () => {
 
   it("only the sandbox documents have the Sandbox tag and its helpers under /api/v1/sandbox/", () => {
     const helpers = sourceOperations.filter((entry) => !servedIn("production")(entry));
-    expect(helpers.map((entry) => entry.operation.operationId).sort()).toEqual(["advanceSandboxClock", "createSandboxDomain", "getSandboxClock", "resetSandbox", "setSandboxDomainStatus"]);
+    expect(helpers.map((entry) => entry.operation.operationId).sort()).toEqual([
+      "advanceSandboxClock",
+      "createSandboxDomain",
+      "getSandboxClock",
+      "resetSandbox",
+      "setSandboxDomainStatus",
+    ]);
     for (const entry of helpers) {
       expect(entry.path).toMatch(/^\/api\/v1\/sandbox\//);
       expect(entry.operation.tags).toEqual(["Sandbox"]);

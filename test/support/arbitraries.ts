@@ -110,7 +110,16 @@ export function resolvePlaceholders(value: unknown, fixtures: Fixtures): unknown
 // Strings
 
 /** Names that reach Object.prototype when used as keys of a plain object. */
-export const PROTOTYPE_NAMES = ["__proto__", "constructor", "prototype", "toString", "hasOwnProperty", "valueOf", "__defineGetter__", "isPrototypeOf"] as const;
+export const PROTOTYPE_NAMES = [
+  "__proto__",
+  "constructor",
+  "prototype",
+  "toString",
+  "hasOwnProperty",
+  "valueOf",
+  "__defineGetter__",
+  "isPrototypeOf",
+] as const;
 
 /** Keys of prototype pollution payloads. */
 export const HOSTILE_KEYS = ["__proto__", "constructor", "prototype"] as const;
@@ -134,6 +143,7 @@ const ODD_STRINGS = [
   "'",
   '"',
   "<script>alert(1)</script>",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, sent as written
   "${7*7}",
   "%s%n",
   "null",
@@ -161,7 +171,9 @@ const ODD_STRINGS = [
 export const oddString: fc.Arbitrary<string> = fc.constantFrom(...ODD_STRINGS, ...PROTOTYPE_NAMES);
 
 /** Long strings, placeholders so counterexamples stay short. */
-export const longString: fc.Arbitrary<Repeat> = fc.tuple(fc.constantFrom("x", "\u00e9", "\ud83d\ude00", "%"), fc.constantFrom(256, 4_097, 70_000)).map(([unit, times]) => new Repeat(unit, times));
+export const longString: fc.Arbitrary<Repeat> = fc
+  .tuple(fc.constantFrom("x", "\u00e9", "\ud83d\ude00", "%"), fc.constantFrom(256, 4_097, 70_000))
+  .map(([unit, times]) => new Repeat(unit, times));
 
 /** Any string, well-formed or not. */
 export const anyString: fc.Arbitrary<string | Repeat> = fc.oneof(
@@ -186,11 +198,29 @@ export function percentEncode(text: string): string {
 // Domain-specific values
 
 /** Mostly TLDs the catalogue sells (.uk is not transferable), some it does not. */
-const TLDS = fc.oneof({ weight: 6, arbitrary: fc.constantFrom("com", "net", "org", "io", "dev", "app", "de", "uk") }, { weight: 1, arbitrary: fc.constantFrom("xyz", "invalid", "c0m") });
+const TLDS = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom("com", "net", "org", "io", "dev", "app", "de", "uk") },
+  { weight: 1, arbitrary: fc.constantFrom("xyz", "invalid", "c0m") },
+);
 
 const label = fc.oneof(
   { weight: 4, arbitrary: fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,12}[a-z0-9])?$/) },
-  { weight: 1, arbitrary: fc.constantFrom("taken-one", "reserved-x", "premium-gold", "xn--bcher-kva", "b\u00fccher", "ab", "a--b", "-bad", "UPPER", "example", "moving") },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      "taken-one",
+      "reserved-x",
+      "premium-gold",
+      "xn--bcher-kva",
+      "b\u00fccher",
+      "ab",
+      "a--b",
+      "-bad",
+      "UPPER",
+      "example",
+      "moving",
+    ),
+  },
   // Names IDNA2008 refuses, in Unicode and as A-labels (emoji, a snowman, a middle dot out of context).
   { weight: 1, arbitrary: fc.constantFrom("\u{1F600}", "xn--e28h", "\u2603", "xn--n3h", "a\u00b7b") },
 );
@@ -203,7 +233,10 @@ export const domainName: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: fc.domain() },
 );
 
-export const hostName: fc.Arbitrary<string> = fc.oneof(domainName, fc.constantFrom("mail.example.com", "example.com.", "@", "_sip._tcp.example.com"));
+export const hostName: fc.Arbitrary<string> = fc.oneof(
+  domainName,
+  fc.constantFrom("mail.example.com", "example.com.", "@", "_sip._tcp.example.com"),
+);
 
 /** Webhook receiver addresses: public names, loopback (allowed in the sandbox), private ranges (refused). */
 export const webhookUrl: fc.Arbitrary<string> = fc.oneof(
@@ -237,7 +270,15 @@ export const dnsContent: fc.Arbitrary<string> = fc.oneof(
   hostName,
   fc.constantFrom("v=spf1 include:_spf.example.com ~all", '"quoted" text', "10 mail.example.com", "0 5 5060 sip.example.com", "1.2.3"),
   // Other spellings of one value, and addresses no AAAA may hold.
-  fc.constantFrom("2001:0DB8:0:0:0:0:0:1", "fe80::1%eth0", "::ffff:c000:201", "::192.0.2.1", '"a"   "b"', '"hello"', " 10  60 5060 SIP.example.com. "),
+  fc.constantFrom(
+    "2001:0DB8:0:0:0:0:0:1",
+    "fe80::1%eth0",
+    "::ffff:c000:201",
+    "::192.0.2.1",
+    '"a"   "b"',
+    '"hello"',
+    " 10  60 5060 SIP.example.com. ",
+  ),
   fc.string({ maxLength: 40 }),
 );
 
@@ -270,32 +311,50 @@ export const dateTimeString: fc.Arbitrary<string> = fc.oneof(
         separator: fc.constantFrom("T", "T", "t", " "),
         zone: fc.constantFrom("Z", "Z", "z", "+00:00", "-00:00", "+01:00", "-05:30", "+14:00", "+0100", "+01", "+23:59"),
       })
-      .map(({ year, month, day, time: [hour, minute, second], fraction, separator, zone }) =>
-        `${pad(year, 4)}-${pad(month)}-${pad(day)}${separator}${pad(hour)}:${pad(minute)}:${pad(second)}${fraction}${zone}`,
+      .map(
+        ({ year, month, day, time: [hour, minute, second], fraction, separator, zone }) =>
+          `${pad(year, 4)}-${pad(month)}-${pad(day)}${separator}${pad(hour)}:${pad(minute)}:${pad(second)}${fraction}${zone}`,
       ),
   },
 );
 
 const recordName = fc.oneof(
-  { weight: 2, arbitrary: fc.constantFrom("@", "www", "api", "mail", "_dmarc", "*", "*.dev", "blog.shop", "_sip._tcp", "xn--bcher-kva", "WWW") },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom("@", "www", "api", "mail", "_dmarc", "*", "*.dev", "blog.shop", "_sip._tcp", "xn--bcher-kva", "WWW"),
+  },
   // Valid on its own (242 characters), too long with any domain: the full name is bounded (RFC 1035).
   { weight: 1, arbitrary: fc.constant(["x".repeat(63), "y".repeat(63), "z".repeat(63), "w".repeat(50)].join(".")) },
   { weight: 1, arbitrary: fc.stringMatching(/^[a-z][a-z0-9-]{0,10}[a-z0-9]$/) },
 );
 const ttl = fc.option(fc.oneof(fc.integer({ min: 60, max: 86_400 }), fc.constantFrom(60, 300, 3_600, 86_400)), { nil: undefined });
 const port = fc.integer({ min: 0, max: 65_535 });
-const txt = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom("v=spf1 -all", "y".repeat(255), "t".repeat(256), '"quoted"', '"two"   "strings"', '""'));
+const txt = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.constantFrom("v=spf1 -all", "y".repeat(255), "t".repeat(256), '"quoted"', '"two"   "strings"', '""'),
+);
 
 /** A record whose content has its type's form (Variant D's terms), so that creations get through. */
 const coherentRecord = fc.oneof(
   fc.record({ type: fc.constant("A"), name: recordName, content: fc.ipV4(), ttl }, { requiredKeys: ["type", "name", "content"] }),
   fc.record({ type: fc.constant("AAAA"), name: recordName, content: fc.ipV6(), ttl }, { requiredKeys: ["type", "name", "content"] }),
   fc.record({ type: fc.constant("CNAME"), name: recordName, content: domainName, ttl }, { requiredKeys: ["type", "name", "content"] }),
-  fc.record({ type: fc.constant("MX"), name: recordName, content: domainName, ttl, priority: port }, { requiredKeys: ["type", "name", "content", "priority"] }),
+  fc.record(
+    { type: fc.constant("MX"), name: recordName, content: domainName, ttl, priority: port },
+    { requiredKeys: ["type", "name", "content", "priority"] },
+  ),
   fc.record({ type: fc.constant("TXT"), name: recordName, content: txt, ttl }, { requiredKeys: ["type", "name", "content"] }),
   fc.record({ type: fc.constant("NS"), name: recordName, content: domainName, ttl }, { requiredKeys: ["type", "name", "content"] }),
   fc
-    .record({ name: fc.constantFrom("_sip._tcp", "_xmpp._tcp", "@"), priority: port, weight: port, port, target: domainName, ttl, withPriority: fc.boolean() })
+    .record({
+      name: fc.constantFrom("_sip._tcp", "_xmpp._tcp", "@"),
+      priority: port,
+      weight: port,
+      port,
+      target: domainName,
+      ttl,
+      withPriority: fc.boolean(),
+    })
     .map(({ priority, weight, port: number, target, withPriority, ...rest }) => ({
       type: "SRV",
       ...rest,
@@ -311,7 +370,8 @@ const coherentRecordR = coherentRecord.map(({ content, priority, ...rest }: Reco
   return { ...rest, value: target, priority: Number(first), weight: Number(weight), port: Number(number), target };
 });
 
-const dropUndefined = (value: Record<string, unknown>) => Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined));
+const dropUndefined = (value: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined));
 const someOf = (record: Record<string, unknown>) =>
   fc.subarray(Object.keys(record), { minLength: 1 }).map((keys) => Object.fromEntries(keys.map((key) => [key, record[key]])));
 
@@ -320,20 +380,32 @@ const TEMPLATE_VARIABLE_VALUES: Record<string, fc.Arbitrary<string>> = {
   ip: fc.ipV4(),
   mx_host: domainName,
   github_user: fc.stringMatching(/^[a-z0-9][a-z0-9-]{0,15}$/),
-  report_email: fc.tuple(fc.stringMatching(/^[a-z0-9]{1,8}(?:[._+-][a-z0-9]{1,8}){0,2}$/), domainName).map(([local, domain]) => `${local}@${domain}`),
+  report_email: fc
+    .tuple(fc.stringMatching(/^[a-z0-9]{1,8}(?:[._+-][a-z0-9]{1,8}){0,2}$/), domainName)
+    .map(([local, domain]) => `${local}@${domain}`),
   policy: fc.constantFrom("none", "quarantine", "reject", "monitor"),
-  spf_include: fc.constantFrom("mx", "a", "include:", "ip4:192.0.2.0/24 include:").chain((mechanisms) => (mechanisms.endsWith(":") ? domainName.map((domain) => `${mechanisms}${domain}`) : fc.constant(mechanisms))),
+  spf_include: fc
+    .constantFrom("mx", "a", "include:", "ip4:192.0.2.0/24 include:")
+    .chain((mechanisms) => (mechanisms.endsWith(":") ? domainName.map((domain) => `${mechanisms}${domain}`) : fc.constant(mechanisms))),
 };
 
 /** A template of the catalogue with its variables: the required ones, some optional ones, rarely one it does not have. */
 const templateApplication = fc.constantFrom(...(Object.keys(dnsTemplates) as Array<keyof typeof dnsTemplates>)).chain((id) => {
   const specs = dnsTemplates[id].variables as Record<string, { required: boolean }>;
-  const model = Object.fromEntries(Object.keys(specs).map((name) => [name, TEMPLATE_VARIABLE_VALUES[name] ?? fc.string({ minLength: 1, maxLength: 12 })]));
+  const model = Object.fromEntries(
+    Object.keys(specs).map((name) => [name, TEMPLATE_VARIABLE_VALUES[name] ?? fc.string({ minLength: 1, maxLength: 12 })]),
+  );
   const required = Object.keys(specs).filter((name) => specs[name]!.required);
   const variables = fc.record(model, { requiredKeys: required, noNullPrototype: true });
   const extra = fc.oneof(
     { weight: 6, arbitrary: fc.constant(null) },
-    { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...Object.keys(TEMPLATE_VARIABLE_VALUES), "unknown_variable"), fc.string({ minLength: 1, maxLength: 8 })) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(
+        fc.constantFrom(...Object.keys(TEMPLATE_VARIABLE_VALUES), "unknown_variable"),
+        fc.string({ minLength: 1, maxLength: 8 }),
+      ),
+    },
   );
   return fc.tuple(variables, extra, fc.boolean()).map(([given, more, omitEmpty]) => {
     const all = more ? { ...given, [more[0]]: more[1] } : given;
@@ -351,19 +423,35 @@ const ref = (...names: FixtureName[]) => fc.constantFrom(...names.map((name) => 
 
 /** Lean towards the objects a run set up, so that requests reach the handlers' logic. */
 export const FIXTURE_HINTS: Hints = {
-  user_identifier: (own) => fc.oneof({ weight: 5, arbitrary: ref("user") }, { weight: 1, arbitrary: ref("otherUser") }, { weight: 2, arbitrary: own }),
-  domain_id: (own) => fc.oneof({ weight: 5, arbitrary: ref("domainId") }, { weight: 1, arbitrary: ref("otherDomainId") }, { weight: 1, arbitrary: own }),
-  domain_name: (own) => fc.oneof({ weight: 1, arbitrary: ref("domainName", "otherDomainName") }, { weight: 5, arbitrary: domainName }, { weight: 1, arbitrary: own }),
-  transfer_id: (own) => fc.oneof({ weight: 5, arbitrary: ref("transferId") }, { weight: 1, arbitrary: ref("otherTransferId") }, { weight: 1, arbitrary: own }),
-  endpoint_id: (own) => fc.oneof({ weight: 5, arbitrary: ref("endpointId") }, { weight: 1, arbitrary: ref("otherEndpointId") }, { weight: 1, arbitrary: own }),
-  delivery_id: (own) => fc.oneof({ weight: 5, arbitrary: ref("deliveryId") }, { weight: 1, arbitrary: ref("otherDeliveryId") }, { weight: 1, arbitrary: own }),
-  id: (own) => fc.oneof({ weight: 5, arbitrary: ref("recordId") }, { weight: 1, arbitrary: ref("otherRecordId") }, { weight: 1, arbitrary: own }),
-  record_id: (own) => fc.oneof({ weight: 5, arbitrary: ref("recordId") }, { weight: 1, arbitrary: ref("otherRecordId") }, { weight: 1, arbitrary: own }),
+  user_identifier: (own) =>
+    fc.oneof({ weight: 5, arbitrary: ref("user") }, { weight: 1, arbitrary: ref("otherUser") }, { weight: 2, arbitrary: own }),
+  domain_id: (own) =>
+    fc.oneof({ weight: 5, arbitrary: ref("domainId") }, { weight: 1, arbitrary: ref("otherDomainId") }, { weight: 1, arbitrary: own }),
+  domain_name: (own) =>
+    fc.oneof(
+      { weight: 1, arbitrary: ref("domainName", "otherDomainName") },
+      { weight: 5, arbitrary: domainName },
+      { weight: 1, arbitrary: own },
+    ),
+  transfer_id: (own) =>
+    fc.oneof({ weight: 5, arbitrary: ref("transferId") }, { weight: 1, arbitrary: ref("otherTransferId") }, { weight: 1, arbitrary: own }),
+  endpoint_id: (own) =>
+    fc.oneof({ weight: 5, arbitrary: ref("endpointId") }, { weight: 1, arbitrary: ref("otherEndpointId") }, { weight: 1, arbitrary: own }),
+  delivery_id: (own) =>
+    fc.oneof({ weight: 5, arbitrary: ref("deliveryId") }, { weight: 1, arbitrary: ref("otherDeliveryId") }, { weight: 1, arbitrary: own }),
+  id: (own) =>
+    fc.oneof({ weight: 5, arbitrary: ref("recordId") }, { weight: 1, arbitrary: ref("otherRecordId") }, { weight: 1, arbitrary: own }),
+  record_id: (own) =>
+    fc.oneof({ weight: 5, arbitrary: ref("recordId") }, { weight: 1, arbitrary: ref("otherRecordId") }, { weight: 1, arbitrary: own }),
   url: (own) => fc.oneof({ weight: 3, arbitrary: webhookUrl }, { weight: 1, arbitrary: own }),
   content: (own) => fc.oneof({ weight: 3, arbitrary: dnsContent }, { weight: 1, arbitrary: own }),
   value: (own) => fc.oneof({ weight: 3, arbitrary: dnsContent }, { weight: 1, arbitrary: own }),
   target: (own) => fc.oneof({ weight: 3, arbitrary: hostName }, { weight: 1, arbitrary: own }),
-  auth_code: (own) => fc.oneof({ weight: 1, arbitrary: fc.constantFrom("sandbox-fail", "sandbox-cancel", "sandbox-cancel-in-progress") }, { weight: 3, arbitrary: own }),
+  auth_code: (own) =>
+    fc.oneof(
+      { weight: 1, arbitrary: fc.constantFrom("sandbox-fail", "sandbox-cancel", "sandbox-cancel-in-progress") },
+      { weight: 3, arbitrary: own },
+    ),
   seconds: (own) => fc.oneof({ weight: 2, arbitrary: fc.integer({ min: 1, max: 400 * 86_400 }) }, { weight: 1, arbitrary: own }),
   to: () => dateTimeString,
 };
@@ -372,13 +460,22 @@ export const FIXTURE_HINTS: Hints = {
 export const SCHEMA_HINTS: Hints = {
   DnsRecordDCreate: (own) => fc.oneof({ weight: 3, arbitrary: coherentRecord.map(dropUndefined) }, { weight: 1, arbitrary: own }),
   DnsRecordDUpdate: (own) =>
-    fc.oneof({ weight: 3, arbitrary: coherentRecord.chain(({ type: _type, ...rest }: Record<string, unknown>) => someOf(dropUndefined(rest))) }, { weight: 1, arbitrary: own }),
-  DnsRecordRCreate: (own) =>
     fc.oneof(
-      { weight: 3, arbitrary: fc.tuple(ref("domainId", "domainId", "domainId", "otherDomainId"), coherentRecordR).map(([domain_id, record]) => dropUndefined({ domain_id, ...record })) },
+      { weight: 3, arbitrary: coherentRecord.chain(({ type: _type, ...rest }: Record<string, unknown>) => someOf(dropUndefined(rest))) },
       { weight: 1, arbitrary: own },
     ),
-  DnsRecordRUpdate: (own) => fc.oneof({ weight: 3, arbitrary: coherentRecordR.chain((record) => someOf(dropUndefined(record))) }, { weight: 1, arbitrary: own }),
+  DnsRecordRCreate: (own) =>
+    fc.oneof(
+      {
+        weight: 3,
+        arbitrary: fc
+          .tuple(ref("domainId", "domainId", "domainId", "otherDomainId"), coherentRecordR)
+          .map(([domain_id, record]) => dropUndefined({ domain_id, ...record })),
+      },
+      { weight: 1, arbitrary: own },
+    ),
+  DnsRecordRUpdate: (own) =>
+    fc.oneof({ weight: 3, arbitrary: coherentRecordR.chain((record) => someOf(dropUndefined(record))) }, { weight: 1, arbitrary: own }),
   DnsTemplateApply: (own) => fc.oneof({ weight: 3, arbitrary: templateApplication }, { weight: 1, arbitrary: own }),
 };
 
@@ -400,7 +497,13 @@ export class SchemaValues {
 
   /** Follows `$ref` and merges `allOf`. */
   resolve(schema: Schema): Schema {
-    if (schema.$ref) return this.resolve(schema.$ref.split("/").slice(1).reduce((node: any, key: string) => node[key.replaceAll("~1", "/").replaceAll("~0", "~")], this.document));
+    if (schema.$ref)
+      return this.resolve(
+        schema.$ref
+          .split("/")
+          .slice(1)
+          .reduce((node: any, key: string) => node[key.replaceAll("~1", "/").replaceAll("~0", "~")], this.document),
+      );
     if (schema.allOf) {
       const { allOf, ...own } = schema;
       const parts: Schema[] = [...allOf.map((part: Schema) => this.resolve(part)), own];
@@ -418,7 +521,9 @@ export class SchemaValues {
     for (const step of path) {
       if (!current) return undefined;
       const next: Schema | undefined =
-        typeof step === "number" ? current.items : (current.properties?.[step] ?? (typeof current.additionalProperties === "object" ? current.additionalProperties : undefined));
+        typeof step === "number"
+          ? current.items
+          : (current.properties?.[step] ?? (typeof current.additionalProperties === "object" ? current.additionalProperties : undefined));
       current = next && this.resolve(next);
     }
     return current;
@@ -461,7 +566,9 @@ export class SchemaValues {
       case "array": {
         const items = this.valid(schema.items ?? {});
         const constraints = { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 4, 4) };
-        return schema.uniqueItems ? fc.uniqueArray(items, { ...constraints, selector: (item) => JSON.stringify(item) }) : fc.array(items, constraints);
+        return schema.uniqueItems
+          ? fc.uniqueArray(items, { ...constraints, selector: (item) => JSON.stringify(item) })
+          : fc.array(items, constraints);
       }
       case "object":
       case undefined:
@@ -485,7 +592,9 @@ export class SchemaValues {
       const pattern = new RegExp(schema.pattern);
       const matching = fc.stringMatching(pattern).filter(fits);
       const prototypeNames = PROTOTYPE_NAMES.filter((name) => pattern.test(name) && fits(name));
-      return prototypeNames.length > 0 ? fc.oneof({ weight: 6, arbitrary: matching }, { weight: 1, arbitrary: fc.constantFrom(...prototypeNames) }) : matching;
+      return prototypeNames.length > 0
+        ? fc.oneof({ weight: 6, arbitrary: matching }, { weight: 1, arbitrary: fc.constantFrom(...prototypeNames) })
+        : matching;
     }
     const min = schema.minLength ?? 0;
     const max = schema.maxLength ?? 10_000;
@@ -504,9 +613,15 @@ export class SchemaValues {
     const model: Record<string, fc.Arbitrary<unknown>> = {};
     for (const [name, property] of Object.entries(properties)) model[name] = this.valid(property, name);
     const required: string[] = schema.required ?? [];
-    let arbitrary: fc.Arbitrary<Record<string, unknown>> = fc.record(model, { requiredKeys: required, noNullPrototype: true }) as fc.Arbitrary<Record<string, unknown>>;
+    let arbitrary: fc.Arbitrary<Record<string, unknown>> = fc.record(model, {
+      requiredKeys: required,
+      noNullPrototype: true,
+    }) as fc.Arbitrary<Record<string, unknown>>;
     if (schema.additionalProperties && typeof schema.additionalProperties === "object") {
-      const extra = fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), this.valid(schema.additionalProperties), { maxKeys: 2, noNullPrototype: true });
+      const extra = fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), this.valid(schema.additionalProperties), {
+        maxKeys: 2,
+        noNullPrototype: true,
+      });
       arbitrary = fc.tuple(arbitrary, extra).map(([known, more]) => ({ ...more, ...known }));
     }
     const minProperties = schema.minProperties ?? 0;
@@ -563,7 +678,8 @@ export function withoutKey(object: Record<string, unknown>, key: string): Record
   return copy as Record<string, unknown>;
 }
 
-const jsonType = (value: unknown) => (value === null ? "null" : Array.isArray(value) ? "array" : isPlaceholder(value) ? "string" : typeof value);
+const jsonType = (value: unknown) =>
+  value === null ? "null" : Array.isArray(value) ? "array" : isPlaceholder(value) ? "string" : typeof value;
 
 /** A JSON value of another type than the given one. */
 export function otherTypeThan(value: unknown): fc.Arbitrary<unknown> {
@@ -603,20 +719,31 @@ export function brokenOnce(valid: unknown): fc.Arbitrary<unknown> {
     fc.constantFrom(...nodes).chain((node) => otherTypeThan(node.value).map((other) => updateAt(valid, node.path, () => other))),
   ];
   if (objects.length > 0) {
-    const key = fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...HOSTILE_KEYS, ...PROTOTYPE_NAMES) }, { weight: 1, arbitrary: fc.string({ maxLength: 10 }) });
+    const key = fc.oneof(
+      { weight: 2, arbitrary: fc.constantFrom(...HOSTILE_KEYS, ...PROTOTYPE_NAMES) },
+      { weight: 1, arbitrary: fc.string({ maxLength: 10 }) },
+    );
     options.push(
-      fc.tuple(fc.constantFrom(...objects), key, pollutingValue).map(([node, name, value]) => updateAt(valid, node.path, (object) => withKey(object as Record<string, unknown>, name, value))),
+      fc
+        .tuple(fc.constantFrom(...objects), key, pollutingValue)
+        .map(([node, name, value]) => updateAt(valid, node.path, (object) => withKey(object as Record<string, unknown>, name, value))),
     );
   }
   if (withKeys.length > 0) {
     options.push(
-      fc.constantFrom(...withKeys).chain((node) =>
-        fc.constantFrom(...Object.keys(node.value as object)).map((name) => updateAt(valid, node.path, (object) => withoutKey(object as Record<string, unknown>, name))),
-      ),
+      fc
+        .constantFrom(...withKeys)
+        .chain((node) =>
+          fc
+            .constantFrom(...Object.keys(node.value as object))
+            .map((name) => updateAt(valid, node.path, (object) => withoutKey(object as Record<string, unknown>, name))),
+        ),
     );
   }
-  if (strings.length > 0) options.push(fc.tuple(fc.constantFrom(...strings), anyString).map(([node, text]) => updateAt(valid, node.path, () => text)));
-  if (numbers.length > 0) options.push(fc.tuple(fc.constantFrom(...numbers), outOfRangeNumber).map(([node, number]) => updateAt(valid, node.path, () => number)));
+  if (strings.length > 0)
+    options.push(fc.tuple(fc.constantFrom(...strings), anyString).map(([node, text]) => updateAt(valid, node.path, () => text)));
+  if (numbers.length > 0)
+    options.push(fc.tuple(fc.constantFrom(...numbers), outOfRangeNumber).map(([node, number]) => updateAt(valid, node.path, () => number)));
   return fc.oneof(...options);
 }
 
@@ -624,7 +751,9 @@ export function brokenOnce(valid: unknown): fc.Arbitrary<unknown> {
 export function withPrototypeName(valid: unknown, skip: (path: Path) => boolean = () => false): fc.Arbitrary<unknown> | null {
   const strings = nodesOf(valid).filter((node) => (typeof node.value === "string" || node.value instanceof FixtureRef) && !skip(node.path));
   if (strings.length === 0) return null;
-  return fc.tuple(fc.constantFrom(...strings), fc.constantFrom(...PROTOTYPE_NAMES)).map(([node, name]) => updateAt(valid, node.path, () => name));
+  return fc
+    .tuple(fc.constantFrom(...strings), fc.constantFrom(...PROTOTYPE_NAMES))
+    .map(([node, name]) => updateAt(valid, node.path, () => name));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -715,18 +844,59 @@ export const oddSegment: fc.Arbitrary<Raw> = fc.oneof(
 
 export type QueryPair = [key: string | Raw, value: string | Raw | null];
 
-const ODD_QUERY_KEYS = ["foo", "__proto__", "constructor", "prototype", "__proto__[polluted]", "constructor[prototype][polluted]", "toString", "a[b]", "a[]", "", "%", "%00", "q%20q", ";"];
-const ODD_QUERY_VALUES = ["", "abc", "1.5", "-1", "0", "1e2", "0x10", "%201", "+1", "99999999999999999999", "NaN", "null", "true", "[]", "%", "%00", "%zz", "a%26b%3Dc", "\u00e9"];
+const ODD_QUERY_KEYS = [
+  "foo",
+  "__proto__",
+  "constructor",
+  "prototype",
+  "__proto__[polluted]",
+  "constructor[prototype][polluted]",
+  "toString",
+  "a[b]",
+  "a[]",
+  "",
+  "%",
+  "%00",
+  "q%20q",
+  ";",
+];
+const ODD_QUERY_VALUES = [
+  "",
+  "abc",
+  "1.5",
+  "-1",
+  "0",
+  "1e2",
+  "0x10",
+  "%201",
+  "+1",
+  "99999999999999999999",
+  "NaN",
+  "null",
+  "true",
+  "[]",
+  "%",
+  "%00",
+  "%zz",
+  "a%26b%3Dc",
+  "\u00e9",
+];
 
 /** A query string's parts: declared parameters valid or not, unknown and repeated ones. */
 export function queryPairs(values: SchemaValues, parameters: Schema[], { onlyValid = false } = {}): fc.Arbitrary<QueryPair[]> {
   const declared = parameters.map((parameter) =>
     fc.option(
-      onlyValid ? values.valid(parameter.schema ?? {}, parameter.name).map((value): QueryPair => [parameter.name as string, percentEncode(String(value))]) : fc.oneof(
-        { weight: 3, arbitrary: values.valid(parameter.schema ?? {}, parameter.name).map((value) => percentEncode(String(value))) },
-        { weight: 1, arbitrary: fc.constantFrom(...ODD_QUERY_VALUES).map((text) => new Raw(text)) },
-        { weight: 1, arbitrary: fc.integer({ min: -1_000, max: 1_000_000 }).map(String) },
-      ).map((value): QueryPair => [parameter.name as string, value]),
+      onlyValid
+        ? values
+            .valid(parameter.schema ?? {}, parameter.name)
+            .map((value): QueryPair => [parameter.name as string, percentEncode(String(value))])
+        : fc
+            .oneof(
+              { weight: 3, arbitrary: values.valid(parameter.schema ?? {}, parameter.name).map((value) => percentEncode(String(value))) },
+              { weight: 1, arbitrary: fc.constantFrom(...ODD_QUERY_VALUES).map((text) => new Raw(text)) },
+              { weight: 1, arbitrary: fc.integer({ min: -1_000, max: 1_000_000 }).map(String) },
+            )
+            .map((value): QueryPair => [parameter.name as string, value]),
       { nil: null, freq: 2 },
     ),
   );
@@ -736,9 +906,20 @@ export function queryPairs(values: SchemaValues, parameters: Schema[], { onlyVal
     fc.constantFrom(...ODD_QUERY_KEYS).map((text) => new Raw(text)),
     fc.string({ minLength: 1, maxLength: 8 }).map(percentEncode),
   );
-  const extraValue = fc.oneof(fc.constant(null), fc.constantFrom(...ODD_QUERY_VALUES).map((text) => new Raw(text)), fc.string({ maxLength: 8 }).map(percentEncode));
-  const extras = onlyValid ? fc.constant([]) : fc.oneof({ weight: 3, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: fc.array(fc.tuple(extraKey, extraValue), { minLength: 1, maxLength: 3 }) });
-  return fc.tuple(fc.tuple(...declared), extras).map(([chosen, more]) => [...chosen.filter((pair): pair is QueryPair => pair !== null), ...(more as QueryPair[])]);
+  const extraValue = fc.oneof(
+    fc.constant(null),
+    fc.constantFrom(...ODD_QUERY_VALUES).map((text) => new Raw(text)),
+    fc.string({ maxLength: 8 }).map(percentEncode),
+  );
+  const extras = onlyValid
+    ? fc.constant([])
+    : fc.oneof(
+        { weight: 3, arbitrary: fc.constant([]) },
+        { weight: 1, arbitrary: fc.array(fc.tuple(extraKey, extraValue), { minLength: 1, maxLength: 3 }) },
+      );
+  return fc
+    .tuple(fc.tuple(...declared), extras)
+    .map(([chosen, more]) => [...chosen.filter((pair): pair is QueryPair => pair !== null), ...(more as QueryPair[])]);
 }
 
 /** The query string of the pairs, `?` included, or "". */

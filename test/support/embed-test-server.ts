@@ -41,7 +41,8 @@ export interface EmbedTestServerOptions {
 export async function startEmbedTestServer(options: EmbedTestServerOptions = {}): Promise<EmbedTestServer> {
   const clock = new ManualClock(CLOCK_START);
   const logs: string[] = [];
-  const log = (message: string, error?: unknown) => logs.push(error ? `${message} ${error instanceof Error ? error.stack : String(error)}` : message);
+  const log = (message: string, error?: unknown) =>
+    logs.push(error ? `${message} ${error instanceof Error ? error.stack : String(error)}` : message);
   const [apiListener, embedListener] = await Promise.all([listen(), listen()]);
   const embedUrl = `http://localhost:${embedListener.port}`;
   const partnerApi = createApp({
@@ -54,12 +55,15 @@ export async function startEmbedTestServer(options: EmbedTestServerOptions = {})
       { partner: { id: "partner_b", name: "Partner B" }, keys: [PARTNER_B_KEY] },
     ],
     // The API's unexpected errors land in the same list as the embed host's.
-    logger: pino({ level: "error" }, {
-      write(line: string) {
-        const { msg, err } = JSON.parse(line) as { msg: string; err?: { stack?: string } };
-        log(msg, err?.stack);
+    logger: pino(
+      { level: "error" },
+      {
+        write(line: string) {
+          const { msg, err } = JSON.parse(line) as { msg: string; err?: { stack?: string } };
+          log(msg, err?.stack);
+        },
       },
-    }),
+    ),
   });
   apiListener.serve(partnerApi.app);
   embedListener.serve(createEmbedApp(partnerApi.services, { log }));

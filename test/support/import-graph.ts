@@ -20,7 +20,11 @@ const SPEC_FILE = /\.ya?ml$/;
 const FILE_REFERENCE = /\$ref:\s*["']?([^"'#\s][^"'#\s]*)/g;
 const SKIPPED = new Set(["node_modules", "dist", ".build"]);
 // `import … from "x"`, `export … from "x"` (across lines), `import "x"` and `import("x")`.
-const SPECIFIERS = [/^\s*(?:import|export)\b[^;"'`]*?\bfrom\s*["']([^"']+)["']/gm, /^\s*import\s*["']([^"']+)["']/gm, /\bimport\(\s*["']([^"']+)["']\s*\)/g];
+const SPECIFIERS = [
+  /^\s*(?:import|export)\b[^;"'`]*?\bfrom\s*["']([^"']+)["']/gm,
+  /^\s*import\s*["']([^"']+)["']/gm,
+  /\bimport\(\s*["']([^"']+)["']\s*\)/g,
+];
 
 function sourceFiles(root: string, folder: string, pattern = SOURCE_FILE): string[] {
   return readdirSync(join(root, folder), { withFileTypes: true }).flatMap((entry) => {
@@ -33,7 +37,9 @@ function sourceFiles(root: string, folder: string, pattern = SOURCE_FILE): strin
 
 /** The specifiers a source text imports, relative ones only. */
 export function relativeSpecifiers(source: string): string[] {
-  return SPECIFIERS.flatMap((pattern) => [...source.matchAll(pattern)].map((match) => match[1]!)).filter((specifier) => specifier.startsWith("."));
+  return SPECIFIERS.flatMap((pattern) => [...source.matchAll(pattern)].map((match) => match[1]!)).filter((specifier) =>
+    specifier.startsWith("."),
+  );
 }
 
 /** The files a spec document refers to, as written. */
@@ -43,14 +49,20 @@ export function fileReferences(source: string): string[] {
 
 const edge = (root: string, from: string, specifier: string): ImportEdge => ({
   from: from.split("\\").join("/"),
-  to: relative(root, normalize(join(root, dirname(from), specifier))).split("\\").join("/"),
+  to: relative(root, normalize(join(root, dirname(from), specifier)))
+    .split("\\")
+    .join("/"),
 });
 
 /** Every relative import of every source file under the given top-level folders, and every file reference of spec/. */
 export function importEdges(root: string, folders: readonly string[]): ImportEdge[] {
   return folders.flatMap((folder) =>
     folder === "spec"
-      ? sourceFiles(root, folder, SPEC_FILE).flatMap((from) => fileReferences(readFileSync(join(root, from), "utf8")).map((to) => edge(root, from, to)))
-      : sourceFiles(root, folder).flatMap((from) => relativeSpecifiers(readFileSync(join(root, from), "utf8")).map((to) => edge(root, from, to))),
+      ? sourceFiles(root, folder, SPEC_FILE).flatMap((from) =>
+          fileReferences(readFileSync(join(root, from), "utf8")).map((to) => edge(root, from, to)),
+        )
+      : sourceFiles(root, folder).flatMap((from) =>
+          relativeSpecifiers(readFileSync(join(root, from), "utf8")).map((to) => edge(root, from, to)),
+        ),
   );
 }

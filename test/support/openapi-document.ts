@@ -21,7 +21,7 @@ export function loadDocument(kind: DocumentKind | "source", environment: Environ
 
 /** JSON pointer escaping (RFC 6901). */
 export const pointer = (...segments: Array<string | number>) =>
-  "#/" + segments.map((s) => String(s).replaceAll("~", "~0").replaceAll("/", "~1")).join("/");
+  `#/${segments.map((s) => String(s).replaceAll("~", "~0").replaceAll("/", "~1")).join("/")}`;
 
 /** Validates values against schemas found by JSON pointer inside one document. */
 export class SchemaValidator {

@@ -83,17 +83,20 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
     seedRecords(domainId, n) {
       const at = clock.now();
-      const rows = Array.from({ length: n }, (_, i): DnsRecordRow => ({
-        id: `rec_h${domainId}${String(i).padStart(4, "0")}`,
-        domainId,
-        type: "A",
-        name: `h${String(i).padStart(4, "0")}`,
-        content: "192.0.2.1",
-        ttl: 300,
-        priority: null,
-        createdAt: at,
-        updatedAt: at,
-      }));
+      const rows = Array.from(
+        { length: n },
+        (_, i): DnsRecordRow => ({
+          id: `rec_h${domainId}${String(i).padStart(4, "0")}`,
+          domainId,
+          type: "A",
+          name: `h${String(i).padStart(4, "0")}`,
+          content: "192.0.2.1",
+          ttl: 300,
+          priority: null,
+          createdAt: at,
+          updatedAt: at,
+        }),
+      );
       for (const row of rows) api.services.store.saveRecord(row);
       return rows;
     },

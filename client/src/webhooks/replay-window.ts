@@ -27,6 +27,14 @@ export function checkReplayWindow(sentAt: unknown, options: ReplayWindowOptions 
   if (Number.isNaN(created)) throw new WebhookVerificationError("invalid_timestamp", "sent_at is not an RFC 3339 timestamp");
   const now = Number(options.now?.() ?? Date.now());
   const ageSeconds = (now - created) / 1000;
-  if (ageSeconds > tolerance) throw new WebhookVerificationError("timestamp_too_old", `The delivery was sent ${Math.round(ageSeconds)} s ago, more than ${tolerance} s`);
-  if (-ageSeconds > tolerance) throw new WebhookVerificationError("timestamp_too_new", `The delivery is dated ${Math.round(-ageSeconds)} s ahead, more than ${tolerance} s`);
+  if (ageSeconds > tolerance)
+    throw new WebhookVerificationError(
+      "timestamp_too_old",
+      `The delivery was sent ${Math.round(ageSeconds)} s ago, more than ${tolerance} s`,
+    );
+  if (-ageSeconds > tolerance)
+    throw new WebhookVerificationError(
+      "timestamp_too_new",
+      `The delivery is dated ${Math.round(-ageSeconds)} s ahead, more than ${tolerance} s`,
+    );
 }

@@ -1,5 +1,4 @@
 // Progressive enhancement of the embedded interface: every form works without this file.
-"use strict";
 
 // Bring the outcome of the last action into view and to the screen reader: an error summary, else a notice.
 document.addEventListener("DOMContentLoaded", () => {
@@ -24,7 +23,8 @@ document.addEventListener("DOMContentLoaded", () => {
     const update = () => {
       if (hint && hints[type.value]) hint.textContent = hints[type.value];
       // A priority the user typed, or one the server refused, stays visible.
-      if (priority) priority.hidden = type.value !== "MX" && !priority.querySelector("input").value && !priority.classList.contains("field-error");
+      if (priority)
+        priority.hidden = type.value !== "MX" && !priority.querySelector("input").value && !priority.classList.contains("field-error");
     };
     type.addEventListener("change", update);
     update();

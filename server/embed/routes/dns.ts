@@ -43,7 +43,10 @@ function change(res: Response, redirectTo: string, act: () => void, refused: (er
   } catch (error) {
     if (!(error instanceof ApiError) || error.status === 404 || error.status === 403) throw error;
     const answer = refused(error);
-    res.status(answer.status ?? error.status).type("html").send(answer.html);
+    res
+      .status(answer.status ?? error.status)
+      .type("html")
+      .send(answer.html);
     return;
   }
   res.redirect(303, redirectTo);
@@ -67,7 +70,9 @@ export function registerDnsRoutes(app: Express): void {
       res,
       afterChange(domain, "record-added"),
       () => createRecord(context.services, domain, draftOf(body, choiceOf(body, "type", RECORD_TYPES))),
-      (error) => ({ html: renderDns(context, req, domain, { addRecord: { values: valuesOf(body, recordFormFields), errors: formErrors(error) } }) }),
+      (error) => ({
+        html: renderDns(context, req, domain, { addRecord: { values: valuesOf(body, recordFormFields), errors: formErrors(error) } }),
+      }),
     );
   });
 
@@ -75,8 +80,21 @@ export function registerDnsRoutes(app: Express): void {
     const context = embedContextOf(res);
     const domain = domainOfSessionUser(context, String(req.params.domainId));
     const record = recordOf(domain, context, String(req.params.recordId));
-    const values = { name: record.name, content: record.content, ttl: String(record.ttl), priority: record.type === "MX" && record.priority !== null ? String(record.priority) : "" };
-    res.type("html").send(recordEditPage({ chrome: chromeOf(context, "domains"), csrfToken: context.session.csrfToken, domain, record, state: { values, errors: { fields: {}, summary: [] } } }));
+    const values = {
+      name: record.name,
+      content: record.content,
+      ttl: String(record.ttl),
+      priority: record.type === "MX" && record.priority !== null ? String(record.priority) : "",
+    };
+    res.type("html").send(
+      recordEditPage({
+        chrome: chromeOf(context, "domains"),
+        csrfToken: context.session.csrfToken,
+        domain,
+        record,
+        state: { values, errors: { fields: {}, summary: [] } },
+      }),
+    );
   });
 
   app.post("/domains/:domainId/dns/:recordId", (req: Request, res: Response) => {
@@ -90,7 +108,9 @@ export function registerDnsRoutes(app: Express): void {
       () => updateRecord(context.services, domain, record, draftOf(body, record.type)),
       (error) => {
         const state: FormState = { values: valuesOf(body, recordFormFields), errors: formErrors(error) };
-        return { html: recordEditPage({ chrome: chromeOf(context, "domains"), csrfToken: context.session.csrfToken, domain, record, state }) };
+        return {
+          html: recordEditPage({ chrome: chromeOf(context, "domains"), csrfToken: context.session.csrfToken, domain, record, state }),
+        };
       },
     );
   });
@@ -112,12 +132,19 @@ export function registerDnsRoutes(app: Express): void {
     if (!isTemplateId(templateId)) throw apiErrors.notFound("Template", templateId);
     const variableNames = Object.keys(dnsTemplates[templateId].variables).map((name) => `variables.${name}`);
     // Empty fields are left out, so the template's defaults apply, as when the API is sent no value.
-    const variablesOf = () => Object.fromEntries(variableNames.map((field) => [field.slice("variables.".length), textOf(body, field)]).filter(([, value]) => value !== ""));
+    const variablesOf = () =>
+      Object.fromEntries(
+        variableNames.map((field) => [field.slice("variables.".length), textOf(body, field)]).filter(([, value]) => value !== ""),
+      );
     change(
       res,
       afterChange(domain, "template-applied"),
       () => applyTemplate(context.services, domain, choiceOf(body, "template_id", [templateId]), variablesOf()),
-      (error) => ({ html: renderDns(context, req, domain, { template: { id: templateId, state: { values: valuesOf(body, variableNames), errors: formErrors(error) } } }) }),
+      (error) => ({
+        html: renderDns(context, req, domain, {
+          template: { id: templateId, state: { values: valuesOf(body, variableNames), errors: formErrors(error) } },
+        }),
+      }),
     );
   });
 }

@@ -10,8 +10,16 @@ import { noticeFor } from "./notices.js";
 
 function renderDomains(context: EmbedContext, req: Request, failed?: DomainsView["failed"]): string {
   const { store } = context.services;
-  const domains = store.domainsOfUser(context.session.partnerId, context.session.userIdentifier).map((domain) => ({ ...domain, recordCount: store.countRecords(domain.id) }));
-  return domainsPage({ chrome: chromeOf(context, "domains"), csrfToken: context.session.csrfToken, domains, notice: failed ? null : noticeFor(context, req.query), failed });
+  const domains = store
+    .domainsOfUser(context.session.partnerId, context.session.userIdentifier)
+    .map((domain) => ({ ...domain, recordCount: store.countRecords(domain.id) }));
+  return domainsPage({
+    chrome: chromeOf(context, "domains"),
+    csrfToken: context.session.csrfToken,
+    domains,
+    notice: failed ? null : noticeFor(context, req.query),
+    failed,
+  });
 }
 
 const BOOLEAN = ["true", "false"] as const;
@@ -34,7 +42,10 @@ export function registerDomainRoutes(app: Express): void {
       updateDomainSettings(context.services, domain, settingsOf(req.body as FormBody));
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      res.status(error.status).type("html").send(renderDomains(context, req, { domainId: domain.id, form: "settings", state: { values: {}, errors: formErrors(error) } }));
+      res
+        .status(error.status)
+        .type("html")
+        .send(renderDomains(context, req, { domainId: domain.id, form: "settings", state: { values: {}, errors: formErrors(error) } }));
       return;
     }
     res.redirect(303, `/domains?notice=settings&domain=${domain.id}#domain-${domain.id}`);
@@ -48,7 +59,16 @@ export function registerDomainRoutes(app: Express): void {
       renewDomain(context.services, domain, integerOf(body, "years") ?? 1);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      res.status(error.status).type("html").send(renderDomains(context, req, { domainId: domain.id, form: "renew", state: { values: valuesOf(body, ["years"]), errors: formErrors(error) } }));
+      res
+        .status(error.status)
+        .type("html")
+        .send(
+          renderDomains(context, req, {
+            domainId: domain.id,
+            form: "renew",
+            state: { values: valuesOf(body, ["years"]), errors: formErrors(error) },
+          }),
+        );
       return;
     }
     res.redirect(303, `/domains?notice=renewed&domain=${domain.id}#domain-${domain.id}`);

@@ -12,8 +12,18 @@ import { searchPage } from "../views/search-view.js";
  * purchase): its availability, or why the field is not a name we sell. A refused purchase whose name
  * cannot be read shows its errors at the search field.
  */
-function renderSearch(context: EmbedContext, fields: FormBody, name: "q" | "domain_name", purchase?: FormState): { status: number; html: string } {
-  const base = { chrome: chromeOf(context, "search"), csrfToken: context.session.csrfToken, query: valuesOf(fields, [name])[name]!, purchase };
+function renderSearch(
+  context: EmbedContext,
+  fields: FormBody,
+  name: "q" | "domain_name",
+  purchase?: FormState,
+): { status: number; html: string } {
+  const base = {
+    chrome: chromeOf(context, "search"),
+    csrfToken: context.session.csrfToken,
+    query: valuesOf(fields, [name])[name]!,
+    purchase,
+  };
   try {
     const query = textOf(fields, name);
     if (query === "") return { status: 200, html: searchPage({ ...base, queryErrors: purchase?.errors ?? NO_ERRORS, result: null }) };

@@ -40,7 +40,9 @@ export function textInput(options: FieldOptions & { type?: "text" | "search"; in
 }
 
 export function select(options: FieldOptions & { choices: ReadonlyArray<{ value: string; label: string }> }): Html {
-  const choices = options.choices.map(({ value, label }) => html`<option value="${value}"${value === options.value && html` selected`}>${label}</option>`);
+  const choices = options.choices.map(
+    ({ value, label }) => html`<option value="${value}"${value === options.value && html` selected`}>${label}</option>`,
+  );
   return fieldShell(options, html`<select id="${options.id}" name="${options.name}"${sharedAttributes(options)}>${choices}</select>`);
 }
 

@@ -52,9 +52,18 @@ export function recordFields(prefix: string, state: FormState | undefined, type:
   const values = state?.values ?? {};
   const errors = state?.errors ?? NO_ERRORS;
   const chosenType = (type ?? values.type ?? "A") as DnsRecordRow["type"];
-  return html`${type === null
-    ? select({ id: `${prefix}-type`, name: "type", label: "Type", value: chosenType, choices: RECORD_TYPES.map((t) => ({ value: t, label: t })), error: errors.fields.type })
-    : html`<p class="fixed-field">Type <strong>${type}</strong></p>`}
+  return html`${
+    type === null
+      ? select({
+          id: `${prefix}-type`,
+          name: "type",
+          label: "Type",
+          value: chosenType,
+          choices: RECORD_TYPES.map((t) => ({ value: t, label: t })),
+          error: errors.fields.type,
+        })
+      : html`<p class="fixed-field">Type <strong>${type}</strong></p>`
+  }
 ${textInput({ id: `${prefix}-name`, name: "name", label: "Name", value: values.name ?? "@", hint: "@ for the domain itself, or a subdomain such as www", error: errors.fields.name, spellcheck: false })}
 ${textInput({ id: `${prefix}-content`, name: "content", label: "Content", value: values.content ?? "", hint: CONTENT_HINTS[RECORD_TYPES.includes(chosenType) ? chosenType : "A"], error: errors.fields.content, spellcheck: false })}
 ${textInput({ id: `${prefix}-ttl`, name: "ttl", label: "TTL (seconds)", value: values.ttl ?? DEFAULT_TTL, hint: "60 to 86400", inputmode: "numeric", error: errors.fields.ttl })}
@@ -83,8 +92,19 @@ function templateForm(view: DnsView, id: DnsTemplateId): Html {
   const variables = Object.entries(template.variables as Record<string, { required: boolean; default?: string; enum?: readonly string[] }>);
   const inputs = variables.map(([name, spec]) => {
     const field = `variables.${name}`;
-    const hint = [spec.enum && `One of ${spec.enum.join(", ")}`, spec.default !== undefined && `Default ${spec.default}`].filter(Boolean).join("; ") || undefined;
-    return textInput({ id: `template-${id}-${name}`, name: field, label: name.replace(/_/g, " "), value: failed?.values[field] ?? "", required: spec.required, hint, error: errors.fields[field], spellcheck: false });
+    const hint =
+      [spec.enum && `One of ${spec.enum.join(", ")}`, spec.default !== undefined && `Default ${spec.default}`].filter(Boolean).join("; ") ||
+      undefined;
+    return textInput({
+      id: `template-${id}-${name}`,
+      name: field,
+      label: name.replace(/_/g, " "),
+      value: failed?.values[field] ?? "",
+      required: spec.required,
+      hint,
+      error: errors.fields[field],
+      spellcheck: false,
+    });
   });
   const preview = template.records.map((record) => html`<li><code>${record.type} ${record.name} ${record.content}</code></li>`);
   return html`<details class="template" id="template-${id}"${failed && html` open`}>

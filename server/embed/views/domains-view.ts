@@ -15,12 +15,23 @@ export interface DomainsView {
   failed?: { domainId: string; form: "settings" | "renew"; state: FormState };
 }
 
-const STATUS_LABELS: Record<DomainRow["status"], string> = { active: "Active", pending: "Pending", expired: "Expired", suspended: "Suspended" };
+const STATUS_LABELS: Record<DomainRow["status"], string> = {
+  active: "Active",
+  pending: "Pending",
+  expired: "Expired",
+  suspended: "Suspended",
+};
 
 export const statusBadge = (status: DomainRow["status"]) => html`<span class="status status-${status}">${STATUS_LABELS[status]}</span>`;
 
 /** A setting as a switch: one submit button whose name and value are the new setting, so it works without scripts. */
-export function settingSwitch(domain: DomainRow, csrfToken: string, setting: "auto_renew" | "whois_privacy", label: string, on: boolean): Html {
+export function settingSwitch(
+  domain: DomainRow,
+  csrfToken: string,
+  setting: "auto_renew" | "whois_privacy",
+  label: string,
+  on: boolean,
+): Html {
   return html`<form method="post" action="/domains/${domain.id}/settings" class="switch-form">
 ${csrfInput(csrfToken)}
 <button type="submit" class="switch" role="switch" aria-checked="${String(on)}" name="${setting}" value="${String(!on)}"><span class="switch-label">${label}</span><span class="switch-state" aria-hidden="true">${on ? "On" : "Off"}</span></button>

@@ -6,4 +6,5 @@ import { html } from "../html.js";
 export const dateOf = (date: Date) => html`<time datetime="${date.toISOString()}">${date.toISOString().slice(0, 10)}</time>`;
 
 /** `12.99 USD`: the code, not a symbol, because several currencies use `$`. */
-export const money = (amount: Cents | string, currency = "USD") => `${typeof amount === "number" ? formatCents(amount) : amount} ${currency}`;
+export const money = (amount: Cents | string, currency = "USD") =>
+  `${typeof amount === "number" ? formatCents(amount) : amount} ${currency}`;

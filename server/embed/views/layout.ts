@@ -54,6 +54,9 @@ export const sessionEndedPage = () =>
 export const notFoundPage = () => page("Not found", html`<h1>Page not found</h1><p><a href="/domains">Go to your domains</a></p>`);
 
 export const refusedPage = () =>
-  page("Form expired", html`<h1>This form could not be sent</h1><p>Reload the page and try again. If it happens again, reopen this page from the application.</p>`);
+  page(
+    "Form expired",
+    html`<h1>This form could not be sent</h1><p>Reload the page and try again. If it happens again, reopen this page from the application.</p>`,
+  );
 
 export const problemPage = () => page("Something went wrong", html`<h1>Something went wrong</h1><p>Try again in a moment.</p>`);

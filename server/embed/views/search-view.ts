@@ -37,11 +37,13 @@ function resultSection(result: Availability, view: SearchView): Html {
 <ul class="suggestions">${result.suggestions.map((name) => html`<li><a href="/search?q=${encodeURIComponent(name)}">${name}</a></li>`)}</ul>`;
   return html`<section class="card result" aria-labelledby="result-name">
 <h2 id="result-name">${result.domain_name}</h2>
-${result.available
+${
+  result.available
     ? html`<p class="availability available">Available</p>
 <p class="price">${money(result.price!, result.currency!)} per year${result.premium && html` <span class="badge">Premium name</span>`}</p>
 ${purchaseForm(result, view)}`
-    : html`<p class="availability taken">Not available</p>${view.purchase && errorSummary(view.purchase.errors, "The domain was not bought")}`}
+    : html`<p class="availability taken">Not available</p>${view.purchase && errorSummary(view.purchase.errors, "The domain was not bought")}`
+}
 ${suggestions}
 </section>`;
 }

@@ -40,7 +40,12 @@ const RATE_LIMIT_RETRIES = 3;
 
 export function operationsOfDocument(document: OpenApiDocument): OperationRef[] {
   return Object.entries<Record<string, any>>(document.paths).flatMap(([path, item]) =>
-    METHODS.filter((method) => item[method]).map((method) => ({ operationId: item[method].operationId as string, method, path, operation: item[method] })),
+    METHODS.filter((method) => item[method]).map((method) => ({
+      operationId: item[method].operationId as string,
+      method,
+      path,
+      operation: item[method],
+    })),
   );
 }
 
@@ -76,7 +81,11 @@ export class ContractClient {
     const query = new URLSearchParams(Object.entries(input.query ?? {}).map(([k, v]) => [k, String(v)])).toString();
     const url = `${this.target.baseUrl}${path}${query ? `?${query}` : ""}`;
     const key = input.key === undefined ? this.target.apiKey : input.key;
-    const headers: Record<string, string> = { Accept: "application/json", ...(key ? { Authorization: `Bearer ${key}` } : {}), ...input.headers };
+    const headers: Record<string, string> = {
+      Accept: "application/json",
+      ...(key ? { Authorization: `Bearer ${key}` } : {}),
+      ...input.headers,
+    };
     let payload: string | undefined;
     if (input.rawBody !== undefined) payload = input.rawBody;
     else if (input.body !== undefined) payload = JSON.stringify(input.body);
@@ -104,7 +113,9 @@ export class ContractClient {
     const documented = op.operation.responses[status] ?? op.operation.responses.default;
     let body: unknown = text;
     if (!documented) {
-      violations.push(`${label} answered ${status}, which it does not document (documented: ${Object.keys(op.operation.responses).join(", ")})`);
+      violations.push(
+        `${label} answered ${status}, which it does not document (documented: ${Object.keys(op.operation.responses).join(", ")})`,
+      );
       return { body: safeJson(text), violations };
     }
     const [responsePointer, resolved] = this.resolveResponse(op, status, documented);

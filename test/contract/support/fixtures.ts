@@ -37,21 +37,44 @@ export async function prepareFixtures(client: ContractClient, target: Target): P
   const user = `contract_${run}_u1`;
   const domainName = `contract-${run}.com`;
   await setUp(client, "createUserSession", { body: { user_identifier: user } });
-  const fixtures: Fixtures = { run, user, domainId: null, domainName, recordIdD: null, recordIdR: null, transferId: null, endpointId: null, deliveryId: null };
+  const fixtures: Fixtures = {
+    run,
+    user,
+    domainId: null,
+    domainName,
+    recordIdD: null,
+    recordIdR: null,
+    transferId: null,
+    endpointId: null,
+    deliveryId: null,
+  };
   if (client.has("createSandboxDomain")) {
     const domain = await setUp(client, "createSandboxDomain", { body: { user_identifier: user, domain_name: domainName, years: 1 } });
     fixtures.domainId = domain.id;
     fixtures.domainName = domain.name;
   }
   if (fixtures.domainId && client.has("createDomainDnsRecord")) {
-    fixtures.recordIdD = (await setUp(client, "createDomainDnsRecord", { path: { domain_id: fixtures.domainId }, body: { type: "A", name: "www", content: "192.0.2.10" } })).id;
+    fixtures.recordIdD = (
+      await setUp(client, "createDomainDnsRecord", {
+        path: { domain_id: fixtures.domainId },
+        body: { type: "A", name: "www", content: "192.0.2.10" },
+      })
+    ).id;
   }
   if (fixtures.domainId && client.has("createDnsRecord")) {
-    fixtures.recordIdR = (await setUp(client, "createDnsRecord", { body: { domain_id: fixtures.domainId, type: "TXT", name: "r", value: "contract run" } })).id;
+    fixtures.recordIdR = (
+      await setUp(client, "createDnsRecord", { body: { domain_id: fixtures.domainId, type: "TXT", name: "r", value: "contract run" } })
+    ).id;
   }
-  fixtures.transferId = (await setUp(client, "initiateTransfer", { body: { domain_name: `contract-${run}-t.com`, user_identifier: user, auth_code: "Xk8#pL2q!Rm9" } })).transfer_id;
+  fixtures.transferId = (
+    await setUp(client, "initiateTransfer", {
+      body: { domain_name: `contract-${run}-t.com`, user_identifier: user, auth_code: "Xk8#pL2q!Rm9" },
+    })
+  ).transfer_id;
   if (client.has("createWebhookEndpoint")) {
-    fixtures.endpointId = (await setUp(client, "createWebhookEndpoint", { body: { url: RECEIVER_URL, description: `contract run ${run}` } })).id;
+    fixtures.endpointId = (
+      await setUp(client, "createWebhookEndpoint", { body: { url: RECEIVER_URL, description: `contract run ${run}` } })
+    ).id;
     fixtures.deliveryId = (await setUp(client, "sendTestWebhook", { path: { endpoint_id: fixtures.endpointId! } })).id;
   }
   void target;

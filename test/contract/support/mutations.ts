@@ -14,7 +14,14 @@ type Schema = Record<string, any>;
 
 /** Follows `$ref` and merges `allOf` (our request schemas use no oneOf/anyOf). */
 export function resolveSchema(document: OpenApiDocument, schema: Schema): Schema {
-  if (schema.$ref) return resolveSchema(document, schema.$ref.split("/").slice(1).reduce((node: any, key: string) => node[key], document));
+  if (schema.$ref)
+    return resolveSchema(
+      document,
+      schema.$ref
+        .split("/")
+        .slice(1)
+        .reduce((node: any, key: string) => node[key], document),
+    );
   if (schema.allOf) {
     const { allOf: _allOf, ...own } = schema;
     const parts = [...schema.allOf.map((part: Schema) => resolveSchema(document, part)), own];
@@ -57,11 +64,16 @@ export function mutationsOf(document: OpenApiDocument, rootSchema: Schema, examp
     const property = resolveSchema(document, raw);
     mutations.push({ breaks: `${name} of the wrong type`, body: withField(name, wrongType(property)) });
     if (property.enum) mutations.push({ breaks: `${name} outside its enum`, body: withField(name, `not-${String(property.enum[0])}`) });
-    if (property.maxLength !== undefined) mutations.push({ breaks: `${name} longer than ${property.maxLength}`, body: withField(name, "a".repeat(property.maxLength + 1)) });
-    if (property.minLength !== undefined && property.minLength > 0) mutations.push({ breaks: `${name} shorter than ${property.minLength}`, body: withField(name, "") });
-    if (property.maximum !== undefined) mutations.push({ breaks: `${name} above ${property.maximum}`, body: withField(name, property.maximum + 1) });
-    if (property.minimum !== undefined) mutations.push({ breaks: `${name} below ${property.minimum}`, body: withField(name, property.minimum - 1) });
-    if (property.type === "array" && property.minItems) mutations.push({ breaks: `${name} with fewer than ${property.minItems} items`, body: withField(name, []) });
+    if (property.maxLength !== undefined)
+      mutations.push({ breaks: `${name} longer than ${property.maxLength}`, body: withField(name, "a".repeat(property.maxLength + 1)) });
+    if (property.minLength !== undefined && property.minLength > 0)
+      mutations.push({ breaks: `${name} shorter than ${property.minLength}`, body: withField(name, "") });
+    if (property.maximum !== undefined)
+      mutations.push({ breaks: `${name} above ${property.maximum}`, body: withField(name, property.maximum + 1) });
+    if (property.minimum !== undefined)
+      mutations.push({ breaks: `${name} below ${property.minimum}`, body: withField(name, property.minimum - 1) });
+    if (property.type === "array" && property.minItems)
+      mutations.push({ breaks: `${name} with fewer than ${property.minItems} items`, body: withField(name, []) });
   }
   mutations.push({ breaks: "a body that is not an object", body: [] });
   return mutations;

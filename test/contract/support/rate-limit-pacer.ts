@@ -62,10 +62,16 @@ export class RateLimitPacer {
     if (!buckets) return;
     const names = this.bucketsOfOperation.get(operationId) ?? [...buckets.keys()];
     const now = this.now();
-    const exhausted = names.map((name) => [name, buckets.get(name)] as const).filter(([, state]) => state && state.remaining <= 0 && state.resetsAt > now);
+    const exhausted = names
+      .map((name) => [name, buckets.get(name)] as const)
+      .filter(([, state]) => state && state.remaining <= 0 && state.resetsAt > now);
     if (exhausted.length === 0) return;
     const [name, state] = exhausted.sort((a, b) => b[1]!.resetsAt - a[1]!.resetsAt)[0]!;
-    await this.pause({ operationId, milliseconds: state!.resetsAt - now, reason: `${name ? `bucket "${name}"` : "the rate limit"} has no requests left until its window resets` });
+    await this.pause({
+      operationId,
+      milliseconds: state!.resetsAt - now,
+      reason: `${name ? `bucket "${name}"` : "the rate limit"} has no requests left until its window resets`,
+    });
   }
 
   /** Records what the answer says of the key's budget. */
@@ -74,7 +80,11 @@ export class RateLimitPacer {
     let buckets = this.buckets.get(key);
     if (!buckets) this.buckets.set(key, (buckets = new Map()));
     const policy = headers.get("ratelimit-policy");
-    if (policy) this.bucketsOfOperation.set(operationId, members(policy).map((member) => member.name));
+    if (policy)
+      this.bucketsOfOperation.set(
+        operationId,
+        members(policy).map((member) => member.name),
+      );
     const field = headers.get("ratelimit");
     if (field) {
       for (const { name, values } of members(field)) {
@@ -86,13 +96,18 @@ export class RateLimitPacer {
     }
     const remaining = Number(headers.get("x-ratelimit-remaining") ?? Number.NaN);
     const reset = Number(headers.get("x-ratelimit-reset") ?? Number.NaN);
-    if (Number.isFinite(remaining) && Number.isFinite(reset)) buckets.set(UNNAMED, { remaining, resetsAt: now + Math.max(0, reset * 1000 - Date.now()) });
+    if (Number.isFinite(remaining) && Number.isFinite(reset))
+      buckets.set(UNNAMED, { remaining, resetsAt: now + Math.max(0, reset * 1000 - Date.now()) });
   }
 
   /** After a 429: waits the `Retry-After` it names (one second when it names none). */
   async afterRefusal(operationId: string, headers: Headers): Promise<void> {
     const seconds = Number(headers.get("retry-after") ?? Number.NaN);
-    await this.pause({ operationId, milliseconds: 1000 * (Number.isFinite(seconds) && seconds >= 0 ? seconds : 1), reason: "the target answered 429 rate_limit_exceeded" });
+    await this.pause({
+      operationId,
+      milliseconds: 1000 * (Number.isFinite(seconds) && seconds >= 0 ? seconds : 1),
+      reason: "the target answered 429 rate_limit_exceeded",
+    });
   }
 
   /** One line for the end of a run. */

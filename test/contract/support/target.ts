@@ -31,9 +31,16 @@ function required(name: string): string {
 
 export function loadTarget(env: NodeJS.ProcessEnv = process.env): Target {
   const variant = (env.CONTRACT_VARIANT ?? "both").toUpperCase();
-  const kind: DocumentKind = variant === "BOTH" ? "full" : variant === "R" ? "R" : variant === "D" ? "D" : (() => {
-    throw new Error(`CONTRACT_VARIANT must be R, D or both (got ${env.CONTRACT_VARIANT})`);
-  })();
+  const kind: DocumentKind =
+    variant === "BOTH"
+      ? "full"
+      : variant === "R"
+        ? "R"
+        : variant === "D"
+          ? "D"
+          : (() => {
+              throw new Error(`CONTRACT_VARIANT must be R, D or both (got ${env.CONTRACT_VARIANT})`);
+            })();
   const apiKey = required("CONTRACT_API_KEY");
   const environment = apiKey.startsWith("sk_live_") ? "production" : "sandbox";
   return {

@@ -22,8 +22,10 @@ function partnersFilePath(): string {
 }
 
 /** `npm run keys -- ...`; returns what it printed. */
-const keysCli = (file: string, ...args: string[]) => execFileSync("node_modules/.bin/tsx", ["scripts/keys.ts", ...args, "--config", file], { encoding: "utf8" });
-const createKey = (file: string, partner: string, environment = "sandbox") => /sk_(?:sandbox|live)_[A-Za-z0-9]{32}/.exec(keysCli(file, "create", "--partner", partner, "--env", environment))![0];
+const keysCli = (file: string, ...args: string[]) =>
+  execFileSync("node_modules/.bin/tsx", ["scripts/keys.ts", ...args, "--config", file], { encoding: "utf8" });
+const createKey = (file: string, partner: string, environment = "sandbox") =>
+  /sk_(?:sandbox|live)_[A-Za-z0-9]{32}/.exec(keysCli(file, "create", "--partner", partner, "--env", environment))![0];
 
 /** A partners file written by hand: one partner with these sandbox keys. */
 function writePartners(file: string, keys: string[]): void {
@@ -36,7 +38,13 @@ const KEY_2 = "sk_sandbox_keyTwo0000000000000000000000000";
 
 function appFollowing(file: string) {
   const logs = captureLogger("info");
-  const { keys } = createApp({ environment: "sandbox", embedBaseUrl: "http://embed.test", partners: [], partnersFile: file, logger: logs.logger });
+  const { keys } = createApp({
+    environment: "sandbox",
+    embedBaseUrl: "http://embed.test",
+    partners: [],
+    partnersFile: file,
+    logger: logs.logger,
+  });
   return { keys, logs };
 }
 
@@ -50,7 +58,13 @@ describe("a running server's keys from the partners file", () => {
   it("refuse a key revoked with npm run keys from the very next request, and accept one created meanwhile, without a restart", async () => {
     const file = partnersFilePath();
     const first = createKey(file, "Acme Hosting");
-    server = spawnServer(["--import", "tsx", "server/main.ts"], { PORT: "0", EMBED_PORT: "0", DEMO_HOST_PORT: "0", LOG_LEVEL: "info", PARTNER_API_CONFIG: file });
+    server = spawnServer(["--import", "tsx", "server/main.ts"], {
+      PORT: "0",
+      EMBED_PORT: "0",
+      DEMO_HOST_PORT: "0",
+      LOG_LEVEL: "info",
+      PARTNER_API_CONFIG: file,
+    });
     const baseUrl = await announcedAddress(server);
     expect(baseUrl, server.output()).toBeDefined();
     const status = async (key: string) => (await fetch(`${baseUrl}/api/v1/health`, { headers: { Authorization: `Bearer ${key}` } })).status;
@@ -65,8 +79,14 @@ describe("a running server's keys from the partners file", () => {
     expect(await status(other)).toBe(200);
 
     // A request's line is written once its answer is done: wait for the last one.
-    const logLines = () => server!.output().split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Record<string, unknown>);
-    for (let i = 0; i < 100 && logLines().filter((line) => line.msg === "request").length < 5; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    const logLines = () =>
+      server!
+        .output()
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+    for (let i = 0; i < 100 && logLines().filter((line) => line.msg === "request").length < 5; i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     const lines = logLines();
     expect(lines.filter((line) => line.msg === "request").map((line) => [line.status, line.partner])).toEqual([
       [200, "acme_hosting"],
@@ -115,7 +135,12 @@ describe("the partners file a server follows", () => {
     for (let i = 0; i < 5; i++) expect(keys.partnerFor(KEY_1)).toEqual({ id: "acme", name: "Acme" });
     expect(keys.partnerFor(KEY_2)).toBeNull();
     const errors = logs.lines.filter((line) => line.level === 50);
-    expect(errors).toEqual([expect.objectContaining({ reason: expect.stringContaining("is not valid JSON"), msg: expect.stringContaining("keys read before stay in force") })]);
+    expect(errors).toEqual([
+      expect.objectContaining({
+        reason: expect.stringContaining("is not valid JSON"),
+        msg: expect.stringContaining("keys read before stay in force"),
+      }),
+    ]);
 
     writePartners(file, [KEY_2]);
     expect(keys.partnerFor(KEY_2)).toEqual({ id: "acme", name: "Acme" });
@@ -128,7 +153,10 @@ describe("the partners file a server follows", () => {
     const { keys, logs } = appFollowing(file);
     writeFileSync(file, JSON.stringify({ partners: [{ id: "acme", name: "Acme", environment: "sandbox", key_hashes: "not a list" }] }));
     expect(keys.partnerFor(KEY_1)).toEqual({ id: "acme", name: "Acme" });
-    expect(logs.lines.at(-1)).toMatchObject({ level: 50, reason: expect.stringContaining("partners[0].key_hashes must be a list of SHA-256 hashes") });
+    expect(logs.lines.at(-1)).toMatchObject({
+      level: 50,
+      reason: expect.stringContaining("partners[0].key_hashes must be a list of SHA-256 hashes"),
+    });
   });
 
   it("holds no key once it is removed, as at start-up, and the keys of a file written later", () => {
@@ -148,7 +176,9 @@ describe("the partners file a server follows", () => {
     const { keys } = appFollowing(file);
     expect(keys.partnerFor(live)).toBeNull();
     expect(keys.partnerFor(sandbox)).toEqual({ id: "acme", name: "Acme" });
-    expect(keys.loaded()).toEqual([{ partner: { id: "acme", name: "Acme" }, keys: { sandbox: 1, production: 1 }, source: "partners file" }]);
+    expect(keys.loaded()).toEqual([
+      { partner: { id: "acme", name: "Acme" }, keys: { sandbox: 1, production: 1 }, source: "partners file" },
+    ]);
     expect(readFileSync(file, "utf8")).not.toContain(sandbox);
   });
 });

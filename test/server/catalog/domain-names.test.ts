@@ -13,7 +13,11 @@ const refusal = (input: string) => {
   }
   return null;
 };
-const notADomainName = { status: 422, message: "domain_name must be a domain name such as example.com", details: { field: "domain_name", code: "invalid_format" } };
+const notADomainName = {
+  status: 422,
+  message: "domain_name must be a domain name such as example.com",
+  details: { field: "domain_name", code: "invalid_format" },
+};
 const disallowed = (shown: string, codePoint: string) => ({
   status: 422,
   message: `domain_name must not contain "${shown}" (U+${codePoint}): IDNA2008 (RFC 5892) allows letters, marks and digits in domain names, not symbols or punctuation`,

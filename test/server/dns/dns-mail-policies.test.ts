@@ -24,10 +24,12 @@ const seedD = async (body: DCreate) => {
   expect(response.status).toBe(201);
   return data!;
 };
-const applyTemplate = (body: components["schemas"]["DnsTemplateApply"]) => s.api.POST("/api/v1/domains/{domain_id}/dns/template", { ...domainPath(), body });
+const applyTemplate = (body: components["schemas"]["DnsTemplateApply"]) =>
+  s.api.POST("/api/v1/domains/{domain_id}/dns/template", { ...domainPath(), body });
 
 const SPF_EXISTS = "An SPF record (v=spf1) already exists at @; a name may hold only one (RFC 7208 3.2): change that record instead";
-const DMARC_EXISTS = "A DMARC record (v=DMARC1) already exists at _dmarc; a name may hold only one (RFC 7489 6.6.3): change that record instead";
+const DMARC_EXISTS =
+  "A DMARC record (v=DMARC1) already exists at _dmarc; a name may hold only one (RFC 7489 6.6.3): change that record instead";
 
 describe("POST /api/v1/domains/{domain_id}/dns", () => {
   it("refuses a second SPF record at a name with 409 spf_conflict and changes nothing", async () => {
@@ -54,7 +56,9 @@ describe("POST /api/v1/domains/{domain_id}/dns", () => {
 describe("POST /api/v1/dns_records", () => {
   it("refuses a second SPF record with 409 in the list shape", async () => {
     await seedD({ type: "TXT", name: "@", content: "v=spf1 mx ~all" });
-    const { error, response } = await s.api.POST("/api/v1/dns_records", { body: { domain_id: domainId, type: "TXT", name: "@", value: "v=spf1 a -all" } });
+    const { error, response } = await s.api.POST("/api/v1/dns_records", {
+      body: { domain_id: domainId, type: "TXT", name: "@", value: "v=spf1 a -all" },
+    });
     expect(response.status).toBe(409);
     expect(error).toEqual({ errors: [SPF_EXISTS] });
     expect(await listD()).toHaveLength(1);
@@ -65,7 +69,10 @@ describe("updates", () => {
   it("PUT refuses turning a TXT record into a second SPF record with 409", async () => {
     await seedD({ type: "TXT", name: "@", content: "v=spf1 mx ~all" });
     const other = await seedD({ type: "TXT", name: "@", content: "hello" });
-    const { error, response } = await s.api.PUT("/api/v1/domains/{domain_id}/dns/{record_id}", { params: { path: { domain_id: domainId, record_id: other.id } }, body: { content: "v=spf1 -all" } });
+    const { error, response } = await s.api.PUT("/api/v1/domains/{domain_id}/dns/{record_id}", {
+      params: { path: { domain_id: domainId, record_id: other.id } },
+      body: { content: "v=spf1 -all" },
+    });
     expect(response.status).toBe(409);
     expect(error).toMatchObject({ details: { code: "spf_conflict" } });
     expect((await listD()).find((record) => record.id === other.id)).toEqual(other);
@@ -74,14 +81,20 @@ describe("updates", () => {
   it("PATCH refuses turning an A record into a second SPF record with 409", async () => {
     await seedD({ type: "TXT", name: "@", content: "v=spf1 mx ~all" });
     const a = await seedD({ type: "A", name: "@", content: "203.0.113.10" });
-    const { error, response } = await s.api.PATCH("/api/v1/dns_records/{id}", { params: { path: { id: a.id } }, body: { type: "TXT", value: "v=spf1 a -all" } });
+    const { error, response } = await s.api.PATCH("/api/v1/dns_records/{id}", {
+      params: { path: { id: a.id } },
+      body: { type: "TXT", value: "v=spf1 a -all" },
+    });
     expect(response.status).toBe(409);
     expect(error).toEqual({ errors: [SPF_EXISTS] });
   });
 
   it("PUT accepts a change of the SPF record itself", async () => {
     const spf = await seedD({ type: "TXT", name: "@", content: "v=spf1 mx ~all" });
-    const { response } = await s.api.PUT("/api/v1/domains/{domain_id}/dns/{record_id}", { params: { path: { domain_id: domainId, record_id: spf.id } }, body: { content: "v=spf1 mx -all" } });
+    const { response } = await s.api.PUT("/api/v1/domains/{domain_id}/dns/{record_id}", {
+      params: { path: { domain_id: domainId, record_id: spf.id } },
+      body: { content: "v=spf1 mx -all" },
+    });
     expect(response.status).toBe(200);
   });
 });
@@ -90,7 +103,12 @@ describe("POST /api/v1/domains/{domain_id}/dns/bulk", () => {
   it("lists a second SPF record of the request among the refused ones", async () => {
     const { data } = await s.api.POST("/api/v1/domains/{domain_id}/dns/bulk", {
       ...domainPath(),
-      body: { records: [{ type: "TXT", name: "@", content: "v=spf1 mx ~all" }, { type: "TXT", name: "@", content: "v=spf1 a ~all" }] },
+      body: {
+        records: [
+          { type: "TXT", name: "@", content: "v=spf1 mx ~all" },
+          { type: "TXT", name: "@", content: "v=spf1 a ~all" },
+        ],
+      },
     });
     expect(data!.created).toHaveLength(1);
     expect(data!.errors).toEqual([{ index: 1, record: { type: "TXT", name: "@", content: "v=spf1 a ~all", ttl: 300 }, error: SPF_EXISTS }]);
@@ -101,9 +119,16 @@ describe("POST /api/v1/domains/{domain_id}/dns/template", () => {
   it("refuses a second mail template with 409 spf_conflict and writes none of its records", async () => {
     expect((await applyTemplate({ template_id: "google-workspace" })).response.status).toBe(201);
     const before = await listD();
-    const { error, response } = await applyTemplate({ template_id: "microsoft-365", variables: { mx_host: "adalovelace-com.mail.protection.outlook.com" } });
+    const { error, response } = await applyTemplate({
+      template_id: "microsoft-365",
+      variables: { mx_host: "adalovelace-com.mail.protection.outlook.com" },
+    });
     expect(response.status).toBe(409);
-    expect(error).toEqual({ error: "conflict", message: `Template microsoft-365: ${SPF_EXISTS}`, details: { field: "template_id", code: "spf_conflict" } });
+    expect(error).toEqual({
+      error: "conflict",
+      message: `Template microsoft-365: ${SPF_EXISTS}`,
+      details: { field: "template_id", code: "spf_conflict" },
+    });
     expect(await listD()).toEqual(before);
   });
 
@@ -117,7 +142,10 @@ describe("POST /api/v1/domains/{domain_id}/dns/template", () => {
 
   it("refuses spf-dmarc a second time with other values, leaving one SPF and one DMARC record", async () => {
     await applyTemplate({ template_id: "spf-dmarc", variables: { report_email: "a@adalovelace.com" } });
-    const { response } = await applyTemplate({ template_id: "spf-dmarc", variables: { report_email: "b@adalovelace.com", spf_include: "include:_spf.example.net" } });
+    const { response } = await applyTemplate({
+      template_id: "spf-dmarc",
+      variables: { report_email: "b@adalovelace.com", spf_include: "include:_spf.example.net" },
+    });
     expect(response.status).toBe(409);
     const records = await listD();
     expect(records.filter((record) => record.content.startsWith("v=spf1"))).toHaveLength(1);

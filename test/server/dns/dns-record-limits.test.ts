@@ -44,7 +44,9 @@ describe("at most 1,000 records per domain", () => {
 
   it("refuses the 1,001st through Variant R in the list shape", async () => {
     seedRecords(MAX);
-    const { error, response } = await s.api.POST("/api/v1/dns_records", { body: { domain_id: domainId, type: "A", name: "over", value: "203.0.113.10" } });
+    const { error, response } = await s.api.POST("/api/v1/dns_records", {
+      body: { domain_id: domainId, type: "A", name: "over", value: "203.0.113.10" },
+    });
     expect(response.status).toBe(422);
     expect(error).toEqual({ errors: [limitError(MAX, 1).message] });
     expect(count()).toBe(MAX);
@@ -64,7 +66,11 @@ describe("at most 1,000 records per domain", () => {
   it("counts only the records of a bulk request that pass the rules", async () => {
     seedRecords(990);
     const valid = Array.from({ length: 10 }, (_, i) => ({ type: "A" as const, name: `bulk${i}`, content: "203.0.113.10" }));
-    const { data, response } = await bulk([...valid, { type: "CNAME", name: "@", content: "example.net" }, { type: "A", name: "h0001", content: "192.0.2.1" }]);
+    const { data, response } = await bulk([
+      ...valid,
+      { type: "CNAME", name: "@", content: "example.net" },
+      { type: "A", name: "h0001", content: "192.0.2.1" },
+    ]);
     expect(response.status).toBe(200);
     expect(data!.created).toHaveLength(10);
     expect(data!.errors.map((e) => e.index)).toEqual([10, 11]);
@@ -73,7 +79,10 @@ describe("at most 1,000 records per domain", () => {
 
   it("refuses a template that would pass the limit, creating none of its records", async () => {
     seedRecords(MAX - 1);
-    const { error, response } = await s.api.POST("/api/v1/domains/{domain_id}/dns/template", { ...domainPath(), body: { template_id: "web-host", variables: { ip: "203.0.113.10" } } });
+    const { error, response } = await s.api.POST("/api/v1/domains/{domain_id}/dns/template", {
+      ...domainPath(),
+      body: { template_id: "web-host", variables: { ip: "203.0.113.10" } },
+    });
     expect(response.status).toBe(422);
     expect(error).toEqual(limitError(MAX - 1, 2));
     expect(count()).toBe(MAX - 1);
@@ -81,13 +90,22 @@ describe("at most 1,000 records per domain", () => {
 
   it("makes room again when a record is deleted", async () => {
     const [first] = seedRecords(MAX);
-    expect((await s.api.DELETE("/api/v1/domains/{domain_id}/dns/{record_id}", { params: { path: { domain_id: domainId, record_id: first!.id } } })).response.status).toBe(204);
+    expect(
+      (
+        await s.api.DELETE("/api/v1/domains/{domain_id}/dns/{record_id}", {
+          params: { path: { domain_id: domainId, record_id: first!.id } },
+        })
+      ).response.status,
+    ).toBe(204);
     expect((await createD({ type: "A", name: "again", content: "203.0.113.10" })).response.status).toBe(201);
   });
 
   it("lets an update of a full domain's record through: it adds nothing", async () => {
     const [first] = seedRecords(MAX);
-    const { response } = await s.api.PUT("/api/v1/domains/{domain_id}/dns/{record_id}", { params: { path: { domain_id: domainId, record_id: first!.id } }, body: { ttl: 600 } });
+    const { response } = await s.api.PUT("/api/v1/domains/{domain_id}/dns/{record_id}", {
+      params: { path: { domain_id: domainId, record_id: first!.id } },
+      body: { ttl: 600 },
+    });
     expect(response.status).toBe(200);
   });
 
@@ -98,7 +116,9 @@ describe("at most 1,000 records per domain", () => {
 
   it("lets exactly as many concurrent creates through as there is room for", async () => {
     seedRecords(MAX - 5);
-    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => createD({ type: "A", name: `race${i}`, content: "203.0.113.10" })));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => createD({ type: "A", name: `race${i}`, content: "203.0.113.10" })),
+    );
     expect(answers.filter((answer) => answer.response.status === 201)).toHaveLength(5);
     expect(answers.filter((answer) => answer.response.status === 422)).toHaveLength(7);
     expect(count()).toBe(MAX);

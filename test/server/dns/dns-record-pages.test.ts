@@ -27,7 +27,12 @@ const seedRecords = (n: number, domain_id = domainId) => s.seedRecords(domain_id
 /** The list order the spec states: name without regard to case in code-point order, type, creation, id. */
 const listOrder = (a: DnsRecordRow, b: DnsRecordRow) => {
   const byText = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
-  return byText(a.name.toLowerCase(), b.name.toLowerCase()) || byText(a.type, b.type) || a.createdAt.getTime() - b.createdAt.getTime() || byText(a.id, b.id);
+  return (
+    byText(a.name.toLowerCase(), b.name.toLowerCase()) ||
+    byText(a.type, b.type) ||
+    a.createdAt.getTime() - b.createdAt.getTime() ||
+    byText(a.id, b.id)
+  );
 };
 
 /** Every id the list gives, following next_cursor to the end, `between` run after each page. */
@@ -114,7 +119,9 @@ describe("GET /api/v1/domains/{domain_id}/dns, one page at a time", () => {
   it("continues from a cursor whose record was deleted meanwhile", async () => {
     const rows = seedRecords(30);
     const first = (await list({ limit: 10 })).data!;
-    await s.api.DELETE("/api/v1/domains/{domain_id}/dns/{record_id}", { params: { path: { domain_id: domainId, record_id: rows[9]!.id } } });
+    await s.api.DELETE("/api/v1/domains/{domain_id}/dns/{record_id}", {
+      params: { path: { domain_id: domainId, record_id: rows[9]!.id } },
+    });
     const { data } = await list({ limit: 10, cursor: first.next_cursor! });
     expect(data!.records.map((record) => record.id)).toEqual(rows.slice(10, 20).map((row) => row.id));
   });
@@ -130,7 +137,11 @@ describe("GET /api/v1/domains/{domain_id}/dns, one page at a time", () => {
     seedRecords(3);
     const { error, response } = await list({ cursor: cursor() });
     expect(response.status).toBe(400);
-    expect(error).toEqual({ error: "validation_error", message: "cursor is not one this list gave out; start again without it", details: { field: "cursor", code: "invalid_cursor" } });
+    expect(error).toEqual({
+      error: "validation_error",
+      message: "cursor is not one this list gave out; start again without it",
+      details: { field: "cursor", code: "invalid_cursor" },
+    });
   });
 
   it("refuses the cursor of another domain's list with 400 invalid_cursor", async () => {
@@ -138,7 +149,11 @@ describe("GET /api/v1/domains/{domain_id}/dns, one page at a time", () => {
     const other = (await list({ limit: 1 }, secondDomainId)).data!.next_cursor!;
     const { error, response } = await list({ cursor: other });
     expect(response.status).toBe(400);
-    expect(error).toEqual({ error: "validation_error", message: "cursor belongs to the record list of another domain", details: { field: "cursor", code: "invalid_cursor" } });
+    expect(error).toEqual({
+      error: "validation_error",
+      message: "cursor belongs to the record list of another domain",
+      details: { field: "cursor", code: "invalid_cursor" },
+    });
   });
 
   it.each([0, 101])("refuses limit %i with 400", async (limit) => {

@@ -50,7 +50,16 @@ describe("POST /api/v1/domains/{domain_id}/dns", () => {
   it("creates an A record with 201 and the default ttl of 300", async () => {
     const { data, response } = await createD({ type: "A", name: "@", content: "203.0.113.10" });
     expect(response.status).toBe(201);
-    expect(data).toEqual({ id: expect.stringMatching(REC_ID), type: "A", name: "@", content: "203.0.113.10", ttl: 300, priority: null, created_at: NOW, updated_at: NOW });
+    expect(data).toEqual({
+      id: expect.stringMatching(REC_ID),
+      type: "A",
+      name: "@",
+      content: "203.0.113.10",
+      ttl: 300,
+      priority: null,
+      created_at: NOW,
+      updated_at: NOW,
+    });
     expect(await listD()).toEqual([data]);
   });
 
@@ -65,7 +74,9 @@ describe("POST /api/v1/domains/{domain_id}/dns", () => {
   });
 
   it("accepts an SRV priority equal to the first part of content and refuses another with 422", async () => {
-    expect((await createD({ type: "SRV", name: "_sip._tcp", content: "10 60 5060 sip.example.com", priority: 10 })).response.status).toBe(201);
+    expect((await createD({ type: "SRV", name: "_sip._tcp", content: "10 60 5060 sip.example.com", priority: 10 })).response.status).toBe(
+      201,
+    );
     const { error, response } = await createD({ type: "SRV", name: "_sip._udp", content: "10 60 5060 sip.example.com", priority: 20 });
     expect(response.status).toBe(422);
     expect(error).toEqual(coded(422, "priority must equal the first part of content for SRV records", "priority", "invalid_value"));
@@ -99,7 +110,9 @@ describe("POST /api/v1/domains/{domain_id}/dns", () => {
   it("refuses an unquoted TXT over 255 characters with 422 instead of splitting it", async () => {
     const { error, response } = await createD({ type: "TXT", name: "@", content: "x".repeat(256) });
     expect(response.status).toBe(422);
-    expect(error).toEqual(coded(422, "each TXT string must be at most 255 characters; give longer text as several quoted strings", "content", "invalid_format"));
+    expect(error).toEqual(
+      coded(422, "each TXT string must be at most 255 characters; give longer text as several quoted strings", "content", "invalid_format"),
+    );
   });
 
   it.each([
@@ -185,8 +198,16 @@ describe("POST /api/v1/domains/{domain_id}/dns", () => {
   it.each([
     ["content missing", { type: "A", name: "www" }, coded(400, "content is required", "content", "missing_required_field")],
     ["type missing", { name: "www", content: "203.0.113.10" }, coded(400, "type is required", "type", "missing_required_field")],
-    ["an unknown field", { type: "A", name: "www", content: "203.0.113.10", value: "203.0.113.10" }, coded(400, "value is not an accepted field", "value", "unknown_field")],
-    ["ttl as a string", { type: "A", name: "www", content: "203.0.113.10", ttl: "300" }, coded(400, "ttl must be integer", "ttl", "invalid_type")],
+    [
+      "an unknown field",
+      { type: "A", name: "www", content: "203.0.113.10", value: "203.0.113.10" },
+      coded(400, "value is not an accepted field", "value", "unknown_field"),
+    ],
+    [
+      "ttl as a string",
+      { type: "A", name: "www", content: "203.0.113.10", ttl: "300" },
+      coded(400, "ttl must be integer", "ttl", "invalid_type"),
+    ],
   ])("refuses %s with 400", async (_label, body, expected) => {
     const { error, response } = await createD(body as never);
     expect(response.status).toBe(400);
@@ -281,7 +302,8 @@ describe("POST /api/v1/domains/{domain_id}/dns", () => {
 
 describe("PUT /api/v1/domains/{domain_id}/dns/{record_id}", () => {
   type DUpdate = components["schemas"]["DnsRecordDUpdate"];
-  const put = (record_id: string, body: DUpdate, domain_id = ids.domainId) => s.api.PUT("/api/v1/domains/{domain_id}/dns/{record_id}", { ...recordPath(record_id, domain_id), body });
+  const put = (record_id: string, body: DUpdate, domain_id = ids.domainId) =>
+    s.api.PUT("/api/v1/domains/{domain_id}/dns/{record_id}", { ...recordPath(record_id, domain_id), body });
 
   it("changes only the fields given and moves updated_at", async () => {
     const created = (await createD({ type: "A", name: "www", content: "203.0.113.10" })).data!;
@@ -314,7 +336,9 @@ describe("PUT /api/v1/domains/{domain_id}/dns/{record_id}", () => {
   it("records a dns_record.updated event", async () => {
     const created = (await createD({ type: "A", name: "www", content: "203.0.113.10" })).data!;
     const { data } = await put(created.id, { content: "203.0.113.20" });
-    expect(eventsOf("dns_record.updated")).toEqual([expect.objectContaining({ partnerId: "partner_a", payload: { domain_id: ids.domainId, data } })]);
+    expect(eventsOf("dns_record.updated")).toEqual([
+      expect.objectContaining({ partnerId: "partner_a", payload: { domain_id: ids.domainId, data } }),
+    ]);
   });
 
   it("updates a record created through Variant R, visible through Variant R", async () => {
@@ -358,7 +382,9 @@ describe("PUT /api/v1/domains/{domain_id}/dns/{record_id}", () => {
     const created = (await createD({ type: "A", name: "www", content: "203.0.113.10" })).data!;
     const { error, response } = await put(created.id, { name: "shop" });
     expect(response.status).toBe(409);
-    expect(error).toEqual(coded(409, "A CNAME record already exists at shop; no other record can share its name", "name", "cname_conflict"));
+    expect(error).toEqual(
+      coded(409, "A CNAME record already exists at shop; no other record can share its name", "name", "cname_conflict"),
+    );
   });
 
   it("refuses moving a CNAME onto a name that holds records with 409", async () => {
@@ -398,7 +424,8 @@ describe("PUT /api/v1/domains/{domain_id}/dns/{record_id}", () => {
 });
 
 describe("DELETE /api/v1/domains/{domain_id}/dns/{record_id}", () => {
-  const remove = (record_id: string, domain_id = ids.domainId) => s.api.DELETE("/api/v1/domains/{domain_id}/dns/{record_id}", recordPath(record_id, domain_id));
+  const remove = (record_id: string, domain_id = ids.domainId) =>
+    s.api.DELETE("/api/v1/domains/{domain_id}/dns/{record_id}", recordPath(record_id, domain_id));
 
   it("deletes with 204 and an empty body and records a dns_record.deleted event", async () => {
     const created = (await createD({ type: "A", name: "www", content: "203.0.113.10" })).data!;
@@ -456,15 +483,38 @@ describe("POST /api/v1/domains/{domain_id}/dns/bulk", () => {
    * express-openapi-validator writes into the body before the handler sees it (spec: "as given").
    */
   const given = (record: DCreate) => ({ ttl: 300, ...record });
-  const bulk = (records: DCreate[], domain_id = ids.domainId) => s.api.POST("/api/v1/domains/{domain_id}/dns/bulk", { ...domainPath(domain_id), body: { records } });
+  const bulk = (records: DCreate[], domain_id = ids.domainId) =>
+    s.api.POST("/api/v1/domains/{domain_id}/dns/bulk", { ...domainPath(domain_id), body: { records } });
 
   it("creates the valid records and lists the refused ones with index, record as given and message", async () => {
     const mx = { type: "MX" as const, name: "@", content: "mail.example.com" };
-    const { data, response } = await bulk([{ type: "A", name: "www", content: "203.0.113.10" }, mx, { type: "TXT", name: "@", content: "v=spf1 mx ~all", ttl: 3600 }]);
+    const { data, response } = await bulk([
+      { type: "A", name: "www", content: "203.0.113.10" },
+      mx,
+      { type: "TXT", name: "@", content: "v=spf1 mx ~all", ttl: 3600 },
+    ]);
     expect(response.status).toBe(200);
     expect(data!.created).toEqual([
-      { id: expect.stringMatching(REC_ID), type: "A", name: "www", content: "203.0.113.10", ttl: 300, priority: null, created_at: NOW, updated_at: NOW },
-      { id: expect.stringMatching(REC_ID), type: "TXT", name: "@", content: "v=spf1 mx ~all", ttl: 3600, priority: null, created_at: NOW, updated_at: NOW },
+      {
+        id: expect.stringMatching(REC_ID),
+        type: "A",
+        name: "www",
+        content: "203.0.113.10",
+        ttl: 300,
+        priority: null,
+        created_at: NOW,
+        updated_at: NOW,
+      },
+      {
+        id: expect.stringMatching(REC_ID),
+        type: "TXT",
+        name: "@",
+        content: "v=spf1 mx ~all",
+        ttl: 3600,
+        priority: null,
+        created_at: NOW,
+        updated_at: NOW,
+      },
     ]);
     expect(data!.errors).toEqual([{ index: 1, record: given(mx), error: "priority is required for MX records" }]);
     expect(await listD()).toHaveLength(2);
@@ -477,7 +527,13 @@ describe("POST /api/v1/domains/{domain_id}/dns/bulk", () => {
       { type: "CNAME", name: "www", content: "example.org" },
     ]);
     expect(data!.created).toEqual([expect.objectContaining({ content: "example.net" })]);
-    expect(data!.errors).toEqual([{ index: 1, record: given({ type: "CNAME", name: "www", content: "example.org" }), error: "A CNAME record cannot share its name www with other records" }]);
+    expect(data!.errors).toEqual([
+      {
+        index: 1,
+        record: given({ type: "CNAME", name: "www", content: "example.org" }),
+        error: "A CNAME record cannot share its name www with other records",
+      },
+    ]);
   });
 
   it("refuses a duplicate within the request and a record beside an existing CNAME", async () => {
@@ -489,8 +545,16 @@ describe("POST /api/v1/domains/{domain_id}/dns/bulk", () => {
     ]);
     expect(data!.created).toHaveLength(1);
     expect(data!.errors).toEqual([
-      { index: 1, record: given({ type: "A", name: "www", content: "203.0.113.10" }), error: "An identical A record already exists at www" },
-      { index: 2, record: given({ type: "TXT", name: "shop", content: "hello" }), error: "A CNAME record already exists at shop; no other record can share its name" },
+      {
+        index: 1,
+        record: given({ type: "A", name: "www", content: "203.0.113.10" }),
+        error: "An identical A record already exists at www",
+      },
+      {
+        index: 2,
+        record: given({ type: "TXT", name: "shop", content: "hello" }),
+        error: "A CNAME record already exists at shop; no other record can share its name",
+      },
     ]);
   });
 
@@ -503,8 +567,16 @@ describe("POST /api/v1/domains/{domain_id}/dns/bulk", () => {
     expect(data).toEqual({
       created: [],
       errors: [
-        { index: 0, record: given({ type: "CNAME", name: "@", content: "example.net" }), error: "a CNAME record cannot be created for the root (@)" },
-        { index: 1, record: given({ type: "A", name: "www", content: "203.0.113.10", priority: 1 }), error: "priority is only used by MX and SRV records, not A" },
+        {
+          index: 0,
+          record: given({ type: "CNAME", name: "@", content: "example.net" }),
+          error: "a CNAME record cannot be created for the root (@)",
+        },
+        {
+          index: 1,
+          record: given({ type: "A", name: "www", content: "203.0.113.10", priority: 1 }),
+          error: "priority is only used by MX and SRV records, not A",
+        },
       ],
     });
     expect(await listD()).toEqual([]);
@@ -536,10 +608,49 @@ describe("POST /api/v1/domains/{domain_id}/dns/bulk", () => {
   it.each([
     ["records missing", {}, 400, "records", "missing_required_field"],
     ["records not a list", { records: { type: "A" } }, 400, "records", "invalid_type"],
-    ["a record with an unknown field", { records: [{ type: "A", name: "www", content: "203.0.113.10" }, { type: "A", name: "web", content: "203.0.113.10", value: "x" }] }, 400, "records.1.value", "unknown_field"],
-    ["a record without content", { records: [{ type: "A", name: "www", content: "203.0.113.10" }, { type: "A", name: "web" }] }, 400, "records.1.content", "missing_required_field"],
-    ["a record with a ttl out of range", { records: [{ type: "A", name: "www", content: "203.0.113.10" }, { type: "A", name: "web", content: "203.0.113.10", ttl: 10 }] }, 422, "records.1.ttl", "out_of_range"],
-    ["an unknown field beside records", { records: [{ type: "A", name: "www", content: "203.0.113.10" }], replace: true }, 400, "replace", "unknown_field"],
+    [
+      "a record with an unknown field",
+      {
+        records: [
+          { type: "A", name: "www", content: "203.0.113.10" },
+          { type: "A", name: "web", content: "203.0.113.10", value: "x" },
+        ],
+      },
+      400,
+      "records.1.value",
+      "unknown_field",
+    ],
+    [
+      "a record without content",
+      {
+        records: [
+          { type: "A", name: "www", content: "203.0.113.10" },
+          { type: "A", name: "web" },
+        ],
+      },
+      400,
+      "records.1.content",
+      "missing_required_field",
+    ],
+    [
+      "a record with a ttl out of range",
+      {
+        records: [
+          { type: "A", name: "www", content: "203.0.113.10" },
+          { type: "A", name: "web", content: "203.0.113.10", ttl: 10 },
+        ],
+      },
+      422,
+      "records.1.ttl",
+      "out_of_range",
+    ],
+    [
+      "an unknown field beside records",
+      { records: [{ type: "A", name: "www", content: "203.0.113.10" }], replace: true },
+      400,
+      "replace",
+      "unknown_field",
+    ],
   ])("refuses the whole request for %s and creates nothing", async (_label, body, status, field, code) => {
     const { error, response } = await s.api.POST("/api/v1/domains/{domain_id}/dns/bulk", { ...domainPath(), body: body as never });
     expect(response.status).toBe(status);
@@ -563,7 +674,8 @@ describe("POST /api/v1/domains/{domain_id}/dns/bulk", () => {
 
 describe("POST /api/v1/domains/{domain_id}/dns/template", () => {
   type Apply = components["schemas"]["DnsTemplateApply"];
-  const apply = (body: Apply, domain_id = ids.domainId) => s.api.POST("/api/v1/domains/{domain_id}/dns/template", { ...domainPath(domain_id), body });
+  const apply = (body: Apply, domain_id = ids.domainId) =>
+    s.api.POST("/api/v1/domains/{domain_id}/dns/template", { ...domainPath(domain_id), body });
   const brief = (records: DRecord[]) => records.map(({ type, name, content, priority }) => ({ type, name, content, priority }));
 
   it("applies web-host with 201: A @ to the ip and CNAME www to the domain's name", async () => {
@@ -589,8 +701,14 @@ describe("POST /api/v1/domains/{domain_id}/dns/template", () => {
   });
 
   it("applies spf-dmarc with a policy and an spf_include given", async () => {
-    const { data } = await apply({ template_id: "spf-dmarc", variables: { report_email: "d@adalovelace.com", policy: "reject", spf_include: "include:_spf.example.net" } });
-    expect(brief(data!.records_created).map((r) => r.content)).toEqual(["v=spf1 include:_spf.example.net ~all", "v=DMARC1; p=reject; rua=mailto:d@adalovelace.com"]);
+    const { data } = await apply({
+      template_id: "spf-dmarc",
+      variables: { report_email: "d@adalovelace.com", policy: "reject", spf_include: "include:_spf.example.net" },
+    });
+    expect(brief(data!.records_created).map((r) => r.content)).toEqual([
+      "v=spf1 include:_spf.example.net ~all",
+      "v=DMARC1; p=reject; rua=mailto:d@adalovelace.com",
+    ]);
   });
 
   it("applies google-workspace with the MX priority of the catalogue", async () => {
@@ -622,21 +740,32 @@ describe("POST /api/v1/domains/{domain_id}/dns/template", () => {
   it("refuses an unknown variable with 422 and creates nothing", async () => {
     const { error, response } = await apply({ template_id: "web-host", variables: { ip: "203.0.113.10", colour: "blue" } });
     expect(response.status).toBe(422);
-    expect(error).toEqual(coded(422, "Template web-host has no variable colour; its variables are: ip", "variables.colour", "invalid_value"));
+    expect(error).toEqual(
+      coded(422, "Template web-host has no variable colour; its variables are: ip", "variables.colour", "invalid_value"),
+    );
     expect(await listD()).toEqual([]);
   });
 
   // Found by test/server/properties.test.ts: `name in specs` saw Object.prototype, so these were ignored and the template applied.
-  it.each(["constructor", "toString", "__proto__"])("refuses a variable named like a property of every object (%s) as any unknown one", async (name) => {
-    const variables = JSON.parse(`{"ip":"203.0.113.10",${JSON.stringify(name)}:"x"}`) as Record<string, string>;
-    const { error, response } = await apply({ template_id: "web-host", variables });
-    expect(response.status).toBe(422);
-    expect(error).toEqual(coded(422, `Template web-host has no variable ${name}; its variables are: ip`, `variables.${name}`, "invalid_value"));
-    expect(await listD()).toEqual([]);
-  });
+  it.each(["constructor", "toString", "__proto__"])(
+    "refuses a variable named like a property of every object (%s) as any unknown one",
+    async (name) => {
+      const variables = JSON.parse(`{"ip":"203.0.113.10",${JSON.stringify(name)}:"x"}`) as Record<string, string>;
+      const { error, response } = await apply({ template_id: "web-host", variables });
+      expect(response.status).toBe(422);
+      expect(error).toEqual(
+        coded(422, `Template web-host has no variable ${name}; its variables are: ip`, `variables.${name}`, "invalid_value"),
+      );
+      expect(await listD()).toEqual([]);
+    },
+  );
 
   it.each([
-    ["a policy outside its list", { template_id: "spf-dmarc", variables: { report_email: "d@adalovelace.com", policy: "block" } }, "variables.policy"],
+    [
+      "a policy outside its list",
+      { template_id: "spf-dmarc", variables: { report_email: "d@adalovelace.com", policy: "block" } },
+      "variables.policy",
+    ],
     ["an ip that is not an IPv4 address", { template_id: "web-host", variables: { ip: "not-an-ip" } }, "variables.ip"],
     ["an unknown template", { template_id: "cpanel" }, "template_id"],
     ["an empty variable value", { template_id: "web-host", variables: { ip: "" } }, "variables.ip"],

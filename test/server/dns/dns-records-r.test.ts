@@ -10,20 +10,57 @@ describe("POST /api/v1/dns_records", () => {
   it("creates an A record with 201, the Variant R shape and the default ttl of 3600", async () => {
     const { data, response } = await createR({ type: "A", name: "www", value: "203.0.113.10" });
     expect(response.status).toBe(201);
-    expect(data).toEqual({ id: expect.stringMatching(REC_ID), domain_id: ids.domainId, type: "A", name: "www", value: "203.0.113.10", ttl: 3600, priority: null, weight: null, port: null, target: null });
+    expect(data).toEqual({
+      id: expect.stringMatching(REC_ID),
+      domain_id: ids.domainId,
+      type: "A",
+      name: "www",
+      value: "203.0.113.10",
+      ttl: 3600,
+      priority: null,
+      weight: null,
+      port: null,
+      target: null,
+    });
   });
 
   it("creates an MX record with its priority and the ttl given", async () => {
     const { data, response } = await createR({ type: "MX", name: "@", value: "mail.example.com", priority: 10, ttl: 600 });
     expect(response.status).toBe(201);
-    expect(data).toMatchObject({ type: "MX", name: "@", value: "mail.example.com", ttl: 600, priority: 10, weight: null, port: null, target: null });
+    expect(data).toMatchObject({
+      type: "MX",
+      name: "@",
+      value: "mail.example.com",
+      ttl: 600,
+      priority: 10,
+      weight: null,
+      port: null,
+      target: null,
+    });
   });
 
   it("creates an SRV record from priority, weight, port and target, stored as Variant D content", async () => {
-    const { data, response } = await createR({ type: "SRV", name: "_sip._tcp", value: "sip.example.com", priority: 10, weight: 60, port: 5060, target: "sip.example.com" });
+    const { data, response } = await createR({
+      type: "SRV",
+      name: "_sip._tcp",
+      value: "sip.example.com",
+      priority: 10,
+      weight: 60,
+      port: 5060,
+      target: "sip.example.com",
+    });
     expect(response.status).toBe(201);
     expect(data).toMatchObject({ type: "SRV", value: "sip.example.com", priority: 10, weight: 60, port: 5060, target: "sip.example.com" });
-    expect(await listD()).toEqual([expect.objectContaining({ id: data!.id, type: "SRV", name: "_sip._tcp", content: "10 60 5060 sip.example.com", priority: 10, ttl: 3600 })]);
+    expect(await listD()).toEqual([
+      expect.objectContaining({
+        id: data!.id,
+        type: "SRV",
+        name: "_sip._tcp",
+        content: "10 60 5060 sip.example.com",
+        priority: 10,
+        ttl: 3600,
+      }),
+    ]);
   });
 
   it("takes value as the SRV target when target is not given", async () => {
@@ -36,7 +73,19 @@ describe("POST /api/v1/dns_records", () => {
     expect(eventsOf("dns_record.created")).toEqual([
       expect.objectContaining({
         partnerId: "partner_a",
-        payload: { domain_id: ids.domainId, data: { id: data!.id, type: "A", name: "www", content: "203.0.113.10", ttl: 3600, priority: null, created_at: NOW, updated_at: NOW } },
+        payload: {
+          domain_id: ids.domainId,
+          data: {
+            id: data!.id,
+            type: "A",
+            name: "www",
+            content: "203.0.113.10",
+            ttl: 3600,
+            priority: null,
+            created_at: NOW,
+            updated_at: NOW,
+          },
+        },
       }),
     ]);
   });
@@ -55,12 +104,28 @@ describe("POST /api/v1/dns_records", () => {
 
   it.each([
     ["an MX record without priority", { type: "MX", name: "@", value: "mail.example.com" }, ["priority is required for MX records"]],
-    ["a priority on an A record", { type: "A", name: "www", value: "203.0.113.10", priority: 10 }, ["priority is only used by MX and SRV records, not A"]],
+    [
+      "a priority on an A record",
+      { type: "A", name: "www", value: "203.0.113.10", priority: 10 },
+      ["priority is only used by MX and SRV records, not A"],
+    ],
     ["a weight on an A record", { type: "A", name: "www", value: "203.0.113.10", weight: 1 }, ["weight is only used by SRV records"]],
     ["a CNAME at the root", { type: "CNAME", name: "@", value: "example.net" }, ["a CNAME record cannot be created for the root (@)"]],
-    ["an SRV record without weight and port", { type: "SRV", name: "_sip._tcp", value: "sip.example.com", priority: 10 }, ["weight is required for SRV records", "port is required for SRV records"]],
-    ["an SRV target different from value", { type: "SRV", name: "_sip._tcp", value: "sip.example.com", priority: 1, weight: 1, port: 1, target: "other.example.com" }, ["target must equal value for SRV records"]],
-    ["an SRV port of 65536", { type: "SRV", name: "_sip._tcp", value: "sip.example.com", priority: 1, weight: 1, port: 65536 }, ["port must be <= 65535"]],
+    [
+      "an SRV record without weight and port",
+      { type: "SRV", name: "_sip._tcp", value: "sip.example.com", priority: 10 },
+      ["weight is required for SRV records", "port is required for SRV records"],
+    ],
+    [
+      "an SRV target different from value",
+      { type: "SRV", name: "_sip._tcp", value: "sip.example.com", priority: 1, weight: 1, port: 1, target: "other.example.com" },
+      ["target must equal value for SRV records"],
+    ],
+    [
+      "an SRV port of 65536",
+      { type: "SRV", name: "_sip._tcp", value: "sip.example.com", priority: 1, weight: 1, port: 65536 },
+      ["port must be <= 65535"],
+    ],
     ["ttl 59", { type: "A", name: "www", value: "203.0.113.10", ttl: 59 }, ["ttl must be >= 60"]],
     ["ttl 86401", { type: "A", name: "www", value: "203.0.113.10", ttl: 86401 }, ["ttl must be <= 86400"]],
   ])("refuses %s with 422 in the list shape", async (_label, body, errors) => {
@@ -124,13 +189,21 @@ describe("POST /api/v1/dns_records", () => {
   });
 
   it("answers a body that is not JSON with 415", async () => {
-    const response = await fetch(`${s.baseUrl}/api/v1/dns_records`, { method: "POST", headers: { Authorization: `Bearer ${PARTNER_A_KEY}`, "Content-Type": "text/plain" }, body: "A www 203.0.113.10" });
+    const response = await fetch(`${s.baseUrl}/api/v1/dns_records`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${PARTNER_A_KEY}`, "Content-Type": "text/plain" },
+      body: "A www 203.0.113.10",
+    });
     expect(response.status).toBe(415);
     expect(await response.json()).toEqual({ error: "unsupported_media_type", message: "Request bodies must be application/json" });
   });
 
   it("answers malformed JSON with 400 in the list shape", async () => {
-    const response = await fetch(`${s.baseUrl}/api/v1/dns_records`, { method: "POST", headers: { Authorization: `Bearer ${PARTNER_A_KEY}`, "Content-Type": "application/json" }, body: '{"domain_id":' });
+    const response = await fetch(`${s.baseUrl}/api/v1/dns_records`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${PARTNER_A_KEY}`, "Content-Type": "application/json" },
+      body: '{"domain_id":',
+    });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ errors: ["The body is not valid JSON"] });
   });
@@ -147,7 +220,18 @@ describe("GET /api/v1/dns_records/{id}", () => {
   it("reads a record created through Variant D, SRV content split into its parts", async () => {
     const id = await seedD({ type: "SRV", name: "_xmpp._tcp", content: "5 20 5269 xmpp.example.com" });
     const { data } = await getR(id);
-    expect(data).toEqual({ id, domain_id: ids.domainId, type: "SRV", name: "_xmpp._tcp", value: "xmpp.example.com", ttl: 300, priority: 5, weight: 20, port: 5269, target: "xmpp.example.com" });
+    expect(data).toEqual({
+      id,
+      domain_id: ids.domainId,
+      type: "SRV",
+      name: "_xmpp._tcp",
+      value: "xmpp.example.com",
+      ttl: 300,
+      priority: 5,
+      weight: 20,
+      port: 5269,
+      target: "xmpp.example.com",
+    });
   });
 
   it("answers 404 in the list shape for an unknown record", async () => {
@@ -165,7 +249,8 @@ describe("GET /api/v1/dns_records/{id}", () => {
 });
 
 describe("PATCH /api/v1/dns_records/{id}", () => {
-  const patch = (id: string, body: components["schemas"]["DnsRecordRUpdate"]) => s.api.PATCH("/api/v1/dns_records/{id}", { params: { path: { id } }, body });
+  const patch = (id: string, body: components["schemas"]["DnsRecordRUpdate"]) =>
+    s.api.PATCH("/api/v1/dns_records/{id}", { params: { path: { id } }, body });
 
   it("changes only the fields given", async () => {
     const created = (await createR({ type: "A", name: "www", value: "203.0.113.10" })).data!;
@@ -180,7 +265,12 @@ describe("PATCH /api/v1/dns_records/{id}", () => {
     const { data } = await patch(created.id, { value: "203.0.113.20" });
     expect(data!.value).toBe("203.0.113.20");
     expect(eventsOf("dns_record.updated")).toEqual([
-      expect.objectContaining({ payload: { domain_id: ids.domainId, data: expect.objectContaining({ id: created.id, content: "203.0.113.20", created_at: NOW, updated_at: "2026-11-22T10:01:00Z" }) } }),
+      expect.objectContaining({
+        payload: {
+          domain_id: ids.domainId,
+          data: expect.objectContaining({ id: created.id, content: "203.0.113.20", created_at: NOW, updated_at: "2026-11-22T10:01:00Z" }),
+        },
+      }),
     ]);
   });
 
@@ -207,7 +297,8 @@ describe("PATCH /api/v1/dns_records/{id}", () => {
   });
 
   it("moves an SRV record's target with its value", async () => {
-    const created = (await createR({ type: "SRV", name: "_sip._tcp", value: "sip.example.com", priority: 10, weight: 60, port: 5060 })).data!;
+    const created = (await createR({ type: "SRV", name: "_sip._tcp", value: "sip.example.com", priority: 10, weight: 60, port: 5060 }))
+      .data!;
     const { data } = await patch(created.id, { value: "sip2.example.com", port: 5061 });
     expect(data).toMatchObject({ value: "sip2.example.com", target: "sip2.example.com", port: 5061, priority: 10, weight: 60 });
     expect((await listD())[0]!.content).toBe("10 60 5061 sip2.example.com");
@@ -299,7 +390,9 @@ describe("DELETE /api/v1/dns_records/{id}", () => {
   it("records a dns_record.deleted event", async () => {
     const created = (await createR({ type: "A", name: "www", value: "203.0.113.10" })).data!;
     await remove(created.id);
-    expect(eventsOf("dns_record.deleted")).toEqual([expect.objectContaining({ payload: { domain_id: ids.domainId, data: expect.objectContaining({ id: created.id }) } })]);
+    expect(eventsOf("dns_record.deleted")).toEqual([
+      expect.objectContaining({ payload: { domain_id: ids.domainId, data: expect.objectContaining({ id: created.id }) } }),
+    ]);
   });
 
   it("deletes a record created through Variant D", async () => {

@@ -21,12 +21,42 @@ describe("POST /api/v1/domains/{domain_id}/dns/template", () => {
   it.each([
     ["an e-mail that is not one", "spf-dmarc", { report_email: "not-an-email" }, "report_email", "invalid_format"],
     ["an e-mail carrying another DMARC tag", "spf-dmarc", { report_email: "a@b.co; p=none" }, "report_email", "invalid_format"],
-    ["an e-mail carrying a second report address", "spf-dmarc", { report_email: "a@b.co,mailto:x@evil.example" }, "report_email", "invalid_format"],
+    [
+      "an e-mail carrying a second report address",
+      "spf-dmarc",
+      { report_email: "a@b.co,mailto:x@evil.example" },
+      "report_email",
+      "invalid_format",
+    ],
     ["an e-mail with a DMARC size limit", "spf-dmarc", { report_email: "a@b.co!10m" }, "report_email", "invalid_format"],
-    ["SPF mechanisms ending the policy early", "spf-dmarc", { report_email: "d@adalovelace.com", spf_include: "+all" }, "spf_include", "invalid_format"],
-    ["SPF text carrying a DMARC record's tags", "spf-dmarc", { report_email: "d@adalovelace.com", spf_include: "mx; p=none" }, "spf_include", "invalid_format"],
-    ["SPF mechanisms with a redirect", "spf-dmarc", { report_email: "d@adalovelace.com", spf_include: "redirect=_spf.example.net" }, "spf_include", "invalid_format"],
-    ["a policy outside its list", "spf-dmarc", { report_email: "d@adalovelace.com", policy: "none; rua=mailto:x@evil.example" }, "policy", "invalid_value"],
+    [
+      "SPF mechanisms ending the policy early",
+      "spf-dmarc",
+      { report_email: "d@adalovelace.com", spf_include: "+all" },
+      "spf_include",
+      "invalid_format",
+    ],
+    [
+      "SPF text carrying a DMARC record's tags",
+      "spf-dmarc",
+      { report_email: "d@adalovelace.com", spf_include: "mx; p=none" },
+      "spf_include",
+      "invalid_format",
+    ],
+    [
+      "SPF mechanisms with a redirect",
+      "spf-dmarc",
+      { report_email: "d@adalovelace.com", spf_include: "redirect=_spf.example.net" },
+      "spf_include",
+      "invalid_format",
+    ],
+    [
+      "a policy outside its list",
+      "spf-dmarc",
+      { report_email: "d@adalovelace.com", policy: "none; rua=mailto:x@evil.example" },
+      "policy",
+      "invalid_value",
+    ],
     ["an MX host that is not a host name", "microsoft-365", { mx_host: "mail host" }, "mx_host", "invalid_format"],
     ["an ip that is an IPv6 address", "web-host", { ip: "2001:db8::1" }, "ip", "invalid_format"],
     ["an ip that is not an address", "web-host", { ip: "not-an-ip" }, "ip", "invalid_format"],
@@ -42,7 +72,13 @@ describe("POST /api/v1/domains/{domain_id}/dns/template", () => {
   });
 
   it.each([
-    ["spf-dmarc", { report_email: "dmarc-reports+adalovelace@reports.example.net", spf_include: "include:_spf.google.com ip4:192.0.2.0/24 ip6:2001:db8::/32 -a:mail.adalovelace.com ~mx" }],
+    [
+      "spf-dmarc",
+      {
+        report_email: "dmarc-reports+adalovelace@reports.example.net",
+        spf_include: "include:_spf.google.com ip4:192.0.2.0/24 ip6:2001:db8::/32 -a:mail.adalovelace.com ~mx",
+      },
+    ],
     ["microsoft-365", { mx_host: "adalovelace-com.mail.protection.outlook.com" }],
     ["github-pages", { github_user: "ada-lovelace" }],
     ["web-host", { ip: "203.0.113.10" }],

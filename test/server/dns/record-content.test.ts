@@ -50,9 +50,21 @@ describe("contents refused, with the reason", () => {
   it.each([
     ["A", "01.2.3.4", "content must be a valid IPv4 address for A records"],
     ["A", "127.1", "content must be a valid IPv4 address for A records"],
-    ["AAAA", "fe80::1%eth0", "content must not carry a zone index (%...): it names a network interface of one host and means nothing in the DNS"],
-    ["AAAA", "::ffff:c000:201", "content must be an IPv6 address: IPv4-mapped (::ffff:0:0/96) and IPv4-compatible (::/96) addresses carry an IPv4 address, which belongs in an A record"],
-    ["AAAA", "::192.0.2.1", "content must be an IPv6 address: IPv4-mapped (::ffff:0:0/96) and IPv4-compatible (::/96) addresses carry an IPv4 address, which belongs in an A record"],
+    [
+      "AAAA",
+      "fe80::1%eth0",
+      "content must not carry a zone index (%...): it names a network interface of one host and means nothing in the DNS",
+    ],
+    [
+      "AAAA",
+      "::ffff:c000:201",
+      "content must be an IPv6 address: IPv4-mapped (::ffff:0:0/96) and IPv4-compatible (::/96) addresses carry an IPv4 address, which belongs in an A record",
+    ],
+    [
+      "AAAA",
+      "::192.0.2.1",
+      "content must be an IPv6 address: IPv4-mapped (::ffff:0:0/96) and IPv4-compatible (::/96) addresses carry an IPv4 address, which belongs in an A record",
+    ],
     ["AAAA", "1::2::3", "content must be a valid IPv6 address for AAAA records"],
     ["SRV", "10 60 5060", "content must be 'priority weight port target' for SRV records, numbers 0 to 65535"],
     ["TXT", "x".repeat(256), "each TXT string must be at most 255 characters; give longer text as several quoted strings"],
@@ -84,7 +96,11 @@ describe("TXT strings", () => {
   });
 
   it("stores a text that reads back as the same strings, and stores it again unchanged", () => {
-    const text = fc.oneof(fc.string({ maxLength: 30 }), fc.stringMatching(/^("([^"\\]|\\.)*" ?){1,3}$/), fc.constantFrom('"', '""', '\\', '"a" "b"', ' "a" '));
+    const text = fc.oneof(
+      fc.string({ maxLength: 30 }),
+      fc.stringMatching(/^("([^"\\]|\\.)*" ?){1,3}$/),
+      fc.constantFrom('"', '""', "\\", '"a" "b"', ' "a" '),
+    );
     fc.assert(
       fc.property(text, (content) => {
         const stored = canonical("TXT", content);

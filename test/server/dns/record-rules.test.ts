@@ -1,9 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { canonicalRecord, isRecordName, recordConflict, recordViolations, storedPriority, type RecordDraft } from "../../../server/dns/record-rules.js";
+import {
+  canonicalRecord,
+  isRecordName,
+  recordConflict,
+  recordViolations,
+  storedPriority,
+  type RecordDraft,
+} from "../../../server/dns/record-rules.js";
 
 /** The domain the drafts below are written for: 11 characters, so names of up to 241 fit under it. */
 const DOMAIN = "example.com";
-const draft = (overrides: Partial<RecordDraft>): RecordDraft => ({ type: "A", name: "www", content: "203.0.113.10", ttl: 300, priority: null, ...overrides });
+const draft = (overrides: Partial<RecordDraft>): RecordDraft => ({
+  type: "A",
+  name: "www",
+  content: "203.0.113.10",
+  ttl: 300,
+  priority: null,
+  ...overrides,
+});
 const violations = (overrides: Partial<RecordDraft>, domainName = DOMAIN) => recordViolations(draft(overrides), domainName);
 const violatedFields = (overrides: Partial<RecordDraft>) => violations(overrides).map((v) => v.field);
 const label = (n: number) => "a".repeat(n);
@@ -66,7 +80,11 @@ describe("the full name: name and domain together at most 253 characters (RFC 10
 
   it("names the bound and what is left for names under the domain", () => {
     expect(violations({ name: nameOf(242) })).toEqual([
-      { field: "name", code: "too_long", message: "name and the domain together must be at most 253 characters (RFC 1035); under example.com a name has at most 241" },
+      {
+        field: "name",
+        code: "too_long",
+        message: "name and the domain together must be at most 253 characters (RFC 1035); under example.com a name has at most 241",
+      },
     ]);
   });
 
@@ -198,12 +216,42 @@ describe("zone conflicts (RFC 1034 3.6.2, RFC 2181 10.1)", () => {
     ["a CNAME beside an A record", cname, [a], "cname_conflict"],
     ["an A record beside a CNAME", a, [cname], "cname_conflict"],
     ["a second CNAME on the name", draft({ type: "CNAME", name: "www", content: "other.example.net" }), [cname], "cname_conflict"],
-    ["an MX with the same host at another priority", draft({ type: "MX", name: "@", content: "mail.example.com", priority: 20 }), [draft({ type: "MX", name: "@", content: "mail.example.com.", priority: 10 })], "duplicate_record"],
-    ["an AAAA address in its long spelling", draft({ type: "AAAA", content: "2001:0db8:0:0:0:0:0:1" }), [draft({ type: "AAAA", content: "2001:db8::1" })], "duplicate_record"],
-    ["a TXT text in quotes beside the same text unquoted", draft({ type: "TXT", content: '"hello"' }), [draft({ type: "TXT", content: "hello" })], "duplicate_record"],
-    ["TXT strings spaced differently", draft({ type: "TXT", content: '"a"   "b"' }), [draft({ type: "TXT", content: '"a" "b"' })], "duplicate_record"],
-    ["SRV parts spaced differently", draft({ type: "SRV", name: "_sip._tcp", content: "10  60 5060  sip.example.com" }), [draft({ type: "SRV", name: "_sip._tcp", content: "10 60 5060 sip.example.com" })], "duplicate_record"],
-    ["SRV numbers with leading zeros", draft({ type: "SRV", name: "_sip._tcp", content: "010 060 05060 sip.example.com" }), [draft({ type: "SRV", name: "_sip._tcp", content: "10 60 5060 sip.example.com" })], "duplicate_record"],
+    [
+      "an MX with the same host at another priority",
+      draft({ type: "MX", name: "@", content: "mail.example.com", priority: 20 }),
+      [draft({ type: "MX", name: "@", content: "mail.example.com.", priority: 10 })],
+      "duplicate_record",
+    ],
+    [
+      "an AAAA address in its long spelling",
+      draft({ type: "AAAA", content: "2001:0db8:0:0:0:0:0:1" }),
+      [draft({ type: "AAAA", content: "2001:db8::1" })],
+      "duplicate_record",
+    ],
+    [
+      "a TXT text in quotes beside the same text unquoted",
+      draft({ type: "TXT", content: '"hello"' }),
+      [draft({ type: "TXT", content: "hello" })],
+      "duplicate_record",
+    ],
+    [
+      "TXT strings spaced differently",
+      draft({ type: "TXT", content: '"a"   "b"' }),
+      [draft({ type: "TXT", content: '"a" "b"' })],
+      "duplicate_record",
+    ],
+    [
+      "SRV parts spaced differently",
+      draft({ type: "SRV", name: "_sip._tcp", content: "10  60 5060  sip.example.com" }),
+      [draft({ type: "SRV", name: "_sip._tcp", content: "10 60 5060 sip.example.com" })],
+      "duplicate_record",
+    ],
+    [
+      "SRV numbers with leading zeros",
+      draft({ type: "SRV", name: "_sip._tcp", content: "010 060 05060 sip.example.com" }),
+      [draft({ type: "SRV", name: "_sip._tcp", content: "10 60 5060 sip.example.com" })],
+      "duplicate_record",
+    ],
   ])("refuses %s", (_label, candidate, others, code) => {
     expect(recordConflict(candidate, others)?.code).toBe(code);
   });
@@ -211,9 +259,21 @@ describe("zone conflicts (RFC 1034 3.6.2, RFC 2181 10.1)", () => {
   it.each([
     ["a second A record with another address", draft({ content: "203.0.113.11" }), [a]],
     ["a CNAME on another name", draft({ type: "CNAME", name: "blog", content: "example.net" }), [a]],
-    ["TXT records differing only in case", draft({ type: "TXT", name: "@", content: "ABC" }), [draft({ type: "TXT", name: "@", content: "abc" })]],
-    ["a TXT text split into two strings beside the same text whole", draft({ type: "TXT", name: "@", content: '"ab" "c"' }), [draft({ type: "TXT", name: "@", content: "abc" })]],
-    ["a TXT text that is a quoted string beside one whose quotes are its text", draft({ type: "TXT", name: "@", content: '"\\"hi\\""' }), [draft({ type: "TXT", name: "@", content: "hi" })]],
+    [
+      "TXT records differing only in case",
+      draft({ type: "TXT", name: "@", content: "ABC" }),
+      [draft({ type: "TXT", name: "@", content: "abc" })],
+    ],
+    [
+      "a TXT text split into two strings beside the same text whole",
+      draft({ type: "TXT", name: "@", content: '"ab" "c"' }),
+      [draft({ type: "TXT", name: "@", content: "abc" })],
+    ],
+    [
+      "a TXT text that is a quoted string beside one whose quotes are its text",
+      draft({ type: "TXT", name: "@", content: '"\\"hi\\""' }),
+      [draft({ type: "TXT", name: "@", content: "hi" })],
+    ],
     ["a record in an empty zone", a, []],
   ])("accepts %s", (_label, candidate, others) => {
     expect(recordConflict(candidate, others)).toBeNull();
@@ -228,7 +288,10 @@ describe("the canonical record: what is stored", () => {
   });
 
   it("takes the priority as storedPriority does", () => {
-    expect(canonicalRecord(draft({ type: "MX", content: "Mail.Example.com.", priority: 5 }))).toMatchObject({ content: "mail.example.com", priority: 5 });
+    expect(canonicalRecord(draft({ type: "MX", content: "Mail.Example.com.", priority: 5 }))).toMatchObject({
+      content: "mail.example.com",
+      priority: 5,
+    });
     expect(canonicalRecord(draft({ type: "A" })).priority).toBeNull();
   });
 });

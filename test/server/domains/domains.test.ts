@@ -31,7 +31,9 @@ describe("GET /api/v1/users/{user_identifier}/domains", () => {
   });
 
   it("answers 404 for an unknown user and an empty list for a user without domains", async () => {
-    expect((await s.api.GET("/api/v1/users/{user_identifier}/domains", { params: { path: { user_identifier: "ghost" } } })).response.status).toBe(404);
+    expect(
+      (await s.api.GET("/api/v1/users/{user_identifier}/domains", { params: { path: { user_identifier: "ghost" } } })).response.status,
+    ).toBe(404);
     await s.api.POST("/api/v1/users", { body: { user_identifier: "u2" } });
     const { data } = await s.api.GET("/api/v1/users/{user_identifier}/domains", { params: { path: { user_identifier: "u2" } } });
     expect(data).toEqual({ domains: [], total: 0 });
@@ -40,7 +42,10 @@ describe("GET /api/v1/users/{user_identifier}/domains", () => {
 
 describe("GET /api/v1/domains/{domain_id}", () => {
   it("returns the detail shape with records and pricing", async () => {
-    await s.api.POST("/api/v1/domains/{domain_id}/dns", { ...path(), body: { type: "MX", name: "@", content: "mail.adalovelace.com", priority: 10 } });
+    await s.api.POST("/api/v1/domains/{domain_id}/dns", {
+      ...path(),
+      body: { type: "MX", name: "@", content: "mail.adalovelace.com", priority: 10 },
+    });
     const { data, response } = await s.api.GET("/api/v1/domains/{domain_id}", path());
     expect(response.status).toBe(200);
     expect(data).toMatchObject({
@@ -66,9 +71,18 @@ describe("GET /api/v1/domains/{domain_id}", () => {
 describe("PUT /api/v1/domains/{domain_id}", () => {
   it("changes auto_renew and whois_privacy and reports updated_at", async () => {
     s.clock.advance(1000);
-    const { data, response } = await s.api.PUT("/api/v1/domains/{domain_id}", { ...path(), body: { auto_renew: false, whois_privacy: false } });
+    const { data, response } = await s.api.PUT("/api/v1/domains/{domain_id}", {
+      ...path(),
+      body: { auto_renew: false, whois_privacy: false },
+    });
     expect(response.status).toBe(200);
-    expect(data).toEqual({ id: domainId, name: "adalovelace.com", auto_renew: false, whois_privacy: false, updated_at: "2026-11-22T10:00:01Z" });
+    expect(data).toEqual({
+      id: domainId,
+      name: "adalovelace.com",
+      auto_renew: false,
+      whois_privacy: false,
+      updated_at: "2026-11-22T10:00:01Z",
+    });
     expect(s.outbox.events.at(-1)!.type).toBe("domain.updated");
   });
 
@@ -157,6 +171,9 @@ describe("POST /api/v1/domains/{domain_id}/renew", () => {
 
   it("answers 403 for another partner's domain and 404 for an unknown one", async () => {
     expect((await s.otherPartner.POST("/api/v1/domains/{domain_id}/renew", { ...path(), body: { years: 1 } })).response.status).toBe(403);
-    expect((await s.api.POST("/api/v1/domains/{domain_id}/renew", { params: { path: { domain_id: "dom_nope" } }, body: { years: 1 } })).response.status).toBe(404);
+    expect(
+      (await s.api.POST("/api/v1/domains/{domain_id}/renew", { params: { path: { domain_id: "dom_nope" } }, body: { years: 1 } })).response
+        .status,
+    ).toBe(404);
   });
 });

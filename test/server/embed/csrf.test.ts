@@ -6,7 +6,8 @@ import { useSignedInUser } from "./support/signed-in-user.js";
 
 const signedIn = useSignedInUser({ embedOrigins: ["https://app.partner-a.example"], startPage: () => "/domains" });
 
-const autoRenew = async () => (await signedIn.server.api.GET("/api/v1/domains/{domain_id}", { params: { path: { domain_id: signedIn.domainId } } })).data!.auto_renew;
+const autoRenew = async () =>
+  (await signedIn.server.api.GET("/api/v1/domains/{domain_id}", { params: { path: { domain_id: signedIn.domainId } } })).data!.auto_renew;
 
 describe("POST /domains/{id}/settings", () => {
   it("accepts a same-origin form post with the session's token", async () => {
@@ -35,31 +36,51 @@ describe("POST /domains/{id}/settings", () => {
   it("refuses the token of another session of the same user", async () => {
     const other = new EmbedBrowser(signedIn.server.embedUrl);
     await other.open(await signedIn.server.loginUrl("u1"));
-    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/settings`, { auto_renew: "false" }, { csrf: other.csrfToken() });
+    const page = await signedIn.browser.post(
+      `/domains/${signedIn.domainId}/settings`,
+      { auto_renew: "false" },
+      { csrf: other.csrfToken() },
+    );
     expect(page.status).toBe(403);
     expect(await autoRenew()).toBe(true);
   });
 
   it("accepts a post from an older browser that sends neither Origin nor Fetch Metadata, on the token alone", async () => {
-    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/settings`, { auto_renew: "false" }, { headers: { "sec-fetch-site": null, origin: null } });
+    const page = await signedIn.browser.post(
+      `/domains/${signedIn.domainId}/settings`,
+      { auto_renew: "false" },
+      { headers: { "sec-fetch-site": null, origin: null } },
+    );
     expect(page.status).toBe(200);
   });
 
   it("accepts the embed host's own Origin", async () => {
-    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/settings`, { auto_renew: "false" }, { headers: { origin: signedIn.server.embedUrl } });
+    const page = await signedIn.browser.post(
+      `/domains/${signedIn.domainId}/settings`,
+      { auto_renew: "false" },
+      { headers: { origin: signedIn.server.embedUrl } },
+    );
     expect(page.status).toBe(200);
   });
 });
 
 describe("every POST route checks the token", () => {
-  it.each(["/purchase", "/domains/DOMAIN/renew", "/domains/DOMAIN/dns", "/domains/DOMAIN/templates", "/domains/DOMAIN/dns/rec_x", "/domains/DOMAIN/dns/rec_x/delete"])(
-    "POST %s without a token is 403",
-    async (path) => {
-      const page = await signedIn.browser.post(path.replace("DOMAIN", signedIn.domainId), { domain_name: "babbage.com", years: "1", type: "A", name: "@", content: "192.0.2.1", template_id: "web-host" }, { csrf: null });
-      expect(page.status).toBe(403);
-      expect(signedIn.server.outbox.events).toEqual([]);
-    },
-  );
+  it.each([
+    "/purchase",
+    "/domains/DOMAIN/renew",
+    "/domains/DOMAIN/dns",
+    "/domains/DOMAIN/templates",
+    "/domains/DOMAIN/dns/rec_x",
+    "/domains/DOMAIN/dns/rec_x/delete",
+  ])("POST %s without a token is 403", async (path) => {
+    const page = await signedIn.browser.post(
+      path.replace("DOMAIN", signedIn.domainId),
+      { domain_name: "babbage.com", years: "1", type: "A", name: "@", content: "192.0.2.1", template_id: "web-host" },
+      { csrf: null },
+    );
+    expect(page.status).toBe(403);
+    expect(signedIn.server.outbox.events).toEqual([]);
+  });
 });
 
 describe("csrfRefusal", () => {

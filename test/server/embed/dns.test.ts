@@ -6,18 +6,26 @@ import { useSignedInUser } from "./support/signed-in-user.js";
 
 const signedIn = useSignedInUser({ startPage: (domainId) => `/domains/${domainId}` });
 
-const records = async () => (await signedIn.server.api.GET("/api/v1/domains/{domain_id}/dns", { params: { path: { domain_id: signedIn.domainId } } })).data!.records;
-const addRecord = (fields: Record<string, string>) => signedIn.browser.post(`/domains/${signedIn.domainId}/dns`, { type: "A", name: "@", content: "", ttl: "3600", priority: "", ...fields });
+const records = async () =>
+  (await signedIn.server.api.GET("/api/v1/domains/{domain_id}/dns", { params: { path: { domain_id: signedIn.domainId } } })).data!.records;
+const addRecord = (fields: Record<string, string>) =>
+  signedIn.browser.post(`/domains/${signedIn.domainId}/dns`, { type: "A", name: "@", content: "", ttl: "3600", priority: "", ...fields });
 /** What the API answers for the same record: its message and field. */
 const apiRefusal = async (record: { type: string; name: string; content: string; ttl: number; priority?: number }) => {
-  const { error, response } = await signedIn.server.api.POST("/api/v1/domains/{domain_id}/dns", { params: { path: { domain_id: signedIn.domainId } }, body: record as never });
+  const { error, response } = await signedIn.server.api.POST("/api/v1/domains/{domain_id}/dns", {
+    params: { path: { domain_id: signedIn.domainId } },
+    body: record as never,
+  });
   return { status: response.status, ...(error as { message: string; details: { field: string } }) };
 };
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 describe("GET /domains/{id}", () => {
   it("shows the domain, its records, the add form and the template catalogue", async () => {
-    await signedIn.server.api.POST("/api/v1/domains/{domain_id}/dns", { params: { path: { domain_id: signedIn.domainId } }, body: { type: "MX", name: "@", content: "mail.adalovelace.com", priority: 10 } });
+    await signedIn.server.api.POST("/api/v1/domains/{domain_id}/dns", {
+      params: { path: { domain_id: signedIn.domainId } },
+      body: { type: "MX", name: "@", content: "mail.adalovelace.com", priority: 10 },
+    });
     const page = await signedIn.browser.get(`/domains/${signedIn.domainId}`);
     const text = textOf(page.html);
     expect(text).toContain("adalovelace.com Status Active Expires 2027-11-22 Auto-renew On WHOIS privacy On");
@@ -49,9 +57,17 @@ describe("POST /domains/{id}/dns", () => {
   ])("refuses %s with the API's status and message, next to the API's field", async (_case, record, field) => {
     const api = await apiRefusal(record);
     expect(api.details.field).toBe(field);
-    const page = await addRecord({ type: record.type, name: record.name, content: record.content, ttl: String(record.ttl), priority: record.priority === undefined ? "" : String(record.priority) });
+    const page = await addRecord({
+      type: record.type,
+      name: record.name,
+      content: record.content,
+      ttl: String(record.ttl),
+      priority: record.priority === undefined ? "" : String(record.priority),
+    });
     expect(page.status).toBe(api.status);
-    expect(page.html).toMatch(new RegExp(`id="add-${field}-error"><span class="visually-hidden">Error: </span>${escapeRegExp(escapeHtml(api.message))}</p>`));
+    expect(page.html).toMatch(
+      new RegExp(`id="add-${field}-error"><span class="visually-hidden">Error: </span>${escapeRegExp(escapeHtml(api.message))}</p>`),
+    );
     expect(page.html).toContain(`aria-invalid="true"`);
     expect(textOf(page.html)).toContain(`The record was not added ${api.message}`);
     // The refused values are shown again, to be corrected.
@@ -104,7 +120,12 @@ describe("editing and deleting a record", () => {
     const form = await signedIn.browser.get(`/domains/${signedIn.domainId}/dns/${recordId}/edit`);
     expect(form.html).toContain('id="edit-content" name="content" value="mail.adalovelace.com"');
     expect(form.html).toContain('id="edit-priority" name="priority" value="10"');
-    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/dns/${recordId}`, { name: "@", content: "mx2.adalovelace.com", ttl: "600", priority: "20" });
+    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/dns/${recordId}`, {
+      name: "@",
+      content: "mx2.adalovelace.com",
+      ttl: "600",
+      priority: "20",
+    });
     expect(textOf(page.html)).toContain("The record of adalovelace.com is saved.");
     expect(await records()).toMatchObject([{ id: recordId, type: "MX", content: "mx2.adalovelace.com", ttl: 600, priority: 20 }]);
     expect(signedIn.server.outbox.events.map((event) => event.type)).toEqual(["dns_record.updated"]);
@@ -112,15 +133,28 @@ describe("editing and deleting a record", () => {
 
   it("keeps the type, whatever the form sends", async () => {
     await signedIn.browser.get(`/domains/${signedIn.domainId}/dns/${recordId}/edit`);
-    await signedIn.browser.post(`/domains/${signedIn.domainId}/dns/${recordId}`, { type: "A", name: "@", content: "mx2.adalovelace.com", ttl: "600", priority: "20" });
+    await signedIn.browser.post(`/domains/${signedIn.domainId}/dns/${recordId}`, {
+      type: "A",
+      name: "@",
+      content: "mx2.adalovelace.com",
+      ttl: "600",
+      priority: "20",
+    });
     expect((await records())[0]!.type).toBe("MX");
   });
 
   it("shows an invalid edit's message and keeps the record", async () => {
     await signedIn.browser.get(`/domains/${signedIn.domainId}/dns/${recordId}/edit`);
-    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/dns/${recordId}`, { name: "@", content: "mail.adalovelace.com", ttl: "100000", priority: "10" });
+    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/dns/${recordId}`, {
+      name: "@",
+      content: "mail.adalovelace.com",
+      ttl: "100000",
+      priority: "10",
+    });
     expect(page.status).toBe(422);
-    expect(page.html).toContain('id="edit-ttl-error"><span class="visually-hidden">Error: </span>ttl must be between 60 and 86400 seconds</p>');
+    expect(page.html).toContain(
+      'id="edit-ttl-error"><span class="visually-hidden">Error: </span>ttl must be between 60 and 86400 seconds</p>',
+    );
     expect((await records())[0]!.ttl).toBe(3600);
   });
 
@@ -132,21 +166,34 @@ describe("editing and deleting a record", () => {
   });
 
   it("answers 404 for a record of another domain", async () => {
-    const other = (await signedIn.server.api.POST("/api/v1/sandbox/domains", { body: { user_identifier: "u1", domain_name: "adalovelace.io" } })).data!.id;
+    const other = (
+      await signedIn.server.api.POST("/api/v1/sandbox/domains", { body: { user_identifier: "u1", domain_name: "adalovelace.io" } })
+    ).data!.id;
     expect((await signedIn.browser.get(`/domains/${other}/dns/${recordId}/edit`)).status).toBe(404);
   });
 });
 
 describe("POST /domains/{id}/templates", () => {
   it("applies a template with its variables: every record created, as the API's template operation does", async () => {
-    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/templates`, { template_id: "web-host", "variables.ip": "192.0.2.10" });
+    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/templates`, {
+      template_id: "web-host",
+      "variables.ip": "192.0.2.10",
+    });
     expect(textOf(page.html)).toContain("The template's records are added to adalovelace.com.");
-    expect((await records()).map((record) => `${record.type} ${record.name} ${record.content}`)).toEqual(["A @ 192.0.2.10", "CNAME www adalovelace.com"]);
+    expect((await records()).map((record) => `${record.type} ${record.name} ${record.content}`)).toEqual([
+      "A @ 192.0.2.10",
+      "CNAME www adalovelace.com",
+    ]);
     expect(signedIn.server.outbox.events.map((event) => event.type)).toEqual(["dns_record.created", "dns_record.created"]);
   });
 
   it("leaves empty optional variables to their defaults", async () => {
-    await signedIn.browser.post(`/domains/${signedIn.domainId}/templates`, { template_id: "spf-dmarc", "variables.report_email": "dmarc@adalovelace.com", "variables.policy": "", "variables.spf_include": "" });
+    await signedIn.browser.post(`/domains/${signedIn.domainId}/templates`, {
+      template_id: "spf-dmarc",
+      "variables.report_email": "dmarc@adalovelace.com",
+      "variables.policy": "",
+      "variables.spf_include": "",
+    });
     expect((await records()).map((record) => record.content)).toContain("v=DMARC1; p=none; rua=mailto:dmarc@adalovelace.com");
   });
 
@@ -154,14 +201,19 @@ describe("POST /domains/{id}/templates", () => {
     const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/templates`, { template_id: "web-host", "variables.ip": "" });
     expect(page.status).toBe(422);
     expect(page.html).toContain('<details class="template" id="template-web-host" open>');
-    expect(page.html).toContain('id="template-web-host-ip-error"><span class="visually-hidden">Error: </span>Template web-host requires the variable ip</p>');
+    expect(page.html).toContain(
+      'id="template-web-host-ip-error"><span class="visually-hidden">Error: </span>Template web-host requires the variable ip</p>',
+    );
     expect(await records()).toEqual([]);
   });
 
   it("is all or nothing: a conflict creates none of the records (409)", async () => {
     await addRecord({ type: "CNAME", name: "www", content: "example.net" });
     signedIn.server.outbox.events.length = 0;
-    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/templates`, { template_id: "web-host", "variables.ip": "192.0.2.10" });
+    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/templates`, {
+      template_id: "web-host",
+      "variables.ip": "192.0.2.10",
+    });
     expect(page.status).toBe(409);
     expect(textOf(page.html)).toContain("Template web-host: A CNAME record cannot share its name www with other records");
     expect(await records()).toHaveLength(1);

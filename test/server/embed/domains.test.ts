@@ -5,14 +5,19 @@ import { useSignedInUser } from "./support/signed-in-user.js";
 
 const signedIn = useSignedInUser({ startPage: () => "/domains" });
 
-const getDomain = async () => (await signedIn.server.api.GET("/api/v1/domains/{domain_id}", { params: { path: { domain_id: signedIn.domainId } } })).data!;
-const totalSpent = async () => (await signedIn.server.api.GET("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } })).data!.total_spent;
+const getDomain = async () =>
+  (await signedIn.server.api.GET("/api/v1/domains/{domain_id}", { params: { path: { domain_id: signedIn.domainId } } })).data!;
+const totalSpent = async () =>
+  (await signedIn.server.api.GET("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } })).data!.total_spent;
 
 describe("paths", () => {
-  it.each(["/Domains", "/DOMAINS", "/domains/", "/domains//"])("serve each page at one spelling: %s is not the domain list", async (path) => {
-    expect((await signedIn.browser.get("/domains")).status).toBe(200);
-    expect((await signedIn.browser.get(path)).status).toBe(404);
-  });
+  it.each(["/Domains", "/DOMAINS", "/domains/", "/domains//"])(
+    "serve each page at one spelling: %s is not the domain list",
+    async (path) => {
+      expect((await signedIn.browser.get("/domains")).status).toBe(200);
+      expect((await signedIn.browser.get(path)).status).toBe(404);
+    },
+  );
 });
 
 describe("GET /domains", () => {
@@ -23,7 +28,7 @@ describe("GET /domains", () => {
     expect(text).toContain("adalovelace.com Status Active Expires 2027-11-22 DNS records 0 records of adalovelace.com");
     expect(page.html).toContain('role="switch" aria-checked="true" name="auto_renew" value="false"');
     expect(page.html).toContain('role="switch" aria-checked="true" name="whois_privacy" value="false"');
-    expect(page.html).toContain('<label for="renew-' + signedIn.domainId + '-years">Renew adalovelace.com for</label>');
+    expect(page.html).toContain(`<label for="renew-${signedIn.domainId}-years">Renew adalovelace.com for</label>`);
     expect(text).toContain("14.99 USD per year");
   });
 
@@ -74,9 +79,13 @@ describe("POST /domains/{id}/settings", () => {
 
   it("answers 404 for another user's domain, and for another partner's", async () => {
     await signedIn.server.api.POST("/api/v1/users", { body: { user_identifier: "u2" } });
-    const theirs = (await signedIn.server.api.POST("/api/v1/sandbox/domains", { body: { user_identifier: "u2", domain_name: "babbage.com" } })).data!.id;
+    const theirs = (
+      await signedIn.server.api.POST("/api/v1/sandbox/domains", { body: { user_identifier: "u2", domain_name: "babbage.com" } })
+    ).data!.id;
     await signedIn.server.otherPartner.POST("/api/v1/users", { body: { user_identifier: "x" } });
-    const otherPartners = (await signedIn.server.otherPartner.POST("/api/v1/sandbox/domains", { body: { user_identifier: "x", domain_name: "hopper.com" } })).data!.id;
+    const otherPartners = (
+      await signedIn.server.otherPartner.POST("/api/v1/sandbox/domains", { body: { user_identifier: "x", domain_name: "hopper.com" } })
+    ).data!.id;
     await signedIn.browser.get("/domains");
     const csrf = signedIn.browser.csrfToken();
     for (const id of [theirs, otherPartners, "dom_unknown"]) {
@@ -100,7 +109,10 @@ describe("POST /domains/{id}/renew", () => {
   });
 
   it("shows the API's message for a renewal beyond ten years (422), next to the years field", async () => {
-    const api = await signedIn.server.api.POST("/api/v1/domains/{domain_id}/renew", { params: { path: { domain_id: signedIn.domainId } }, body: { years: 10 } });
+    const api = await signedIn.server.api.POST("/api/v1/domains/{domain_id}/renew", {
+      params: { path: { domain_id: signedIn.domainId } },
+      body: { years: 10 },
+    });
     const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/renew`, { years: "10" });
     expect(page.status).toBe(422);
     const message = (api.error as { message: string }).message;

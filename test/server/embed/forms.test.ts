@@ -10,7 +10,12 @@ import { useSignedInUser } from "./support/signed-in-user.js";
 let recordId: string;
 const signedIn = useSignedInUser({
   prepare: async (server, domainId) => {
-    recordId = (await server.api.POST("/api/v1/domains/{domain_id}/dns", { params: { path: { domain_id: domainId } }, body: { type: "MX", name: "@", content: "mail.adalovelace.com", priority: 10 } })).data!.id;
+    recordId = (
+      await server.api.POST("/api/v1/domains/{domain_id}/dns", {
+        params: { path: { domain_id: domainId } },
+        body: { type: "MX", name: "@", content: "mail.adalovelace.com", priority: 10 },
+      })
+    ).data!.id;
   },
   startPage: (domainId) => `/domains/${domainId}`,
 });
@@ -18,8 +23,11 @@ const signedIn = useSignedInUser({
 /** What a refused form must leave as it was: the user's domains (settings, expiry), records and spending. */
 async function userState() {
   const user = (await signedIn.server.api.GET("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } })).data!;
-  const domains = (await signedIn.server.api.GET("/api/v1/users/{user_identifier}/domains", { params: { path: { user_identifier: "u1" } } })).data!.domains;
-  const records = (await signedIn.server.api.GET("/api/v1/domains/{domain_id}/dns", { params: { path: { domain_id: signedIn.domainId } } })).data!.records;
+  const domains = (
+    await signedIn.server.api.GET("/api/v1/users/{user_identifier}/domains", { params: { path: { user_identifier: "u1" } } })
+  ).data!.domains;
+  const records = (await signedIn.server.api.GET("/api/v1/domains/{domain_id}/dns", { params: { path: { domain_id: signedIn.domainId } } }))
+    .data!.records;
   return { totalSpent: user.total_spent, domains, records };
 }
 
@@ -35,9 +43,24 @@ describe("a field sent more than once", () => {
     ["a new record's type", () => `/domains/${signedIn.domainId}/dns`, { ...record, type: ["A", "TXT"] }, "type"],
     ["a new record's content", () => `/domains/${signedIn.domainId}/dns`, { ...record, content: ["192.0.2.1", "192.0.2.2"] }, "content"],
     ["a new record's ttl", () => `/domains/${signedIn.domainId}/dns`, { ...record, ttl: ["300", "600"] }, "ttl"],
-    ["an edited record's priority", () => `/domains/${signedIn.domainId}/dns/${recordId}`, { name: "@", content: "mail.adalovelace.com", ttl: "3600", priority: ["10", "20"] }, "priority"],
-    ["a template's variable", () => `/domains/${signedIn.domainId}/templates`, { template_id: "web-host", "variables.ip": ["192.0.2.1", "192.0.2.2"] }, "variables.ip"],
-    ["a template's id", () => `/domains/${signedIn.domainId}/templates`, { template_id: ["web-host", "web-host"], "variables.ip": "192.0.2.1" }, "template_id"],
+    [
+      "an edited record's priority",
+      () => `/domains/${signedIn.domainId}/dns/${recordId}`,
+      { name: "@", content: "mail.adalovelace.com", ttl: "3600", priority: ["10", "20"] },
+      "priority",
+    ],
+    [
+      "a template's variable",
+      () => `/domains/${signedIn.domainId}/templates`,
+      { template_id: "web-host", "variables.ip": ["192.0.2.1", "192.0.2.2"] },
+      "variables.ip",
+    ],
+    [
+      "a template's id",
+      () => `/domains/${signedIn.domainId}/templates`,
+      { template_id: ["web-host", "web-host"], "variables.ip": "192.0.2.1" },
+      "template_id",
+    ],
   ])("is refused in %s with 400 and the field's error, changing nothing", async (_form, path, fields, field) => {
     const before = await userState();
     const page = await signedIn.browser.post(path(), fields);
@@ -50,7 +73,9 @@ describe("a field sent more than once", () => {
 
   it("is refused next to the field it concerns", async () => {
     const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/renew`, { years: ["1", "2"] });
-    expect(page.html).toContain(`id="renew-${signedIn.domainId}-years-error"><span class="visually-hidden">Error: </span>years must be given once</p>`);
+    expect(page.html).toContain(
+      `id="renew-${signedIn.domainId}-years-error"><span class="visually-hidden">Error: </span>years must be given once</p>`,
+    );
   });
 
   it("is refused in the search form too (GET /search?q=...&q=...)", async () => {
@@ -68,9 +93,17 @@ describe("a control character in a field", () => {
     ["a C1 control", "\u009b", "U+009B"],
   ])("is refused (%s) with 400 and the field's message, storing nothing", async (_name, character, codePoint) => {
     const before = await userState();
-    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/dns`, { type: "TXT", name: "@", content: `v=spf1${character}-all`, ttl: "3600", priority: "" });
+    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/dns`, {
+      type: "TXT",
+      name: "@",
+      content: `v=spf1${character}-all`,
+      ttl: "3600",
+      priority: "",
+    });
     expect(page.status).toBe(400);
-    expect(page.html).toContain(`id="add-content-error"><span class="visually-hidden">Error: </span>content contains the control character ${codePoint}; no field accepts control characters</p>`);
+    expect(page.html).toContain(
+      `id="add-content-error"><span class="visually-hidden">Error: </span>content contains the control character ${codePoint}; no field accepts control characters</p>`,
+    );
     expect(await userState()).toEqual(before);
     expect(signedIn.server.outbox.events).toEqual([]);
   });
@@ -98,12 +131,19 @@ describe("the bytes of a form", () => {
   });
 
   it("refuses a form declared in another charset with 415", async () => {
-    const response = await postRaw(`/domains/${signedIn.domainId}/dns`, "type=TXT&name=%40&content=caf%E9&ttl=3600&priority=", "application/x-www-form-urlencoded; charset=iso-8859-1");
+    const response = await postRaw(
+      `/domains/${signedIn.domainId}/dns`,
+      "type=TXT&name=%40&content=caf%E9&ttl=3600&priority=",
+      "application/x-www-form-urlencoded; charset=iso-8859-1",
+    );
     expect(response.status).toBe(415);
   });
 
   it("takes UTF-8 text beyond ASCII as it was sent", async () => {
-    const response = await postRaw(`/domains/${signedIn.domainId}/dns`, `type=TXT&name=%40&content=${encodeURIComponent("café 受")}&ttl=3600&priority=`);
+    const response = await postRaw(
+      `/domains/${signedIn.domainId}/dns`,
+      `type=TXT&name=%40&content=${encodeURIComponent("café 受")}&ttl=3600&priority=`,
+    );
     expect(response.status).toBe(303);
     expect((await userState()).records.map((record) => record.content)).toContain("café 受");
   });

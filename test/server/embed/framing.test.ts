@@ -24,7 +24,8 @@ describe("Content-Security-Policy of the embed host", () => {
     const browser = new EmbedBrowser(s.embedUrl);
     const page = await browser.open(await s.loginUrl("u1"));
     expect(frameAncestorsOf(page.redirects[0]!.headers)).toBe(PARTNER_A_ORIGINS.join(" "));
-    for (const path of ["/domains", "/search?q=adalovelace.com"]) expect(frameAncestorsOf((await browser.get(path)).headers)).toBe(PARTNER_A_ORIGINS.join(" "));
+    for (const path of ["/domains", "/search?q=adalovelace.com"])
+      expect(frameAncestorsOf((await browser.get(path)).headers)).toBe(PARTNER_A_ORIGINS.join(" "));
   });
 
   it("answers frame-ancestors 'none' for a partner that configured no origin", async () => {
@@ -35,15 +36,18 @@ describe("Content-Security-Policy of the embed host", () => {
   });
 
   it.each([
-    ["an unknown login token", "/session/" + "A".repeat(43), 404],
+    ["an unknown login token", `/session/${"A".repeat(43)}`, 404],
     ["a malformed login token", "/session/nope", 404],
     ["a page without a cookie", "/domains", 401],
     ["a missing asset", "/assets/nothing.js", 404],
-  ])("lets no one frame the answer to %s: it belongs to no known partner, and listing every partner's origins would tell who they are", async (_case, path, status) => {
-    const page = await new EmbedBrowser(s.embedUrl).get(path);
-    expect(page.status).toBe(status);
-    expect(frameAncestorsOf(page.headers)).toBe("'none'");
-  });
+  ])(
+    "lets no one frame the answer to %s: it belongs to no known partner, and listing every partner's origins would tell who they are",
+    async (_case, path, status) => {
+      const page = await new EmbedBrowser(s.embedUrl).get(path);
+      expect(page.status).toBe(status);
+      expect(frameAncestorsOf(page.headers)).toBe("'none'");
+    },
+  );
 
   it("lets the partner frame the session-expired page of its own users' ended sessions, which shows no data", async () => {
     const browser = new EmbedBrowser(s.embedUrl);
@@ -112,14 +116,23 @@ describe("configuration of embed origins", () => {
   };
 
   it("reads embed_origins from the partners file and adds PARTNER_API_EMBED_ORIGINS", () => {
-    const file = partnersFile({ partners: [{ id: "acme", name: "Acme", environment: "sandbox", key_hashes: [], embed_origins: ["https://app.acme.example"] }] });
-    const config = loadDeploymentConfig({ PARTNER_API_CONFIG: file, PARTNER_API_EMBED_ORIGINS: "acme=https://admin.acme.example, demo=http://localhost:5173" });
+    const file = partnersFile({
+      partners: [{ id: "acme", name: "Acme", environment: "sandbox", key_hashes: [], embed_origins: ["https://app.acme.example"] }],
+    });
+    const config = loadDeploymentConfig({
+      PARTNER_API_CONFIG: file,
+      PARTNER_API_EMBED_ORIGINS: "acme=https://admin.acme.example, demo=http://localhost:5173",
+    });
     expect(config.app.partners[0]!.embedOrigins).toEqual(["https://app.acme.example", "https://admin.acme.example"]);
     expect(config.embedOrigins.get("demo")).toEqual(["http://localhost:5173"]);
   });
 
   it("gives partners of PARTNER_API_KEYS their origins too", () => {
-    const config = loadDeploymentConfig({ PARTNER_API_CONFIG: "/nonexistent.json", PARTNER_API_KEYS: "ci:sk_sandbox_x", PARTNER_API_EMBED_ORIGINS: "ci=https://ci.example" });
+    const config = loadDeploymentConfig({
+      PARTNER_API_CONFIG: "/nonexistent.json",
+      PARTNER_API_KEYS: "ci:sk_sandbox_x",
+      PARTNER_API_EMBED_ORIGINS: "ci=https://ci.example",
+    });
     expect(config.app.partners[0]!.embedOrigins).toEqual(["https://ci.example"]);
   });
 
@@ -132,7 +145,17 @@ describe("configuration of embed origins", () => {
   });
 
   it("refuses a bad origin in the partners file, naming the partner", () => {
-    const file = partnersFile({ partners: [{ id: "acme", name: "Acme", environment: "sandbox", key_hashes: [], embed_origins: ["https://app.acme.example; frame-ancestors *"] }] });
+    const file = partnersFile({
+      partners: [
+        {
+          id: "acme",
+          name: "Acme",
+          environment: "sandbox",
+          key_hashes: [],
+          embed_origins: ["https://app.acme.example; frame-ancestors *"],
+        },
+      ],
+    });
     expect(() => loadDeploymentConfig({ PARTNER_API_CONFIG: file })).toThrow(/embed_origins of acme/);
   });
 });

@@ -5,9 +5,14 @@ import { useSignedInUser } from "./support/signed-in-user.js";
 
 const signedIn = useSignedInUser({ withDomain: false });
 
-const totalSpent = async () => (await signedIn.server.api.GET("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } })).data!.total_spent;
+const totalSpent = async () =>
+  (await signedIn.server.api.GET("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } })).data!.total_spent;
 const availabilityMessage = async (domain_name: string) =>
-  ((await signedIn.server.api.GET("/api/v1/domains/availability/{domain_name}", { params: { path: { domain_name } } })).error as { message: string }).message;
+  (
+    (await signedIn.server.api.GET("/api/v1/domains/availability/{domain_name}", { params: { path: { domain_name } } })).error as {
+      message: string;
+    }
+  ).message;
 
 describe("GET /search", () => {
   it("shows an available name with its price and a purchase form", async () => {
@@ -34,13 +39,20 @@ describe("GET /search", () => {
     expect(textOf((await signedIn.browser.get("/search?q=taken-ada.com")).html)).toContain("taken-ada.com Not available");
   });
 
-  it.each(["not a name", "adalovelace.invalidtld", "a.b.c.com"])("shows the API's message for %j next to the field, with 422", async (query) => {
-    const page = await signedIn.browser.get(`/search?q=${encodeURIComponent(query)}`);
-    expect(page.status).toBe(422);
-    const message = await availabilityMessage(query);
-    expect(page.html).toMatch(new RegExp(`<p class="error-message" id="search-q-error"><span class="visually-hidden">Error: </span>${message.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}</p>`));
-    expect(page.html).toContain('aria-describedby="search-q-hint search-q-error" aria-invalid="true"');
-  });
+  it.each(["not a name", "adalovelace.invalidtld", "a.b.c.com"])(
+    "shows the API's message for %j next to the field, with 422",
+    async (query) => {
+      const page = await signedIn.browser.get(`/search?q=${encodeURIComponent(query)}`);
+      expect(page.status).toBe(422);
+      const message = await availabilityMessage(query);
+      expect(page.html).toMatch(
+        new RegExp(
+          `<p class="error-message" id="search-q-error"><span class="visually-hidden">Error: </span>${message.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}</p>`,
+        ),
+      );
+      expect(page.html).toContain('aria-describedby="search-q-hint search-q-error" aria-invalid="true"');
+    },
+  );
 
   it.each(["😀.com", "xn--n3h.com"])("refuses %j, a name IDNA2008 does not allow, with 422 and no purchase form", async (query) => {
     const page = await signedIn.browser.get(`/search?q=${encodeURIComponent(query)}`);
@@ -64,8 +76,12 @@ describe("POST /purchase", () => {
     expect(page.redirects[0]!.status).toBe(303);
     expect(page.status).toBe(200);
     expect(textOf(page.html)).toContain("adalovelace.com is yours.");
-    const { data } = await signedIn.server.api.GET("/api/v1/users/{user_identifier}/domains", { params: { path: { user_identifier: "u1" } } });
-    expect(data!.domains).toMatchObject([{ name: "adalovelace.com", status: "active", expires_at: "2028-11-22T10:00:00Z", auto_renew: true }]);
+    const { data } = await signedIn.server.api.GET("/api/v1/users/{user_identifier}/domains", {
+      params: { path: { user_identifier: "u1" } },
+    });
+    expect(data!.domains).toMatchObject([
+      { name: "adalovelace.com", status: "active", expires_at: "2028-11-22T10:00:00Z", auto_renew: true },
+    ]);
     expect(page.url).toBe(`${signedIn.server.embedUrl}/domains/${data!.domains[0]!.id}?notice=purchased&domain=${data!.domains[0]!.id}`);
     expect(await totalSpent()).toBe("25.98");
     const events = signedIn.server.outbox.events.filter((event) => event.type === "domain.registered");
@@ -77,7 +93,9 @@ describe("POST /purchase", () => {
     await signedIn.server.api.POST("/api/v1/sandbox/clock/advance", { body: { seconds: 3600 } });
     await signedIn.browser.get("/search?q=adalovelace.com");
     await signedIn.browser.post("/purchase", { domain_name: "adalovelace.com", years: "1" });
-    const { data } = await signedIn.server.api.GET("/api/v1/users/{user_identifier}/domains", { params: { path: { user_identifier: "u1" } } });
+    const { data } = await signedIn.server.api.GET("/api/v1/users/{user_identifier}/domains", {
+      params: { path: { user_identifier: "u1" } },
+    });
     expect(data!.domains[0]!.purchased_at).toBe("2026-11-22T11:00:00Z");
     expect(signedIn.server.outbox.events.at(-1)!.createdAt.toISOString()).toBe("2026-11-22T11:00:00.000Z");
   });

@@ -53,7 +53,9 @@ describe("GET /session/{token} (login_url)", () => {
     const loginUrl = await s.loginUrl("u1");
     const token = loginUrl.split("/").pop()!;
     const cookie = (await fetch(loginUrl, { redirect: "manual" })).headers.get("set-cookie")!.split(";")[0]!.split("=")[1]!;
-    const everythingStored = JSON.stringify(s.services.store, (_key, value: unknown) => (value instanceof Map ? [...value.entries()] : value instanceof Set ? [...value] : value));
+    const everythingStored = JSON.stringify(s.services.store, (_key, value: unknown) =>
+      value instanceof Map ? [...value.entries()] : value instanceof Set ? [...value] : value,
+    );
     expect(everythingStored).toContain(hashSessionToken(token));
     expect(everythingStored).not.toContain(token);
     expect(everythingStored).not.toContain(cookie);
@@ -98,7 +100,7 @@ describe("GET /session/{token} (login_url)", () => {
 
   it("another partner's clock does not end the session", async () => {
     const loginUrl = await s.loginUrl("u1");
-    await s.otherPartner.POST("/api/v1/sandbox/clock/advance", { body: { seconds: 2 * DAY / 1000 } });
+    await s.otherPartner.POST("/api/v1/sandbox/clock/advance", { body: { seconds: (2 * DAY) / 1000 } });
     expect((await new EmbedBrowser(s.embedUrl).open(loginUrl)).status).toBe(200);
   });
 
@@ -116,11 +118,14 @@ describe("GET /session/{token} (login_url)", () => {
 });
 
 describe("pages without an open session", () => {
-  it.each(["/domains", "/search?q=example.com", "/", "/domains/dom_x"])("GET %s without a cookie answers 401 with the session-expired page", async (path) => {
-    const page = await new EmbedBrowser(s.embedUrl).get(path);
-    expect(page.status).toBe(401);
-    expect(textOf(page.html)).toContain("This session has expired");
-  });
+  it.each(["/domains", "/search?q=example.com", "/", "/domains/dom_x"])(
+    "GET %s without a cookie answers 401 with the session-expired page",
+    async (path) => {
+      const page = await new EmbedBrowser(s.embedUrl).get(path);
+      expect(page.status).toBe(401);
+      expect(textOf(page.html)).toContain("This session has expired");
+    },
+  );
 
   it("a forged cookie opens nothing", async () => {
     const browser = new EmbedBrowser(s.embedUrl);
@@ -162,7 +167,9 @@ describe("DELETE /api/v1/users/{user_identifier}", () => {
     const browser = new EmbedBrowser(s.embedUrl);
     await browser.open(await s.loginUrl("u1"));
     await s.api.DELETE("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } });
-    const everythingStored = JSON.stringify(s.services.store, (_key, value: unknown) => (value instanceof Map ? [...value.entries()] : value instanceof Set ? [...value] : value));
+    const everythingStored = JSON.stringify(s.services.store, (_key, value: unknown) =>
+      value instanceof Map ? [...value.entries()] : value instanceof Set ? [...value] : value,
+    );
     expect(everythingStored).not.toContain("u1");
   });
 
@@ -218,7 +225,13 @@ describe("ended sessions", () => {
 
   it("are removed by the server's periodic sweep as time passes on its own, without any request", async () => {
     await new EmbedBrowser(s.embedUrl).open(await s.loginUrl("u1"));
-    const stop = startDueChangeSweep(s.services, (error) => { throw error; }, 5);
+    const stop = startDueChangeSweep(
+      s.services,
+      (error) => {
+        throw error;
+      },
+      5,
+    );
     try {
       s.clock.advance(DAY);
       for (let i = 0; i < 200 && storedSessions().login > 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));

@@ -11,7 +11,11 @@ describe("authentication", () => {
   it.each(authenticatedOperations.map(([id, op]) => [id, op.method.toUpperCase(), concretePath(op.path)] as const))(
     "%s (%s %s) answers 401 without a key",
     async (_id, method, path) => {
-      const response = await fetch(s.baseUrl + path, { method, headers: { "Content-Type": "application/json" }, body: method === "GET" || method === "DELETE" ? undefined : "{}" });
+      const response = await fetch(s.baseUrl + path, {
+        method,
+        headers: { "Content-Type": "application/json" },
+        body: method === "GET" || method === "DELETE" ? undefined : "{}",
+      });
       expect(response.status).toBe(401);
       expect(response.headers.get("www-authenticate")).toBe('Bearer realm="partner-api"');
       expect(await response.json()).toEqual({ error: "unauthorized", message: "Invalid or missing API key" });
@@ -75,11 +79,19 @@ describe("the HTTP edges", () => {
   it("refuses malformed JSON with 400 malformed_json", async () => {
     const response = await fetch(`${s.baseUrl}/api/v1/users`, { method: "POST", headers, body: '{"user_identifier": ' });
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ error: "validation_error", message: "The body is not valid JSON", details: { field: "body", code: "malformed_json" } });
+    expect(await response.json()).toEqual({
+      error: "validation_error",
+      message: "The body is not valid JSON",
+      details: { field: "body", code: "malformed_json" },
+    });
   });
 
   it("refuses a body that is not JSON with 415", async () => {
-    const response = await fetch(`${s.baseUrl}/api/v1/users`, { method: "POST", headers: { ...headers, "Content-Type": "text/plain" }, body: "user_identifier=u1" });
+    const response = await fetch(`${s.baseUrl}/api/v1/users`, {
+      method: "POST",
+      headers: { ...headers, "Content-Type": "text/plain" },
+      body: "user_identifier=u1",
+    });
     expect(response.status).toBe(415);
     expect(await response.json()).toEqual({ error: "unsupported_media_type", message: "Request bodies must be application/json" });
   });
@@ -89,7 +101,9 @@ describe("the HTTP edges", () => {
     const response = await fetch(`${s.baseUrl}/api/v1/users`, { method: "POST", headers, body: big });
     expect(response.status).toBe(413);
     expect(await response.json()).toEqual({ error: "payload_too_large", message: "Request bodies are limited to 1 MiB" });
-    const justUnder = JSON.stringify({ records: Array.from({ length: 100 }, () => ({ type: "TXT", name: "@", content: "y".repeat(255) })) });
+    const justUnder = JSON.stringify({
+      records: Array.from({ length: 100 }, () => ({ type: "TXT", name: "@", content: "y".repeat(255) })),
+    });
     expect(justUnder.length).toBeLessThan(1024 * 1024);
   });
 
@@ -107,7 +121,11 @@ describe("the HTTP edges", () => {
   });
 
   it("ignores __proto__ and constructor keys in bodies", async () => {
-    const response = await fetch(`${s.baseUrl}/api/v1/users`, { method: "POST", headers, body: '{"user_identifier":"u1","__proto__":{"admin":true}}' });
+    const response = await fetch(`${s.baseUrl}/api/v1/users`, {
+      method: "POST",
+      headers,
+      body: '{"user_identifier":"u1","__proto__":{"admin":true}}',
+    });
     expect([400, 201]).toContain(response.status);
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
   });

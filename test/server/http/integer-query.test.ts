@@ -49,7 +49,9 @@ describe("integer query parameters", () => {
   });
 
   it("applies the same rule to every operation's integer parameters (the webhook delivery log)", async () => {
-    const created = await s.api.POST("/api/v1/webhook_endpoints", { body: { url: "https://hooks.example.com/in", events: ["domain.registered"] } });
+    const created = await s.api.POST("/api/v1/webhook_endpoints", {
+      body: { url: "https://hooks.example.com/in", events: ["domain.registered"] },
+    });
     expect(created.response.status).toBe(201);
     const path = `/api/v1/webhook_endpoints/${created.data!.id}/deliveries`;
     expect((await rawRequest(s.baseUrl, "GET", `${path}?limit=Infinity`, AUTH)).status).toBe(400);

@@ -18,7 +18,6 @@ const canonicalPath = (id: OperationId) => operationTable[id].path.replace(/\{[^
 /** Other spellings of a canonical path, each of which a lenient router or a normalizing proxy might take for it. */
 function spellingsOf(path: string): Record<string, string> {
   const segments = path.slice(1).split("/");
-  const encodeFirst = (segment: string) => `%${segment.charCodeAt(0).toString(16).toUpperCase()}${segment.slice(1)}`;
   return {
     "all in capitals": path.toUpperCase(),
     "first segment in capitals": `/${segments[0]!.toUpperCase()}/${segments.slice(1).join("/")}`.replace(/\/$/, ""),
@@ -73,34 +72,52 @@ describe("path spellings", () => {
   });
 
   it.each(spellingCases)("$method $id spelled with $how ($spelled) is refused without a key", async ({ method, spelled }) => {
-    const response = await rawRequest(s.baseUrl, method, spelled, { "Content-Type": "application/json" }, method === "GET" || method === "DELETE" ? undefined : "{}");
+    const response = await rawRequest(
+      s.baseUrl,
+      method,
+      spelled,
+      { "Content-Type": "application/json" },
+      method === "GET" || method === "DELETE" ? undefined : "{}",
+    );
     expect(response.status).toBe(401);
     expect(JSON.parse(response.body)).toMatchObject({ error: "unauthorized" });
   });
 
-  it.each(spellingCases)("$method $id spelled with $how ($spelled) reaches no operation with a key, and is counted", async ({ method, spelled }) => {
-    const response = await rawRequest(s.baseUrl, method, spelled, { ...AUTH, "Content-Type": "application/json" }, method === "GET" || method === "DELETE" ? undefined : "{}");
-    expect([404, 405]).toContain(response.status);
-    expect(JSON.parse(response.body).error).toBe(response.status === 404 ? "not_found" : "method_not_allowed");
-    if (response.status === 404) expect(JSON.parse(response.body).message).toBe("No such operation; see the API reference");
-    expect(response.headers["x-ratelimit-limit"]).toBe("100");
-  });
+  it.each(spellingCases)(
+    "$method $id spelled with $how ($spelled) reaches no operation with a key, and is counted",
+    async ({ method, spelled }) => {
+      const response = await rawRequest(
+        s.baseUrl,
+        method,
+        spelled,
+        { ...AUTH, "Content-Type": "application/json" },
+        method === "GET" || method === "DELETE" ? undefined : "{}",
+      );
+      expect([404, 405]).toContain(response.status);
+      expect(JSON.parse(response.body).error).toBe(response.status === 404 ? "not_found" : "method_not_allowed");
+      if (response.status === 404) expect(JSON.parse(response.body).message).toBe("No such operation; see the API reference");
+      expect(response.headers["x-ratelimit-limit"]).toBe("100");
+    },
+  );
 
-  it.each(equivalentCases)("GET $id spelled with $how ($spelled) is the same request as its canonical spelling", async ({ id, spelled }) => {
-    const canonical = await rawRequest(s.baseUrl, "GET", canonicalPath(id), AUTH);
-    const equivalent = await rawRequest(s.baseUrl, "GET", spelled, AUTH);
-    expect(equivalent.status).toBe(canonical.status);
-    expect(JSON.parse(equivalent.body)).toEqual(JSON.parse(canonical.body));
-    expect((await rawRequest(s.baseUrl, "GET", spelled)).status).toBe(operationTable[id].authenticated ? 401 : canonical.status);
-  });
+  it.each(equivalentCases)(
+    "GET $id spelled with $how ($spelled) is the same request as its canonical spelling",
+    async ({ id, spelled }) => {
+      const canonical = await rawRequest(s.baseUrl, "GET", canonicalPath(id), AUTH);
+      const equivalent = await rawRequest(s.baseUrl, "GET", spelled, AUTH);
+      expect(equivalent.status).toBe(canonical.status);
+      expect(JSON.parse(equivalent.body)).toEqual(JSON.parse(canonical.body));
+      expect((await rawRequest(s.baseUrl, "GET", spelled)).status).toBe(operationTable[id].authenticated ? 401 : canonical.status);
+    },
+  );
 
-  it("reads /api/v1/domains/%74lds as the TLD catalogue, not as the domain \"tlds\"", async () => {
+  it('reads /api/v1/domains/%74lds as the TLD catalogue, not as the domain "tlds"', async () => {
     const response = await rawRequest(s.baseUrl, "GET", "/api/v1/domains/%74lds", AUTH);
     expect(response.status).toBe(200);
     expect(JSON.parse(response.body)).toHaveProperty("tlds");
   });
 
-  it("keeps an encoded slash inside its parameter: /users/x%2Fdomains is the user \"x/domains\", not x's domains", async () => {
+  it('keeps an encoded slash inside its parameter: /users/x%2Fdomains is the user "x/domains", not x\'s domains', async () => {
     const response = await rawRequest(s.baseUrl, "GET", "/api/v1/users/x%2Fdomains", AUTH);
     expect([400, 404]).toContain(response.status);
     expect(JSON.parse(response.body).message).not.toBe("No such operation; see the API reference");
@@ -108,7 +125,13 @@ describe("path spellings", () => {
   });
 
   it("decodes path parameters once, but a parameter that decodes to a dot segment addresses nothing", async () => {
-    const user = await rawRequest(s.baseUrl, "POST", "/api/v1/users", { ...AUTH, "Content-Type": "application/json" }, JSON.stringify({ user_identifier: "user_1" }));
+    const user = await rawRequest(
+      s.baseUrl,
+      "POST",
+      "/api/v1/users",
+      { ...AUTH, "Content-Type": "application/json" },
+      JSON.stringify({ user_identifier: "user_1" }),
+    );
     expect(user.status).toBe(201);
     expect((await rawRequest(s.baseUrl, "GET", "/api/v1/users/user%5F1", AUTH)).status).toBe(200);
     for (const parameter of ["..", ".", "%2e%2e", "%2E", ".%2e"]) {
@@ -155,17 +178,31 @@ describe("HEAD", () => {
 
 describe("rate limits follow the matched operation", () => {
   const tight: RateLimitTable = {
-    overall: [{ limit: 1000, window: 3600 }, { limit: 8, window: 60 }],
+    overall: [
+      { limit: 1000, window: 3600 },
+      { limit: 8, window: 60 },
+    ],
     classes: { ...DEFAULT_RATE_LIMITS.classes, domain_transfer: { limit: 2, window: 60 } },
   };
   const s = useTestServer({ rateLimits: tight });
   const transfer = (path: string) =>
-    rawRequest(s.baseUrl, "POST", path, { ...AUTH, "Content-Type": "application/json" }, JSON.stringify({ domain_name: "example.com", auth_code: "x", user_identifier: "user_1" }));
+    rawRequest(
+      s.baseUrl,
+      "POST",
+      path,
+      { ...AUTH, "Content-Type": "application/json" },
+      JSON.stringify({ domain_name: "example.com", auth_code: "x", user_identifier: "user_1" }),
+    );
 
   it("a trailing slash or a capital letter neither reaches the transfer operation nor escapes its limit", async () => {
     for (let i = 0; i < 2; i++) expect((await transfer("/api/v1/domains/transfer")).status).not.toBe(429);
     expect((await transfer("/api/v1/domains/transfer")).status).toBe(429);
-    for (const spelled of ["/api/v1/domains/transfer/", "/api/v1/domains/Transfer", "/API/v1/domains/transfer", "/api/v1//domains/transfer"]) {
+    for (const spelled of [
+      "/api/v1/domains/transfer/",
+      "/api/v1/domains/Transfer",
+      "/API/v1/domains/transfer",
+      "/api/v1//domains/transfer",
+    ]) {
       const response = await transfer(spelled);
       // 405 where the spelling is the path of another operation (/domains/{domain_id} has no POST).
       expect([404, 405], spelled).toContain(response.status);

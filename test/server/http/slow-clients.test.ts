@@ -9,7 +9,12 @@ import type { Server } from "node:http";
 const KEY = "sk_sandbox_slowClientPartnerKey000000000000";
 
 /** Sends `head` and part of a body, then reports what came back and whether the server closed the connection within `waitMs`. */
-function halfSentRequest(port: number, head: string, partialBody: string, waitMs: number): Promise<{ response: string; closedByServer: boolean }> {
+function halfSentRequest(
+  port: number,
+  head: string,
+  partialBody: string,
+  waitMs: number,
+): Promise<{ response: string; closedByServer: boolean }> {
   return new Promise((resolve) => {
     const socket: Socket = connect(port, "127.0.0.1");
     let response = "";
@@ -28,13 +33,18 @@ function halfSentRequest(port: number, head: string, partialBody: string, waitMs
   });
 }
 
-const post = (path: string, headers: string[]) => [`POST ${path} HTTP/1.1`, "Host: 127.0.0.1", "Content-Type: application/json", "Content-Length: 1000", ...headers, "", ""].join("\r\n");
+const post = (path: string, headers: string[]) =>
+  [`POST ${path} HTTP/1.1`, "Host: 127.0.0.1", "Content-Type: application/json", "Content-Length: 1000", ...headers, "", ""].join("\r\n");
 
 /** The API on a listener with the given limits (short ones, so a test sees them pass). */
 function serveApi(limits: SlowClientLimits): { port: () => number } {
   let server: Server;
   beforeAll(async () => {
-    const { app } = createApp({ environment: "sandbox", embedBaseUrl: "http://embed.test", partners: [{ partner: { id: "p", name: "P" }, keys: [KEY] }] });
+    const { app } = createApp({
+      environment: "sandbox",
+      embedBaseUrl: "http://embed.test",
+      partners: [{ partner: { id: "p", name: "P" }, keys: [KEY] }],
+    });
     server = createHttpServer(app, limits);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   });
@@ -57,7 +67,12 @@ describe("requests refused before their body is read", () => {
   });
 
   it("closes it too when the request addresses no operation", async () => {
-    const { response, closedByServer } = await halfSentRequest(api.port(), post("/api/v1/nowhere", [`Authorization: Bearer ${KEY}`]), "{", 1_500);
+    const { response, closedByServer } = await halfSentRequest(
+      api.port(),
+      post("/api/v1/nowhere", [`Authorization: Bearer ${KEY}`]),
+      "{",
+      1_500,
+    );
     expect(response).toMatch(/^HTTP\/1\.1 404 /);
     expect(closedByServer).toBe(true);
   });
@@ -76,7 +91,12 @@ describe("slow clients", () => {
   const port = () => api.port();
 
   it("ends an authenticated request whose body never finishes once the request time is up", async () => {
-    const { response, closedByServer } = await halfSentRequest(port(), post("/api/v1/users", [`Authorization: Bearer ${KEY}`]), '{"user_', 3_000);
+    const { response, closedByServer } = await halfSentRequest(
+      port(),
+      post("/api/v1/users", [`Authorization: Bearer ${KEY}`]),
+      '{"user_',
+      3_000,
+    );
     expect(response).toMatch(/^HTTP\/1\.1 408 /);
     expect(closedByServer).toBe(true);
   });

@@ -14,7 +14,7 @@ const limiterFor = (table: RateLimitTable = DEFAULT_RATE_LIMITS) => new RateLimi
 const classesOnly: RateLimitTable = { ...DEFAULT_RATE_LIMITS, overall: [{ limit: 1_000_000, window: 3600 }] };
 
 async function consumeTimes(limiter: RateLimiter, times: number, operationId: OperationId | undefined, at: number, scope = "sandbox:p1") {
-  let last;
+  let last: Awaited<ReturnType<RateLimiter["consume"]>> | undefined;
   for (let i = 0; i < times; i++) last = await limiter.consume(scope, operationId, at);
   return last!;
 }
@@ -31,7 +31,11 @@ describe("each operation's class bucket", () => {
     expect(lastAllowed.reported).toMatchObject({ bucket: { name: rateClass, limit }, remaining: 0 });
 
     const refused = await limiter.consume("sandbox:p1", operationId, T0 + 5_000);
-    expect(refused).toMatchObject({ allowed: false, retryAfter: 55, reported: { bucket: { name: rateClass, limit, window: 60 }, remaining: 0 } });
+    expect(refused).toMatchObject({
+      allowed: false,
+      retryAfter: 55,
+      reported: { bucket: { name: rateClass, limit, window: 60 }, remaining: 0 },
+    });
     expect((await limiter.consume("sandbox:p1", operationId, T0 + MINUTE - 1)).allowed).toBe(false);
     expect((await limiter.consume("sandbox:p1", operationId, T0 + MINUTE)).allowed).toBe(true);
   });
@@ -48,9 +52,14 @@ describe("the overall buckets", () => {
 
   it("allow 1000 requests in an hour: the 1001st waits for the hour, not the minute", async () => {
     const limiter = limiterFor();
-    for (let minute = 0; minute < 10; minute++) expect((await consumeTimes(limiter, 100, "listTlds", T0 + minute * MINUTE)).allowed).toBe(true);
+    for (let minute = 0; minute < 10; minute++)
+      expect((await consumeTimes(limiter, 100, "listTlds", T0 + minute * MINUTE)).allowed).toBe(true);
     const refused = await limiter.consume("sandbox:p1", "listTlds", T0 + 10 * MINUTE);
-    expect(refused).toMatchObject({ allowed: false, retryAfter: 50 * 60, reported: { bucket: { name: "overall_3600s", limit: 1000, window: 3600 }, remaining: 0 } });
+    expect(refused).toMatchObject({
+      allowed: false,
+      retryAfter: 50 * 60,
+      reported: { bucket: { name: "overall_3600s", limit: 1000, window: 3600 }, remaining: 0 },
+    });
     expect((await limiter.consume("sandbox:p1", "listTlds", T0 + 60 * MINUTE - 1)).allowed).toBe(false);
     expect((await limiter.consume("sandbox:p1", "listTlds", T0 + 60 * MINUTE)).allowed).toBe(true);
   });
@@ -85,13 +94,31 @@ describe("combining buckets", () => {
   it("reports the bucket closest to exhaustion, and on a tie the one that resets last", async () => {
     const limiter = limiterFor();
     expect((await limiter.consume("sandbox:p1", "listTlds", T0)).reported.bucket.name).toBe("overall_60s");
-    expect((await limiter.consume("sandbox:p1", "renewDomain", T0)).reported).toMatchObject({ bucket: { name: "domain_update" }, remaining: 59 });
-    const tie = limiterFor({ overall: [{ limit: 5, window: 3600 }, { limit: 5, window: 60 }], classes: DEFAULT_RATE_LIMITS.classes });
-    expect((await tie.consume("sandbox:p1", "getApiHealth", T0)).reported).toMatchObject({ bucket: { name: "overall_3600s" }, reset: (T0 + 3600_000) / 1000 });
+    expect((await limiter.consume("sandbox:p1", "renewDomain", T0)).reported).toMatchObject({
+      bucket: { name: "domain_update" },
+      remaining: 59,
+    });
+    const tie = limiterFor({
+      overall: [
+        { limit: 5, window: 3600 },
+        { limit: 5, window: 60 },
+      ],
+      classes: DEFAULT_RATE_LIMITS.classes,
+    });
+    expect((await tie.consume("sandbox:p1", "getApiHealth", T0)).reported).toMatchObject({
+      bucket: { name: "overall_3600s" },
+      reset: (T0 + 3600_000) / 1000,
+    });
   });
 
   it("when several buckets are full, Retry-After waits for the last of them", async () => {
-    const limiter = limiterFor({ overall: [{ limit: 3, window: 3600 }, { limit: 3, window: 60 }], classes: DEFAULT_RATE_LIMITS.classes });
+    const limiter = limiterFor({
+      overall: [
+        { limit: 3, window: 3600 },
+        { limit: 3, window: 60 },
+      ],
+      classes: DEFAULT_RATE_LIMITS.classes,
+    });
     await consumeTimes(limiter, 3, "getApiHealth", T0);
     const refused = await limiter.consume("sandbox:p1", "getApiHealth", T0 + 30_000);
     expect(refused).toMatchObject({ allowed: false, retryAfter: 3600 - 30, reported: { bucket: { name: "overall_3600s" } } });
@@ -107,7 +134,10 @@ describe("combining buckets", () => {
 describe("configuration", () => {
   it("scaleRateLimits multiplies every limit and keeps the windows", () => {
     const scaled = scaleRateLimits(DEFAULT_RATE_LIMITS, 10);
-    expect(scaled.overall).toEqual([{ limit: 10_000, window: 3600 }, { limit: 1000, window: 60 }]);
+    expect(scaled.overall).toEqual([
+      { limit: 10_000, window: 3600 },
+      { limit: 1000, window: 60 },
+    ]);
     expect(scaled.classes.domain_transfer).toEqual({ limit: 100, window: 60 });
   });
 

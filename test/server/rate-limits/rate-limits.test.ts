@@ -8,14 +8,20 @@ const MINUTE_END = Date.parse("2026-11-22T10:01:00Z") / 1000;
 const HOUR_END = Date.parse("2026-11-22T11:00:00Z") / 1000;
 
 const send = (path: string, init: RequestInit = {}, key = PARTNER_A_KEY) =>
-  fetch(`${s.baseUrl}${path}`, { ...init, headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", ...init.headers } });
+  fetch(`${s.baseUrl}${path}`, {
+    ...init,
+    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", ...init.headers },
+  });
 const rateHeaders = (response: Response) => ({
   limit: response.headers.get("x-ratelimit-limit"),
   remaining: response.headers.get("x-ratelimit-remaining"),
   reset: response.headers.get("x-ratelimit-reset"),
 });
 const transfer = (domain_name: string) =>
-  send("/api/v1/domains/transfer", { method: "POST", body: JSON.stringify({ domain_name, user_identifier: "u1", auth_code: "Xk8#pL2q!Rm9" }) });
+  send("/api/v1/domains/transfer", {
+    method: "POST",
+    body: JSON.stringify({ domain_name, user_identifier: "u1", auth_code: "Xk8#pL2q!Rm9" }),
+  });
 async function sendTimes(times: number, path: string) {
   for (let i = 0; i < times; i++) expect((await send(path)).status).not.toBe(429);
 }
@@ -25,7 +31,9 @@ describe("rate-limit headers", () => {
     const response = await send("/api/v1/domains/tlds");
     expect(response.status).toBe(200);
     expect(rateHeaders(response)).toEqual({ limit: "100", remaining: "99", reset: String(MINUTE_END) });
-    expect(response.headers.get("ratelimit-policy")).toBe('"overall_3600s";q=1000;w=3600, "overall_60s";q=100;w=60, "domain_retrieval";q=1000;w=60');
+    expect(response.headers.get("ratelimit-policy")).toBe(
+      '"overall_3600s";q=1000;w=3600, "overall_60s";q=100;w=60, "domain_retrieval";q=1000;w=60',
+    );
     expect(response.headers.get("ratelimit")).toBe('"overall_60s";r=99;t=60');
   });
 

@@ -20,15 +20,24 @@ beforeEach(async () => {
   await s.api.POST("/api/v1/users", { body: { user_identifier: "u1" } });
 });
 
-const advance = (body: { seconds?: number; to?: string }) => s.api.POST("/api/v1/sandbox/clock/advance", { body: body as { seconds: number } });
+const advance = (body: { seconds?: number; to?: string }) =>
+  s.api.POST("/api/v1/sandbox/clock/advance", { body: body as { seconds: number } });
 const clockOf = async (client = s.api) => (await client.GET("/api/v1/sandbox/clock")).data!;
 const transfer = (domain_name: string, auth_code: string) =>
   s.api.POST("/api/v1/domains/transfer", { body: { domain_name, user_identifier: "u1", auth_code } });
-const getTransfer = async (transfer_id: string) => (await s.api.GET("/api/v1/domains/transfers/{transfer_id}", { params: { path: { transfer_id } } })).data!;
+const getTransfer = async (transfer_id: string) =>
+  (await s.api.GET("/api/v1/domains/transfers/{transfer_id}", { params: { path: { transfer_id } } })).data!;
 const register = (body: { domain_name: string; user_identifier?: string; years?: number; auto_renew?: boolean }) =>
   s.api.POST("/api/v1/sandbox/domains", { body: { user_identifier: "u1", ...body } });
-const getDomain = async (domain_id: string) => (await s.api.GET("/api/v1/domains/{domain_id}", { params: { path: { domain_id } } })).data! as paths["/api/v1/domains/{domain_id}"]["get"]["responses"]["200"]["content"]["application/json"] & { status: string; expires_at: string; auto_renew: boolean };
-const totalSpent = async () => (await s.api.GET("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } })).data!.total_spent;
+const getDomain = async (domain_id: string) =>
+  (await s.api.GET("/api/v1/domains/{domain_id}", { params: { path: { domain_id } } }))
+    .data! as paths["/api/v1/domains/{domain_id}"]["get"]["responses"]["200"]["content"]["application/json"] & {
+    status: string;
+    expires_at: string;
+    auto_renew: boolean;
+  };
+const totalSpent = async () =>
+  (await s.api.GET("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } })).data!.total_spent;
 const setStatus = (domain_id: string, status: "active" | "pending" | "expired" | "suspended") =>
   s.api.PUT("/api/v1/sandbox/domains/{domain_id}/status", { params: { path: { domain_id } }, body: { status } });
 const eventsOf = (type: string) => s.outbox.events.filter((event) => event.type === type);
@@ -148,19 +157,29 @@ describe("transfers on the sandbox clock", () => {
     const id = started!.transfer_id;
     expect((await advance({ seconds: HOUR_S - 1 })).data!.changes).toEqual([]);
     expect((await getTransfer(id)).status).toBe("pending");
-    expect((await advance({ seconds: 1 })).data!.changes).toEqual([{ object: "transfer", id, from: "pending", to: "in_progress", at: "2026-11-22T11:00:00Z" }]);
+    expect((await advance({ seconds: 1 })).data!.changes).toEqual([
+      { object: "transfer", id, from: "pending", to: "in_progress", at: "2026-11-22T11:00:00Z" },
+    ]);
     await advance({ to: "2026-11-29T09:59:59Z" });
     expect((await getTransfer(id)).status).toBe("in_progress");
     const { data } = await advance({ seconds: 1 });
     expect(data!.changes).toEqual([{ object: "transfer", id, from: "in_progress", to: "completed", at: started!.estimated_completion }]);
     const completed = await getTransfer(id);
-    expect(completed).toMatchObject({ status: "completed", completed_at: "2026-11-29T10:00:00Z", domain_id: expect.stringMatching(/^dom_/) });
+    expect(completed).toMatchObject({
+      status: "completed",
+      completed_at: "2026-11-29T10:00:00Z",
+      domain_id: expect.stringMatching(/^dom_/),
+    });
     expect(completed.history).toEqual([
       { status: "pending", at: NOW },
       { status: "in_progress", at: "2026-11-22T11:00:00Z" },
       { status: "completed", at: "2026-11-29T10:00:00Z" },
     ]);
-    expect(await getDomain(completed.domain_id!)).toMatchObject({ name: "turing.com", status: "active", purchased_at: "2026-11-29T10:00:00Z" });
+    expect(await getDomain(completed.domain_id!)).toMatchObject({
+      name: "turing.com",
+      status: "active",
+      purchased_at: "2026-11-29T10:00:00Z",
+    });
     expect(await totalSpent()).toBe("12.99");
   });
 
@@ -171,7 +190,10 @@ describe("transfers on the sandbox clock", () => {
       ["in_progress", "2026-11-22T11:00:00Z"],
       ["completed", "2026-11-29T10:00:00Z"],
     ]);
-    expect(eventsOf("transfer.status_changed").map((event) => event.createdAt.toISOString())).toEqual(["2026-11-22T11:00:00.000Z", "2026-11-29T10:00:00.000Z"]);
+    expect(eventsOf("transfer.status_changed").map((event) => event.createdAt.toISOString())).toEqual([
+      "2026-11-22T11:00:00.000Z",
+      "2026-11-29T10:00:00.000Z",
+    ]);
     expect(eventsOf("domain.registered")).toHaveLength(1);
     expect((await getTransfer(id)).status).toBe("completed");
   });
@@ -185,17 +207,24 @@ describe("transfers on the sandbox clock", () => {
     const { data } = await advance({ seconds: 30 * DAY_S });
     expect(data!.changes.map((change) => change.to)).toEqual(statuses);
     expect(await getTransfer(id)).toMatchObject({ status: statuses.at(-1), completed_at: endedAt, domain_id: null });
-    expect((await s.api.GET("/api/v1/users/{user_identifier}/domains", { params: { path: { user_identifier: "u1" } } })).data!.total).toBe(0);
+    expect((await s.api.GET("/api/v1/users/{user_identifier}/domains", { params: { path: { user_identifier: "u1" } } })).data!.total).toBe(
+      0,
+    );
     expect(await totalSpent()).toBe("0.00");
-    expect((await s.api.GET("/api/v1/domains/availability/{domain_name}", { params: { path: { domain_name: "turing.com" } } })).data!.available).toBe(true);
+    expect(
+      (await s.api.GET("/api/v1/domains/availability/{domain_name}", { params: { path: { domain_name: "turing.com" } } })).data!.available,
+    ).toBe(true);
   });
 
   // Found by test/server/properties.test.ts: MAGIC_AUTH_CODES["__proto__"] is Object.prototype, and the next advance answered 500.
-  it.each(["__proto__", "constructor", "toString", "hasOwnProperty"])("an auth code named like a property of every object (%s) takes the usual path", async (code) => {
-    const id = (await transfer("turing.com", code)).data!.transfer_id;
-    expect((await advance({ seconds: 8 * DAY_S })).response.status).toBe(200);
-    expect((await getTransfer(id)).status).toBe("completed");
-  });
+  it.each(["__proto__", "constructor", "toString", "hasOwnProperty"])(
+    "an auth code named like a property of every object (%s) takes the usual path",
+    async (code) => {
+      const id = (await transfer("turing.com", code)).data!.transfer_id;
+      expect((await advance({ seconds: 8 * DAY_S })).response.status).toBe(200);
+      expect((await getTransfer(id)).status).toBe("completed");
+    },
+  );
 
   it("magic codes are exact: another code takes the usual path", async () => {
     const id = (await transfer("turing.com", "SANDBOX-FAIL")).data!.transfer_id;
@@ -225,7 +254,13 @@ describe("domains on the sandbox clock", () => {
     expect(await totalSpent()).toBe("12.99");
     const { data } = await advance({ to: "2030-01-01T00:00:00Z" });
     expect(data!.changes).toEqual(
-      ["2027-11-22T10:00:00Z", "2028-11-22T10:00:00Z", "2029-11-22T10:00:00Z"].map((at) => ({ object: "domain", id, from: "active", to: "active", at })),
+      ["2027-11-22T10:00:00Z", "2028-11-22T10:00:00Z", "2029-11-22T10:00:00Z"].map((at) => ({
+        object: "domain",
+        id,
+        from: "active",
+        to: "active",
+        at,
+      })),
     );
     expect(await getDomain(id)).toMatchObject({ status: "active", expires_at: "2030-11-22T10:00:00Z" });
     expect(await totalSpent()).toBe(String((1299 + 3 * 1499) / 100));
@@ -235,7 +270,11 @@ describe("domains on the sandbox clock", () => {
   it("a transferred domain, on the same advance, later renews itself too", async () => {
     await transfer("turing.com", "Xk8#pL2q!Rm9");
     const { data } = await advance({ seconds: 380 * DAY_S });
-    expect(data!.changes.map((change) => `${change.object}:${change.to}`)).toEqual(["transfer:in_progress", "transfer:completed", "domain:active"]);
+    expect(data!.changes.map((change) => `${change.object}:${change.to}`)).toEqual([
+      "transfer:in_progress",
+      "transfer:completed",
+      "domain:active",
+    ]);
   });
 });
 
@@ -283,7 +322,8 @@ describe("sessions on the sandbox clock", () => {
 });
 
 describe("magic names", () => {
-  const availability = async (domain_name: string) => (await s.api.GET("/api/v1/domains/availability/{domain_name}", { params: { path: { domain_name } } })).data!;
+  const availability = async (domain_name: string) =>
+    (await s.api.GET("/api/v1/domains/availability/{domain_name}", { params: { path: { domain_name } } })).data!;
 
   it.each([
     ["taken-shop.com", { available: false, premium: false, price: null }],
@@ -307,10 +347,20 @@ describe("POST /api/v1/sandbox/domains", () => {
   it("registers a domain as a purchase would: 201 with the detail, charged, domain.registered", async () => {
     const { data, response } = await register({ domain_name: "Ada-Lovelace.COM", years: 2 });
     expect(response.status).toBe(201);
-    expect(data).toMatchObject({ name: "ada-lovelace.com", status: "active", purchased_at: NOW, expires_at: "2028-11-22T10:00:00Z", auto_renew: true, whois_privacy: true, user_identifier: "u1" });
+    expect(data).toMatchObject({
+      name: "ada-lovelace.com",
+      status: "active",
+      purchased_at: NOW,
+      expires_at: "2028-11-22T10:00:00Z",
+      auto_renew: true,
+      whois_privacy: true,
+      user_identifier: "u1",
+    });
     expect(await totalSpent()).toBe("25.98");
     expect(eventsOf("domain.registered")).toEqual([expect.objectContaining({ partnerId: "partner_a", payload: { data } })]);
-    expect((await s.api.GET("/api/v1/users/{user_identifier}/domains", { params: { path: { user_identifier: "u1" } } })).data!.total).toBe(1);
+    expect((await s.api.GET("/api/v1/users/{user_identifier}/domains", { params: { path: { user_identifier: "u1" } } })).data!.total).toBe(
+      1,
+    );
   });
 
   it("charges the premium price for premium names", async () => {
@@ -335,13 +385,16 @@ describe("POST /api/v1/sandbox/domains", () => {
     expect(eventsOf("domain.registered")).toEqual([]);
   });
 
-  it.each([["😀.com"], ["xn--e28h.com"], ["☃.com"], ["xn--n3h.com"]])("refuses %j, a name IDNA2008 does not allow, with 422 and registers nothing", async (domain_name) => {
-    const { error, response } = await register({ domain_name });
-    expect(response.status).toBe(422);
-    expect(error).toMatchObject({ details: { field: "domain_name", code: "invalid_format" } });
-    expect(await totalSpent()).toBe("0.00");
-    expect(eventsOf("domain.registered")).toEqual([]);
-  });
+  it.each([["😀.com"], ["xn--e28h.com"], ["☃.com"], ["xn--n3h.com"]])(
+    "refuses %j, a name IDNA2008 does not allow, with 422 and registers nothing",
+    async (domain_name) => {
+      const { error, response } = await register({ domain_name });
+      expect(response.status).toBe(422);
+      expect(error).toMatchObject({ details: { field: "domain_name", code: "invalid_format" } });
+      expect(await totalSpent()).toBe("0.00");
+      expect(eventsOf("domain.registered")).toEqual([]);
+    },
+  );
 
   it("registers a Unicode name once, whichever spelling comes second", async () => {
     expect((await register({ domain_name: "münchen.de" })).data).toMatchObject({ name: "xn--mnchen-3ya.de" });
@@ -383,7 +436,14 @@ describe("PUT /api/v1/sandbox/domains/{domain_id}/status", () => {
 
   it("answers 403 for another partner's domain, 404 for an unknown one, 422 for an unknown status", async () => {
     const id = (await register({ domain_name: "ada.com" })).data!.id;
-    expect((await s.otherPartner.PUT("/api/v1/sandbox/domains/{domain_id}/status", { params: { path: { domain_id: id } }, body: { status: "expired" } })).response.status).toBe(403);
+    expect(
+      (
+        await s.otherPartner.PUT("/api/v1/sandbox/domains/{domain_id}/status", {
+          params: { path: { domain_id: id } },
+          body: { status: "expired" },
+        })
+      ).response.status,
+    ).toBe(403);
     expect((await setStatus("dom_unknown", "expired")).response.status).toBe(404);
     expect((await setStatus(id, "deleted" as "active")).response.status).toBe(422);
     expect((await getDomain(id)).status).toBe("active");
@@ -400,18 +460,27 @@ describe("POST /api/v1/sandbox/reset", () => {
     const { response } = await s.api.POST("/api/v1/sandbox/reset");
     expect(response.status).toBe(204);
     expect((await s.api.GET("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } })).response.status).toBe(404);
-    expect((await s.api.GET("/api/v1/domains/availability/{domain_name}", { params: { path: { domain_name: "ada.com" } } })).data!.available).toBe(true);
+    expect(
+      (await s.api.GET("/api/v1/domains/availability/{domain_name}", { params: { path: { domain_name: "ada.com" } } })).data!.available,
+    ).toBe(true);
     expect(await clockOf()).toEqual({ now: NOW, advanced_seconds: 0 });
     // Counted since the reset: the two reads above and this one.
     expect((await s.api.GET("/api/v1/health")).response.headers.get("x-ratelimit-remaining")).toBe("97");
-    expect((await s.otherPartner.GET("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "b1" } } })).response.status).toBe(200);
+    expect(
+      (await s.otherPartner.GET("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "b1" } } })).response.status,
+    ).toBe(200);
   });
 });
 
 describe("a production deployment", () => {
   const LIVE_KEY = "sk_live_partnerAkey00000000000000000000000";
   const clock = new ManualClock(NOW);
-  const production = createApp({ environment: "production", embedBaseUrl: "https://embed.invalid", clock, partners: [{ partner: { id: "p", name: "P" }, keys: [LIVE_KEY] }] });
+  const production = createApp({
+    environment: "production",
+    embedBaseUrl: "https://embed.invalid",
+    clock,
+    partners: [{ partner: { id: "p", name: "P" }, keys: [LIVE_KEY] }],
+  });
   let server: Listener;
   let api: ReturnType<typeof createClient<paths>>;
   beforeAll(async () => {
@@ -438,11 +507,18 @@ describe("a production deployment", () => {
 
   it("ignores magic values: sandbox-fail completes, taken- names are available; time moves transfers on the sweep", async () => {
     await api.POST("/api/v1/users", { body: { user_identifier: "u1" } });
-    expect((await api.GET("/api/v1/domains/availability/{domain_name}", { params: { path: { domain_name: "taken-shop.com" } } })).data!.available).toBe(true);
-    const id = (await api.POST("/api/v1/domains/transfer", { body: { domain_name: "turing.com", user_identifier: "u1", auth_code: "sandbox-fail" } })).data!.transfer_id;
+    expect(
+      (await api.GET("/api/v1/domains/availability/{domain_name}", { params: { path: { domain_name: "taken-shop.com" } } })).data!
+        .available,
+    ).toBe(true);
+    const id = (
+      await api.POST("/api/v1/domains/transfer", { body: { domain_name: "turing.com", user_identifier: "u1", auth_code: "sandbox-fail" } })
+    ).data!.transfer_id;
     clock.advance(8 * DAY_S * 1000);
     expect(applyAllDueChanges(production.services)).toBe(2);
-    expect((await api.GET("/api/v1/domains/transfers/{transfer_id}", { params: { path: { transfer_id: id } } })).data!.status).toBe("completed");
+    expect((await api.GET("/api/v1/domains/transfers/{transfer_id}", { params: { path: { transfer_id: id } } })).data!.status).toBe(
+      "completed",
+    );
   });
 });
 

@@ -15,7 +15,14 @@ import { announcedAddress, spawnServer, type ServerProcess } from "../../../scri
 const KEY = "sk_sandbox_startupTestKey0000000000000000";
 const LIVE_KEY = "sk_live_startupTestKey000000000000000000000";
 /** A deployment with one partner key and nothing else listening. */
-const QUIET = { PORT: "0", EMBED_PORT: "0", DEMO_HOST_PORT: "0", LOG_LEVEL: "info", PARTNER_API_CONFIG: "/nonexistent.json", PARTNER_API_KEYS: `starter:${KEY}` };
+const QUIET = {
+  PORT: "0",
+  EMBED_PORT: "0",
+  DEMO_HOST_PORT: "0",
+  LOG_LEVEL: "info",
+  PARTNER_API_CONFIG: "/nonexistent.json",
+  PARTNER_API_KEYS: `starter:${KEY}`,
+};
 
 const running: ServerProcess[] = [];
 const cleanups: Array<() => void> = [];
@@ -60,10 +67,22 @@ const exitWithin = (server: ServerProcess, ms: number) =>
 
 describe("a setting npm start cannot use", () => {
   it.each([
-    ["PORT", async () => ({ PORT: String(await busyPort()) }), (port: string) => `cannot listen on 127.0.0.1:${port} (PORT): address already in use`],
-    ["EMBED_PORT", async () => ({ EMBED_PORT: String(await busyPort()) }), (port: string) => `cannot listen on 127.0.0.1:${port} (EMBED_PORT): address already in use`],
+    [
+      "PORT",
+      async () => ({ PORT: String(await busyPort()) }),
+      (port: string) => `cannot listen on 127.0.0.1:${port} (PORT): address already in use`,
+    ],
+    [
+      "EMBED_PORT",
+      async () => ({ EMBED_PORT: String(await busyPort()) }),
+      (port: string) => `cannot listen on 127.0.0.1:${port} (EMBED_PORT): address already in use`,
+    ],
     // The demo page is served only for the demo partner: no partner configured.
-    ["DEMO_HOST_PORT", async () => ({ DEMO_HOST_PORT: String(await busyPort()), PARTNER_API_KEYS: "" }), (port: string) => `cannot listen on 127.0.0.1:${port} (DEMO_HOST_PORT): address already in use`],
+    [
+      "DEMO_HOST_PORT",
+      async () => ({ DEMO_HOST_PORT: String(await busyPort()), PARTNER_API_KEYS: "" }),
+      (port: string) => `cannot listen on 127.0.0.1:${port} (DEMO_HOST_PORT): address already in use`,
+    ],
   ] as const)("a busy %s: one line naming it, exit 1, never a listening line or a stack", async (setting, env, line) => {
     const settings: Record<string, string> = await env();
     const server = start({ ...QUIET, ...settings });
@@ -76,7 +95,10 @@ describe("a setting npm start cannot use", () => {
     [{ PORT: "http" }, "configuration: PORT must be a port number (got http)"],
     [{ EMBED_PORT: "70000" }, "configuration: EMBED_PORT must be a port number (got 70000)"],
     [{ LOG_LEVEL: "loud" }, "configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got loud)"],
-    [{ PARTNER_API_ENVIRONMENT: "production", PARTNER_API_KEYS: `starter:${KEY}` }, "configuration: PARTNER_API_KEYS: the key of starter is not a production key (sk_live_...)"],
+    [
+      { PARTNER_API_ENVIRONMENT: "production", PARTNER_API_KEYS: `starter:${KEY}` },
+      "configuration: PARTNER_API_KEYS: the key of starter is not a production key (sk_live_...)",
+    ],
     [{ PARTNER_API_CONFIG: "BROKEN" }, /^configuration: PARTNER_API_CONFIG: \S+partners\.json is not valid JSON \(.+\)$/],
   ])("configuration %j: one line naming the setting, exit 2, no stack", async (env, line) => {
     const settings = { ...env } as Record<string, string>;
@@ -94,7 +116,11 @@ describe("EMBED_PORT", () => {
     const server = start({ ...QUIET, EMBED_PORT: String(embedPort) });
     const baseUrl = await announcedAddress(server);
     expect(baseUrl, server.output()).toBeDefined();
-    const response = await fetch(`${baseUrl}/api/v1/users`, { method: "POST", headers: { Authorization: `Bearer ${KEY}`, "Content-Type": "application/json" }, body: JSON.stringify({ user_identifier: "u1" }) });
+    const response = await fetch(`${baseUrl}/api/v1/users`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${KEY}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ user_identifier: "u1" }),
+    });
     const { login_url: loginUrl } = (await response.json()) as { login_url: string };
     expect(loginUrl).toMatch(new RegExp(`^http://localhost:${embedPort}/session/[A-Za-z0-9]{43}$`));
     expect((await fetch(loginUrl.replace("localhost", "127.0.0.1"), { redirect: "manual" })).status).toBe(303);
@@ -127,7 +153,11 @@ describe("the start-up banner", () => {
     );
     const server = start({ ...QUIET, PARTNER_API_CONFIG: file });
     expect(await announcedAddress(server), server.output()).toBeDefined();
-    const partnerLines = () => server.output().split("\n").filter((line) => line.startsWith("  partner "));
+    const partnerLines = () =>
+      server
+        .output()
+        .split("\n")
+        .filter((line) => line.startsWith("  partner "));
     await until(() => partnerLines().length === 3);
     expect(partnerLines()).toEqual([
       "  partner starter (starter): 1 sandbox key, from PARTNER_API_KEYS",
@@ -138,12 +168,20 @@ describe("the start-up banner", () => {
   });
 
   it("is one block after the `listening` log line: the demo session's request is logged before it, not inside it", async () => {
-    const server = start({ ...QUIET, PARTNER_API_KEYS: "", EMBED_PORT: String(await freePort()), DEMO_HOST_PORT: String(await freePort()) });
+    const server = start({
+      ...QUIET,
+      PARTNER_API_KEYS: "",
+      EMBED_PORT: String(await freePort()),
+      DEMO_HOST_PORT: String(await freePort()),
+    });
     expect(await announcedAddress(server), server.output()).toBeDefined();
     await until(() => server.output().includes("the demo partner's page framing it"));
     const lines = server.output().split("\n").filter(Boolean);
     const isLogLine = (line: string) => line.startsWith("{");
-    const banner = lines.slice(lines.findIndex((line) => !isLogLine(line)), lines.findLastIndex((line) => !isLogLine(line)) + 1);
+    const banner = lines.slice(
+      lines.findIndex((line) => !isLogLine(line)),
+      lines.findLastIndex((line) => !isLogLine(line)) + 1,
+    );
     expect(banner.filter(isLogLine)).toEqual([]);
     expect(banner[0]).toMatch(/^partner-api sandbox server on http:\/\/127\.0\.0\.1:\d+ /);
     expect(banner.at(-1)).toMatch(/^ {2}the demo partner's page framing it/);
@@ -169,7 +207,9 @@ describe("stopping", () => {
     const { port } = new URL(baseUrl);
     const socket = connect(Number(port), "127.0.0.1");
     socket.on("error", () => {});
-    socket.write(`POST /api/v1/users HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"user_identifier":`);
+    socket.write(
+      `POST /api/v1/users HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"user_identifier":`,
+    );
     cleanups.push(() => socket.destroy());
     return new Promise<void>((resolve) => setTimeout(resolve, 200));
   }

@@ -20,17 +20,32 @@ const row = (id: string, domainId: string, name: string, type: DnsRecordRow["typ
 /** The order the Store interface states, written out independently of the store's own key. */
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const listOrder = (a: RecordListPosition, b: RecordListPosition) =>
-  byText(a.name.toLowerCase(), b.name.toLowerCase()) || byText(a.type, b.type) || a.createdAt.getTime() - b.createdAt.getTime() || byText(a.id, b.id);
+  byText(a.name.toLowerCase(), b.name.toLowerCase()) ||
+  byText(a.type, b.type) ||
+  a.createdAt.getTime() - b.createdAt.getTime() ||
+  byText(a.id, b.id);
 
 describe("recordPage", () => {
   it("agrees with sorting the zone, from the start and after any position, whatever the sequence of saves and deletes", () => {
     const names = fc.constantFrom("@", "www", "WWW", "mail", "_dmarc", "*", "1a", "a-b", "a.b");
     const types = fc.constantFrom<DnsRecordRow["type"]>("A", "AAAA", "TXT", "MX");
     const action = fc.oneof(
-      fc.record({ kind: fc.constant("save" as const), id: fc.integer({ min: 1, max: 30 }), domain: fc.constantFrom("dom_a", "dom_b"), name: names, type: types, minute: fc.integer({ min: 0, max: 3 }) }),
+      fc.record({
+        kind: fc.constant("save" as const),
+        id: fc.integer({ min: 1, max: 30 }),
+        domain: fc.constantFrom("dom_a", "dom_b"),
+        name: names,
+        type: types,
+        minute: fc.integer({ min: 0, max: 3 }),
+      }),
       fc.record({ kind: fc.constant("delete" as const), id: fc.integer({ min: 1, max: 30 }) }),
     );
-    const position = fc.record({ name: names, type: types, createdAt: fc.integer({ min: -1, max: 4 }).map((m) => new Date(T0 + m * 60_000)), id: fc.constantFrom("rec_0", "rec_15", "rec_9") });
+    const position = fc.record({
+      name: names,
+      type: types,
+      createdAt: fc.integer({ min: -1, max: 4 }).map((m) => new Date(T0 + m * 60_000)),
+      id: fc.constantFrom("rec_0", "rec_15", "rec_9"),
+    });
     fc.assert(
       fc.property(fc.array(action, { maxLength: 80 }), position, fc.integer({ min: 1, max: 40 }), (actions, after, limit) => {
         const store = new MemoryStore();
@@ -43,7 +58,9 @@ describe("recordPage", () => {
           } else {
             // A record keeps its domain and creation time; name and type may change (a rename, a Variant R type change).
             const previous = rows.get(id);
-            const saved = previous ? { ...previous, name: step.name, type: step.type } : row(id, step.domain, step.name, step.type, step.minute);
+            const saved = previous
+              ? { ...previous, name: step.name, type: step.type }
+              : row(id, step.domain, step.name, step.type, step.minute);
             store.saveRecord(saved);
             rows.set(id, saved);
           }

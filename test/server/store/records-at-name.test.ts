@@ -5,7 +5,17 @@ import { MemoryStore } from "../../../server/store/memory-store.js";
 import type { DnsRecordRow } from "../../../server/store/types.js";
 
 const at = new Date("2026-11-22T10:00:00Z");
-const record = (id: string, domainId: string, name: string): DnsRecordRow => ({ id, domainId, type: "TXT", name, content: id, ttl: 300, priority: null, createdAt: at, updatedAt: at });
+const record = (id: string, domainId: string, name: string): DnsRecordRow => ({
+  id,
+  domainId,
+  type: "TXT",
+  name,
+  content: id,
+  ttl: 300,
+  priority: null,
+  createdAt: at,
+  updatedAt: at,
+});
 const ids = (rows: DnsRecordRow[]) => rows.map((row) => row.id).sort();
 
 describe("recordsAtName", () => {
@@ -36,7 +46,12 @@ describe("recordsAtName", () => {
   it("always agrees with filtering the whole zone, whatever the sequence of saves and deletes", () => {
     const names = fc.constantFrom("@", "www", "WWW", "mail", "_dmarc", "*");
     const action = fc.oneof(
-      fc.record({ kind: fc.constant("save" as const), id: fc.integer({ min: 1, max: 8 }), domain: fc.constantFrom("dom_a", "dom_b"), name: names }),
+      fc.record({
+        kind: fc.constant("save" as const),
+        id: fc.integer({ min: 1, max: 8 }),
+        domain: fc.constantFrom("dom_a", "dom_b"),
+        name: names,
+      }),
       fc.record({ kind: fc.constant("delete" as const), id: fc.integer({ min: 1, max: 8 }) }),
     );
     fc.assert(

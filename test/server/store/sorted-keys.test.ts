@@ -10,33 +10,43 @@ describe("SortedKeys", () => {
       fc.record({ kind: fc.constant("delete" as const), key: fc.integer({ min: 0, max: 3000 }) }),
     );
     fc.assert(
-      fc.property(fc.array(operation, { maxLength: 3000 }), fc.nat(3000), fc.integer({ min: 1, max: 1200 }), (operations, offset, limit) => {
-        const values = new Map<number, number>();
-        const compare = (a: number, b: number) => values.get(b)! - values.get(a)! || a - b;
-        const index = new SortedKeys<number>(compare);
-        for (const op of operations) {
-          if (values.has(op.key)) index.remove(op.key);
-          if (op.kind === "set") {
-            values.set(op.key, op.value);
-            index.insert(op.key);
-          } else values.delete(op.key);
-        }
-        const expected = [...values.keys()].sort(compare);
-        expect(index.size).toBe(expected.length);
-        expect(index.page(offset, limit)).toEqual(expected.slice(offset, offset + limit));
-      }),
+      fc.property(
+        fc.array(operation, { maxLength: 3000 }),
+        fc.nat(3000),
+        fc.integer({ min: 1, max: 1200 }),
+        (operations, offset, limit) => {
+          const values = new Map<number, number>();
+          const compare = (a: number, b: number) => values.get(b)! - values.get(a)! || a - b;
+          const index = new SortedKeys<number>(compare);
+          for (const op of operations) {
+            if (values.has(op.key)) index.remove(op.key);
+            if (op.kind === "set") {
+              values.set(op.key, op.value);
+              index.insert(op.key);
+            } else values.delete(op.key);
+          }
+          const expected = [...values.keys()].sort(compare);
+          expect(index.size).toBe(expected.length);
+          expect(index.page(offset, limit)).toEqual(expected.slice(offset, offset + limit));
+        },
+      ),
       { seed: 11, numRuns: 60 },
     );
   });
 
   it("pages after any key, held or not, exactly as filtering the sorted keys would", () => {
     fc.assert(
-      fc.property(fc.uniqueArray(fc.integer({ min: 0, max: 5000 }), { maxLength: 3000 }), fc.integer({ min: -1, max: 5001 }), fc.integer({ min: 1, max: 1200 }), (keys, after, limit) => {
-        const index = new SortedKeys<number>((a, b) => a - b);
-        for (const key of keys) index.insert(key);
-        const expected = [...keys].sort((a, b) => a - b).filter((key) => key > after);
-        expect(index.after(after, limit)).toEqual(expected.slice(0, limit));
-      }),
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 0, max: 5000 }), { maxLength: 3000 }),
+        fc.integer({ min: -1, max: 5001 }),
+        fc.integer({ min: 1, max: 1200 }),
+        (keys, after, limit) => {
+          const index = new SortedKeys<number>((a, b) => a - b);
+          for (const key of keys) index.insert(key);
+          const expected = [...keys].sort((a, b) => a - b).filter((key) => key > after);
+          expect(index.after(after, limit)).toEqual(expected.slice(0, limit));
+        },
+      ),
       { seed: 23, numRuns: 100 },
     );
   });

@@ -25,17 +25,30 @@ const startedTransfer = async (domain_name = "turing.com", extra: { extend_regis
 };
 const getTransfer = (transfer_id: string) => s.api.GET("/api/v1/domains/transfers/{transfer_id}", { params: { path: { transfer_id } } });
 const userU1 = async () => (await s.api.GET("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } })).data!;
-const domainsOfU1 = async () => (await s.api.GET("/api/v1/users/{user_identifier}/domains", { params: { path: { user_identifier: "u1" } } })).data!;
-const availability = (domain_name: string) => s.api.GET("/api/v1/domains/availability/{domain_name}", { params: { path: { domain_name } } });
+const domainsOfU1 = async () =>
+  (await s.api.GET("/api/v1/users/{user_identifier}/domains", { params: { path: { user_identifier: "u1" } } })).data!;
+const availability = (domain_name: string) =>
+  s.api.GET("/api/v1/domains/availability/{domain_name}", { params: { path: { domain_name } } });
 const moveThrough = (id: string, ...statuses: TransferStatus[]) => statuses.forEach((status) => moveTransfer(s.services, id, status));
 const eventsOf = (type: string) => s.outbox.events.filter((event) => event.type === type);
-const invalid = (message: string, code = "invalid_format") => ({ error: "validation_error", message, details: { field: "domain_name", code } });
+const invalid = (message: string, code = "invalid_format") => ({
+  error: "validation_error",
+  message,
+  details: { field: "domain_name", code },
+});
 
 describe("POST /api/v1/domains/transfer", () => {
   it("starts a pending transfer with 201, costing the TLD's transfer price, due 7 days later", async () => {
     const { data, response } = await transfer("turing.com");
     expect(response.status).toBe(201);
-    expect(data).toEqual({ transfer_id: expect.stringMatching(TRF_ID), domain_name: "turing.com", status: "pending", estimated_completion: "2026-11-29T10:00:00Z", cost: "12.99", currency: "USD" });
+    expect(data).toEqual({
+      transfer_id: expect.stringMatching(TRF_ID),
+      domain_name: "turing.com",
+      status: "pending",
+      estimated_completion: "2026-11-29T10:00:00Z",
+      cost: "12.99",
+      currency: "USD",
+    });
   });
 
   it("adds one year's renewal price when extend_registration is true", async () => {
@@ -82,7 +95,11 @@ describe("POST /api/v1/domains/transfer", () => {
     s.registerDomainFor("u1", "adalovelace.com");
     const { error, response } = await transfer("adalovelace.com");
     expect(response.status).toBe(409);
-    expect(error).toEqual({ error: "conflict", message: "adalovelace.com is already registered through this service", details: { field: "domain_name", code: "already_registered" } });
+    expect(error).toEqual({
+      error: "conflict",
+      message: "adalovelace.com is already registered through this service",
+      details: { field: "domain_name", code: "already_registered" },
+    });
     expect(s.services.store.activeTransferOf("adalovelace.com")).toBeFalsy();
   });
 
@@ -97,14 +114,20 @@ describe("POST /api/v1/domains/transfer", () => {
     await startedTransfer("turing.com");
     const { error, response } = await transfer("turing.com", { extend_registration: true });
     expect(response.status).toBe(409);
-    expect(error).toEqual({ error: "conflict", message: "A transfer of turing.com is already in progress", details: { field: "domain_name", code: "transfer_in_progress" } });
+    expect(error).toEqual({
+      error: "conflict",
+      message: "A transfer of turing.com is already in progress",
+      details: { field: "domain_name", code: "transfer_in_progress" },
+    });
   });
 
   it("answers 409 while the first transfer is in_progress, also to partner B", async () => {
     const id = await startedTransfer("turing.com");
     moveThrough(id, "in_progress");
     expect((await transfer("turing.com")).response.status).toBe(409);
-    const other = await s.otherPartner.POST("/api/v1/domains/transfer", { body: { domain_name: "turing.com", user_identifier: "b1", auth_code: "x" } });
+    const other = await s.otherPartner.POST("/api/v1/domains/transfer", {
+      body: { domain_name: "turing.com", user_identifier: "b1", auth_code: "x" },
+    });
     expect(other.response.status).toBe(409);
   });
 
@@ -117,7 +140,11 @@ describe("POST /api/v1/domains/transfer", () => {
   it.each([
     ["a name without a TLD", "turing", invalid("domain_name must be a domain name such as example.com")],
     ["a TLD the service does not sell", "turing.zz", invalid("The TLD .zz is not offered", "invalid_value")],
-    ["a .uk name (moved by tag change, transfer price 0)", "turing.uk", invalid(".uk domains are moved by a registrar tag change, not by a transfer", "invalid_value")],
+    [
+      "a .uk name (moved by tag change, transfer price 0)",
+      "turing.uk",
+      invalid(".uk domains are moved by a registrar tag change, not by a transfer", "invalid_value"),
+    ],
     ["a label starting with a hyphen", "-turing.com", invalid("domain_name must be a domain name such as example.com")],
     ["a label ending with a hyphen", "turing-.com", invalid("domain_name must be a domain name such as example.com")],
     ["a label of 64 characters", `${"a".repeat(64)}.com`, invalid("domain_name must be a domain name such as example.com")],
@@ -136,12 +163,15 @@ describe("POST /api/v1/domains/transfer", () => {
     expect((await transfer(`${"a".repeat(63)}.com`)).response.status).toBe(201);
   });
 
-  it.each([["😀.com"], ["xn--e28h.com"], ["☃.com"], ["xn--n3h.com"]])("refuses %j, a name IDNA2008 does not allow, with 422 and starts nothing", async (domain_name) => {
-    const { error, response } = await transfer(domain_name);
-    expect(response.status).toBe(422);
-    expect(error).toMatchObject({ error: "validation_error", details: { field: "domain_name", code: "invalid_format" } });
-    expect(s.outbox.events).toEqual([]);
-  });
+  it.each([["😀.com"], ["xn--e28h.com"], ["☃.com"], ["xn--n3h.com"]])(
+    "refuses %j, a name IDNA2008 does not allow, with 422 and starts nothing",
+    async (domain_name) => {
+      const { error, response } = await transfer(domain_name);
+      expect(response.status).toBe(422);
+      expect(error).toMatchObject({ error: "validation_error", details: { field: "domain_name", code: "invalid_format" } });
+      expect(s.outbox.events).toEqual([]);
+    },
+  );
 
   it("takes the Unicode and the A-label spelling of a name as one name: the second transfer is in progress already", async () => {
     await startedTransfer("münchen.de");
@@ -156,10 +186,28 @@ describe("POST /api/v1/domains/transfer", () => {
   });
 
   it.each([
-    ["auth_code missing", { domain_name: "turing.com", user_identifier: "u1" }, "auth_code", "missing_required_field", "auth_code is required"],
+    [
+      "auth_code missing",
+      { domain_name: "turing.com", user_identifier: "u1" },
+      "auth_code",
+      "missing_required_field",
+      "auth_code is required",
+    ],
     ["domain_name missing", { user_identifier: "u1", auth_code: "x" }, "domain_name", "missing_required_field", "domain_name is required"],
-    ["user_identifier missing", { domain_name: "turing.com", auth_code: "x" }, "user_identifier", "missing_required_field", "user_identifier is required"],
-    ["an unknown field", { domain_name: "turing.com", user_identifier: "u1", auth_code: "x", years: 2 }, "years", "unknown_field", "years is not an accepted field"],
+    [
+      "user_identifier missing",
+      { domain_name: "turing.com", auth_code: "x" },
+      "user_identifier",
+      "missing_required_field",
+      "user_identifier is required",
+    ],
+    [
+      "an unknown field",
+      { domain_name: "turing.com", user_identifier: "u1", auth_code: "x", years: 2 },
+      "years",
+      "unknown_field",
+      "years is not an accepted field",
+    ],
   ])("refuses %s with 400", async (_label, body, field, code, message) => {
     const { error, response } = await s.api.POST("/api/v1/domains/transfer", { body: body as never });
     expect(response.status).toBe(400);
@@ -168,13 +216,17 @@ describe("POST /api/v1/domains/transfer", () => {
   });
 
   it("refuses extend_registration that is not a boolean with 400 invalid_type", async () => {
-    const { error, response } = await s.api.POST("/api/v1/domains/transfer", { body: { domain_name: "turing.com", user_identifier: "u1", auth_code: "x", extend_registration: "yes" } as never });
+    const { error, response } = await s.api.POST("/api/v1/domains/transfer", {
+      body: { domain_name: "turing.com", user_identifier: "u1", auth_code: "x", extend_registration: "yes" } as never,
+    });
     expect(response.status).toBe(400);
     expect(error).toMatchObject({ error: "validation_error", details: { field: "extend_registration", code: "invalid_type" } });
   });
 
   it("refuses an empty auth_code with 422 too_short", async () => {
-    const { error, response } = await s.api.POST("/api/v1/domains/transfer", { body: { domain_name: "turing.com", user_identifier: "u1", auth_code: "" } });
+    const { error, response } = await s.api.POST("/api/v1/domains/transfer", {
+      body: { domain_name: "turing.com", user_identifier: "u1", auth_code: "" },
+    });
     expect(response.status).toBe(422);
     expect(error).toMatchObject({ error: "validation_error", details: { field: "auth_code", code: "too_short" } });
   });
@@ -186,12 +238,22 @@ describe("GET /api/v1/domains/transfers/{transfer_id}", () => {
     s.clock.advance(DAY);
     const { data, response } = await getTransfer(id);
     expect(response.status).toBe(200);
-    expect(data).toEqual({ transfer_id: id, domain_name: "turing.com", status: "pending", started_at: NOW, completed_at: null, domain_id: null, history: [{ status: "pending", at: NOW }] });
+    expect(data).toEqual({
+      transfer_id: id,
+      domain_name: "turing.com",
+      status: "pending",
+      started_at: NOW,
+      completed_at: null,
+      domain_id: null,
+      history: [{ status: "pending", at: NOW }],
+    });
   });
 
   it("answers 403 when partner B reads partner A's transfer", async () => {
     const id = await startedTransfer("turing.com");
-    const { error, response } = await s.otherPartner.GET("/api/v1/domains/transfers/{transfer_id}", { params: { path: { transfer_id: id } } });
+    const { error, response } = await s.otherPartner.GET("/api/v1/domains/transfers/{transfer_id}", {
+      params: { path: { transfer_id: id } },
+    });
     expect(response.status).toBe(403);
     expect(error).toEqual({ error: "forbidden", message: "You do not have access to this transfer" });
   });
@@ -234,8 +296,16 @@ describe("the transfer state machine", () => {
     });
     const domains = await domainsOfU1();
     expect(domains.total).toBe(1);
-    expect(domains.domains[0]).toMatchObject({ id: data!.domain_id, name: "turing.com", purchased_at: "2026-11-27T10:00:00Z", expires_at: "2027-11-27T10:00:00Z" });
-    expect((await s.api.GET("/api/v1/domains/{domain_id}", { params: { path: { domain_id: data!.domain_id! } } })).data).toMatchObject({ name: "turing.com", user_identifier: "u1" });
+    expect(domains.domains[0]).toMatchObject({
+      id: data!.domain_id,
+      name: "turing.com",
+      purchased_at: "2026-11-27T10:00:00Z",
+      expires_at: "2027-11-27T10:00:00Z",
+    });
+    expect((await s.api.GET("/api/v1/domains/{domain_id}", { params: { path: { domain_id: data!.domain_id! } } })).data).toMatchObject({
+      name: "turing.com",
+      user_identifier: "u1",
+    });
   });
 
   it("charges the user the transfer cost on completion, not before", async () => {
@@ -257,8 +327,30 @@ describe("the transfer state machine", () => {
     moveThrough(id, "in_progress", "completed");
     const events = eventsOf("transfer.status_changed");
     expect(events.map((event) => event.payload)).toEqual([
-      { previous_status: "pending", data: { transfer_id: id, domain_name: "turing.com", status: "in_progress", started_at: NOW, completed_at: null, domain_id: null, history: [{ status: "pending", at: NOW }, { status: "in_progress", at: NOW }] } },
-      { previous_status: "in_progress", data: expect.objectContaining({ transfer_id: id, status: "completed", completed_at: NOW, domain_id: expect.stringMatching(/^dom_/) }) },
+      {
+        previous_status: "pending",
+        data: {
+          transfer_id: id,
+          domain_name: "turing.com",
+          status: "in_progress",
+          started_at: NOW,
+          completed_at: null,
+          domain_id: null,
+          history: [
+            { status: "pending", at: NOW },
+            { status: "in_progress", at: NOW },
+          ],
+        },
+      },
+      {
+        previous_status: "in_progress",
+        data: expect.objectContaining({
+          transfer_id: id,
+          status: "completed",
+          completed_at: NOW,
+          domain_id: expect.stringMatching(/^dom_/),
+        }),
+      },
     ]);
     expect(events.every((event) => event.partnerId === "partner_a")).toBe(true);
   });
@@ -269,7 +361,12 @@ describe("the transfer state machine", () => {
     expect(eventsOf("domain.registered")).toEqual([]);
     moveThrough(id, "completed");
     const domainId = (await getTransfer(id)).data!.domain_id;
-    expect(eventsOf("domain.registered")).toEqual([expect.objectContaining({ partnerId: "partner_a", payload: { data: expect.objectContaining({ id: domainId, name: "turing.com", user_identifier: "u1" }) } })]);
+    expect(eventsOf("domain.registered")).toEqual([
+      expect.objectContaining({
+        partnerId: "partner_a",
+        payload: { data: expect.objectContaining({ id: domainId, name: "turing.com", user_identifier: "u1" }) },
+      }),
+    ]);
   });
 
   it("makes the name taken once completed: availability false, a new transfer 409 already_registered", async () => {
@@ -299,7 +396,10 @@ describe("the transfer state machine", () => {
     });
     expect(await domainsOfU1()).toEqual({ domains: [], total: 0 });
     expect((await userU1()).total_spent).toBe("0.00");
-    expect(eventsOf("transfer.status_changed").at(-1)!.payload).toMatchObject({ previous_status: path.length > 1 ? path[path.length - 2] : "pending", data: { status: final } });
+    expect(eventsOf("transfer.status_changed").at(-1)!.payload).toMatchObject({
+      previous_status: path.length > 1 ? path[path.length - 2] : "pending",
+      data: { status: final },
+    });
     expect(eventsOf("domain.registered")).toEqual([]);
   });
 
@@ -313,22 +413,30 @@ describe("the transfer state machine", () => {
     ["completed", ["in_progress", "completed"], "cancelled"],
     ["failed", ["in_progress", "failed"], "in_progress"],
     ["cancelled", ["cancelled"], "in_progress"],
-  ] as Array<[TransferStatus, TransferStatus[], TransferStatus]>)("refuses %s -> %s with a 409 ApiError and changes nothing", async (from, path, to) => {
-    const id = await startedTransfer("turing.com");
-    moveThrough(id, ...path);
-    const before = (await getTransfer(id)).data;
-    const eventCount = s.outbox.events.length;
-    let thrown: unknown;
-    try {
-      moveTransfer(s.services, id, to);
-    } catch (error) {
-      thrown = error;
-    }
-    expect(thrown).toBeInstanceOf(ApiError);
-    expect(thrown).toMatchObject({ status: 409, code: "conflict", message: `A ${from} transfer cannot become ${to}`, details: { field: "status", code: "invalid_status" } });
-    expect((await getTransfer(id)).data).toEqual(before);
-    expect(s.outbox.events).toHaveLength(eventCount);
-  });
+  ] as Array<[TransferStatus, TransferStatus[], TransferStatus]>)(
+    "refuses %s -> %s with a 409 ApiError and changes nothing",
+    async (from, path, to) => {
+      const id = await startedTransfer("turing.com");
+      moveThrough(id, ...path);
+      const before = (await getTransfer(id)).data;
+      const eventCount = s.outbox.events.length;
+      let thrown: unknown;
+      try {
+        moveTransfer(s.services, id, to);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(ApiError);
+      expect(thrown).toMatchObject({
+        status: 409,
+        code: "conflict",
+        message: `A ${from} transfer cannot become ${to}`,
+        details: { field: "status", code: "invalid_status" },
+      });
+      expect((await getTransfer(id)).data).toEqual(before);
+      expect(s.outbox.events).toHaveLength(eventCount);
+    },
+  );
 
   it("refuses to move an unknown transfer with a 404 ApiError", () => {
     expect(() => moveTransfer(s.services, "trf_nope", "in_progress")).toThrow(expect.objectContaining({ status: 404, code: "not_found" }));
@@ -345,14 +453,22 @@ describe("GET /api/v1/domains/tlds", () => {
     expect(new Set(names).size).toBe(names.length);
     for (const entry of data!.tlds) {
       expect(entry.tld).toMatch(/^[a-z]{2,}$/);
-      for (const price of [entry.registration_price, entry.renewal_price, entry.transfer_price]) expect(price).toMatch(/^(0|[1-9][0-9]*)\.[0-9]{2}$/);
+      for (const price of [entry.registration_price, entry.renewal_price, entry.transfer_price])
+        expect(price).toMatch(/^(0|[1-9][0-9]*)\.[0-9]{2}$/);
       expect(entry.currency).toBe("USD");
     }
   });
 
   it("gives .com its catalogue prices", async () => {
     const { data } = await s.api.GET("/api/v1/domains/tlds");
-    expect(data!.tlds.find((entry) => entry.tld === "com")).toEqual({ tld: "com", registration_price: "12.99", renewal_price: "14.99", transfer_price: "12.99", currency: "USD", available: true });
+    expect(data!.tlds.find((entry) => entry.tld === "com")).toEqual({
+      tld: "com",
+      registration_price: "12.99",
+      renewal_price: "14.99",
+      transfer_price: "12.99",
+      currency: "USD",
+      available: true,
+    });
   });
 
   it("lists .uk with a transfer price of 0.00 and .ai closed to new registrations", async () => {
@@ -366,13 +482,27 @@ describe("GET /api/v1/domains/availability/{domain_name}", () => {
   it("reports an available name with its price in USD", async () => {
     const { data, response } = await availability("turing.com");
     expect(response.status).toBe(200);
-    expect(data).toEqual({ domain_name: "turing.com", available: true, price: "12.99", currency: "USD", premium: false, suggestions: expect.any(Array) });
+    expect(data).toEqual({
+      domain_name: "turing.com",
+      available: true,
+      price: "12.99",
+      currency: "USD",
+      premium: false,
+      suggestions: expect.any(Array),
+    });
   });
 
   it("reports a registered name as taken, with null price and currency", async () => {
     s.registerDomainFor("u1", "adalovelace.com");
     const { data } = await availability("adalovelace.com");
-    expect(data).toEqual({ domain_name: "adalovelace.com", available: false, price: null, currency: null, premium: false, suggestions: expect.any(Array) });
+    expect(data).toEqual({
+      domain_name: "adalovelace.com",
+      available: false,
+      price: null,
+      currency: null,
+      premium: false,
+      suggestions: expect.any(Array),
+    });
   });
 
   it("reports a name being transferred as taken", async () => {
@@ -419,11 +549,14 @@ describe("GET /api/v1/domains/availability/{domain_name}", () => {
     expect((await availability(`${"a".repeat(63)}.com`)).response.status).toBe(200);
   });
 
-  it.each([["😀.com"], ["xn--e28h.com"], ["☃.com"], ["xn--n3h.com"]])("refuses %j, a name IDNA2008 does not allow, with 422 instead of reporting it available", async (name) => {
-    const { error, response } = await availability(name);
-    expect(response.status).toBe(422);
-    expect(error).toMatchObject({ error: "validation_error", details: { field: "domain_name", code: "invalid_format" } });
-  });
+  it.each([["😀.com"], ["xn--e28h.com"], ["☃.com"], ["xn--n3h.com"]])(
+    "refuses %j, a name IDNA2008 does not allow, with 422 instead of reporting it available",
+    async (name) => {
+      const { error, response } = await availability(name);
+      expect(response.status).toBe(422);
+      expect(error).toMatchObject({ error: "validation_error", details: { field: "domain_name", code: "invalid_format" } });
+    },
+  );
 
   it.each([
     ["no TLD", "turing", invalid("domain_name must be a domain name such as example.com")],

@@ -19,7 +19,9 @@ it("patches the path-to-regexp the validator requires, which is the server's own
 it("compiles a route once and returns the same matcher after, for the same options only", () => {
   memoizeValidatorRouteRegexps();
   memoizeValidatorRouteRegexps();
-  const { pathToRegexp } = requireFromValidator("path-to-regexp") as { pathToRegexp: (path: string, options?: object) => { regexp: RegExp } };
+  const { pathToRegexp } = requireFromValidator("path-to-regexp") as {
+    pathToRegexp: (path: string, options?: object) => { regexp: RegExp };
+  };
   const first = pathToRegexp("/api/v1/domains/:domain_id", { sensitive: false, strict: false });
   expect(pathToRegexp("/api/v1/domains/:domain_id", { sensitive: false, strict: false })).toBe(first);
   expect(pathToRegexp("/api/v1/domains/:domain_id", { sensitive: true, strict: false })).not.toBe(first);
@@ -29,7 +31,9 @@ it("compiles a route once and returns the same matcher after, for the same optio
 
 it("keys the cache on every option: each routing flag, and options beyond them", () => {
   memoizeValidatorRouteRegexps();
-  const { pathToRegexp } = requireFromValidator("path-to-regexp") as { pathToRegexp: (path: string, options?: object) => { regexp: RegExp } };
+  const { pathToRegexp } = requireFromValidator("path-to-regexp") as {
+    pathToRegexp: (path: string, options?: object) => { regexp: RegExp };
+  };
   const loose = pathToRegexp("/api/v1/users", { sensitive: false, strict: false });
   const strict = pathToRegexp("/api/v1/users", { sensitive: false, strict: true });
   expect(strict).not.toBe(loose);

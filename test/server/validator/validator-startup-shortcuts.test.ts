@@ -12,9 +12,16 @@ import { SchemaPreprocessor } from "express-openapi-validator/dist/middlewares/p
 import { OpenApiValidator } from "express-openapi-validator/dist/openapi.validator.js";
 import { validatorDocumentPath } from "../../../generated/deployment.js";
 import { validatorOptions } from "../../../server/validator/options.js";
-import { applyValidatorStartupShortcuts, atPointer, hasOnlyLocalRefs, validatorStartupShortcutsApplied } from "../../../server/validator/startup-shortcuts.js";
+import {
+  applyValidatorStartupShortcuts,
+  atPointer,
+  hasOnlyLocalRefs,
+  validatorStartupShortcutsApplied,
+} from "../../../server/validator/startup-shortcuts.js";
 
-const DOCUMENTS = (["R", "D", "full"] as const).flatMap((kind) => (["production", "sandbox"] as const).map((environment) => validatorDocumentPath(kind, environment)));
+const DOCUMENTS = (["R", "D", "full"] as const).flatMap((kind) =>
+  (["production", "sandbox"] as const).map((environment) => validatorDocumentPath(kind, environment)),
+);
 
 /** The validator's preparation with the server's options (VALIDATOR_OPTIONS): routes, then the request and response documents. */
 async function prepare(path: string): Promise<unknown> {
@@ -24,7 +31,11 @@ async function prepare(path: string): Promise<unknown> {
   // As the validator's middleware() loads it, from the options the validator normalized.
   const { validateApiSpec, $refParser } = validator.options;
   const spec = await new OpenApiSpecLoader({ apiDoc: structuredClone(document) as never, validateApiSpec, $refParser }).load();
-  const prepared = new SchemaPreprocessor(spec.apiDoc, validator.ajvOpts.preprocessor, validator.options.validateResponses as never).preProcess();
+  const prepared = new SchemaPreprocessor(
+    spec.apiDoc,
+    validator.ajvOpts.preprocessor,
+    validator.options.validateResponses as never,
+  ).preProcess();
   return { routes: spec.routes, basePaths: spec.basePaths, apiDoc: prepared.apiDoc, apiDocRes: prepared.apiDocRes };
 }
 

@@ -91,7 +91,12 @@ describe("registering a receiver in production", () => {
   beforeAll(async () => {
     // The table sends more requests than a minute's limit allows.
     const rateLimits = scaleRateLimits(DEFAULT_RATE_LIMITS, 10);
-    const { app } = createApp({ environment: "production", embedBaseUrl: "https://embed.invalid", partners: [{ partner: { id: "p", name: "P" }, keys: [LIVE_KEY] }], rateLimits });
+    const { app } = createApp({
+      environment: "production",
+      embedBaseUrl: "https://embed.invalid",
+      partners: [{ partner: { id: "p", name: "P" }, keys: [LIVE_KEY] }],
+      rateLimits,
+    });
     server = await serveOnLoopback(app);
     api = createClient<paths>({ baseUrl: server.url, headers: { Authorization: `Bearer ${LIVE_KEY}` } });
   });
@@ -112,9 +117,14 @@ describe("registering a receiver in production", () => {
 
   it("refuses the same on update", async () => {
     const { data } = await api.POST("/api/v1/webhook_endpoints", { body: { url: "https://hooks.partner.example/domains" } });
-    const { response } = await api.PUT("/api/v1/webhook_endpoints/{endpoint_id}", { params: { path: { endpoint_id: data!.id } }, body: { url: "http://[::ffff:7f00:1]/hook" } });
+    const { response } = await api.PUT("/api/v1/webhook_endpoints/{endpoint_id}", {
+      params: { path: { endpoint_id: data!.id } },
+      body: { url: "http://[::ffff:7f00:1]/hook" },
+    });
     expect(response.status).toBe(422);
-    expect((await api.GET("/api/v1/webhook_endpoints/{endpoint_id}", { params: { path: { endpoint_id: data!.id } } })).data!.url).toBe("https://hooks.partner.example/domains");
+    expect((await api.GET("/api/v1/webhook_endpoints/{endpoint_id}", { params: { path: { endpoint_id: data!.id } } })).data!.url).toBe(
+      "https://hooks.partner.example/domains",
+    );
     await api.DELETE("/api/v1/webhook_endpoints/{endpoint_id}", { params: { path: { endpoint_id: data!.id } } });
   });
 
@@ -141,8 +151,12 @@ describe("the policy by environment", () => {
   });
 
   it("names what the address is, and what an embedding form carries", () => {
-    expect(webhookUrlProblem("http://[::ffff:7f00:1]/hook", "production")!.message).toBe("url points at ::ffff:7f00:1, which carries 127.0.0.1 (loopback); production sends webhooks to public addresses only");
-    expect(webhookUrlProblem("http://metadata.google.internal./x", "production")!.message).toBe("url points at metadata.google.internal., a private-use name (.internal) no public receiver has; production sends webhooks to public addresses only");
+    expect(webhookUrlProblem("http://[::ffff:7f00:1]/hook", "production")!.message).toBe(
+      "url points at ::ffff:7f00:1, which carries 127.0.0.1 (loopback); production sends webhooks to public addresses only",
+    );
+    expect(webhookUrlProblem("http://metadata.google.internal./x", "production")!.message).toBe(
+      "url points at metadata.google.internal., a private-use name (.internal) no public receiver has; production sends webhooks to public addresses only",
+    );
   });
 
   it.each([
@@ -168,11 +182,14 @@ describe("sending in production", () => {
   });
   afterAll(() => receiver.stop());
 
-  it.each(["127.0.0.1", "[::ffff:7f00:1]", "[::ffff:127.0.0.1]"])("refuses a receiver whose host is the address %s without connecting (no name lookup stands in the way)", async (host) => {
-    const result = await httpSender("production")(`http://${host}:${receiver.port}/hook`, "{}", {});
-    expect(result).toMatchObject({ statusCode: null, error: expect.stringMatching(/^url points at .*127\.0\.0\.1 \(loopback\)/) });
-    expect(receiver.received).toEqual([]);
-  });
+  it.each(["127.0.0.1", "[::ffff:7f00:1]", "[::ffff:127.0.0.1]"])(
+    "refuses a receiver whose host is the address %s without connecting (no name lookup stands in the way)",
+    async (host) => {
+      const result = await httpSender("production")(`http://${host}:${receiver.port}/hook`, "{}", {});
+      expect(result).toMatchObject({ statusCode: null, error: expect.stringMatching(/^url points at .*127\.0\.0\.1 \(loopback\)/) });
+      expect(receiver.received).toEqual([]);
+    },
+  );
 
   it("refuses port 0 before connecting", async () => {
     const result = await httpSender("sandbox")("http://127.0.0.1:0/hook", "{}", {});

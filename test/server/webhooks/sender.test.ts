@@ -47,8 +47,15 @@ describe("the address policy", () => {
 });
 
 /** A resolver that answers one name with the given addresses, as node:dns would. */
-const resolvingTo = (name: string, ...addresses: string[]): ResolveHost => (hostname, _options, callback) =>
-  hostname === name ? callback(null, addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }))) : callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" }), []);
+const resolvingTo =
+  (name: string, ...addresses: string[]): ResolveHost =>
+  (hostname, _options, callback) =>
+    hostname === name
+      ? callback(
+          null,
+          addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 })),
+        )
+      : callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" }), []);
 
 describe("the HTTP sender", () => {
   it.each([
@@ -57,19 +64,32 @@ describe("the HTTP sender", () => {
     ["a public and a link-local address", ["93.184.215.14", "169.254.169.254"]],
   ])("refuses a public-looking name that resolves to %s, without connecting", async (_what, addresses) => {
     const before = receiver.received.length;
-    const result = await httpSender("production", 1000, resolvingTo("hooks.partner.example", ...addresses))(`http://hooks.partner.example:${receiver.port}/hook`, "{}", {});
-    expect(result).toMatchObject({ statusCode: null, error: expect.stringMatching(/^EADDRNOTALLOWED: hooks\.partner\.example resolves to .*, an address webhooks are not sent to$/) });
+    const result = await httpSender("production", 1000, resolvingTo("hooks.partner.example", ...addresses))(
+      `http://hooks.partner.example:${receiver.port}/hook`,
+      "{}",
+      {},
+    );
+    expect(result).toMatchObject({
+      statusCode: null,
+      error: expect.stringMatching(/^EADDRNOTALLOWED: hooks\.partner\.example resolves to .*, an address webhooks are not sent to$/),
+    });
     expect(receiver.received.length).toBe(before);
   });
 
   it("connects to the address it checked", async () => {
-    const result = await httpSender("sandbox", 1000, resolvingTo("receiver.partner.example", "127.0.0.1"))(`http://receiver.partner.example:${receiver.port}/hook`, '{"id":"evt_0"}', {});
+    const result = await httpSender("sandbox", 1000, resolvingTo("receiver.partner.example", "127.0.0.1"))(
+      `http://receiver.partner.example:${receiver.port}/hook`,
+      '{"id":"evt_0"}',
+      {},
+    );
     expect(result).toMatchObject({ statusCode: 200, error: null });
     expect(receiver.received.at(-1)!.rawBody).toBe('{"id":"evt_0"}');
   });
 
   it("sends to loopback names in the sandbox", async () => {
-    const result = await httpSender("sandbox")(`http://localhost:${receiver.port}/hook`, '{"id":"evt_1"}', { "Content-Type": "application/json" });
+    const result = await httpSender("sandbox")(`http://localhost:${receiver.port}/hook`, '{"id":"evt_1"}', {
+      "Content-Type": "application/json",
+    });
     expect(result).toMatchObject({ statusCode: 200, error: null });
     expect(receiver.received.at(-1)!.rawBody).toBe('{"id":"evt_1"}');
   });
@@ -94,19 +114,28 @@ describe("a production deployment", () => {
   let server: Listener;
   let api: ReturnType<typeof createClient<paths>>;
   beforeAll(async () => {
-    const { app } = createApp({ environment: "production", embedBaseUrl: "https://embed.invalid", partners: [{ partner: { id: "p", name: "P" }, keys: [LIVE_KEY] }] });
+    const { app } = createApp({
+      environment: "production",
+      embedBaseUrl: "https://embed.invalid",
+      partners: [{ partner: { id: "p", name: "P" }, keys: [LIVE_KEY] }],
+    });
     server = await serveOnLoopback(app);
     api = createClient<paths>({ baseUrl: server.url, headers: { Authorization: `Bearer ${LIVE_KEY}` } });
   });
   afterAll(() => server.close());
 
-  it.each(["http://127.0.0.1:4000/hook", "http://localhost/hook", "http://[::1]/hook", "http://192.168.0.10/hook"])("refuses the receiver %s with 422", async (url) => {
-    const { error, response } = await api.POST("/api/v1/webhook_endpoints", { body: { url } });
-    expect(response.status).toBe(422);
-    expect(error).toMatchObject({ details: { field: "url", code: "non_public_address" } });
-  });
+  it.each(["http://127.0.0.1:4000/hook", "http://localhost/hook", "http://[::1]/hook", "http://192.168.0.10/hook"])(
+    "refuses the receiver %s with 422",
+    async (url) => {
+      const { error, response } = await api.POST("/api/v1/webhook_endpoints", { body: { url } });
+      expect(response.status).toBe(422);
+      expect(error).toMatchObject({ details: { field: "url", code: "non_public_address" } });
+    },
+  );
 
   it("takes a public receiver", async () => {
-    expect((await api.POST("/api/v1/webhook_endpoints", { body: { url: "https://hooks.partner.example/domains" } })).response.status).toBe(201);
+    expect((await api.POST("/api/v1/webhook_endpoints", { body: { url: "https://hooks.partner.example/domains" } })).response.status).toBe(
+      201,
+    );
   });
 });

@@ -41,7 +41,8 @@ const createEndpoint = async (body: { url?: string; events?: string[]; descripti
 };
 const deliveries = async (endpoint_id: string) =>
   (await s.api.GET("/api/v1/webhook_endpoints/{endpoint_id}/deliveries", { params: { path: { endpoint_id } } })).data!;
-const endpointStatus = async (endpoint_id: string) => (await s.api.GET("/api/v1/webhook_endpoints/{endpoint_id}", { params: { path: { endpoint_id } } })).data!.status;
+const endpointStatus = async (endpoint_id: string) =>
+  (await s.api.GET("/api/v1/webhook_endpoints/{endpoint_id}", { params: { path: { endpoint_id } } })).data!.status;
 /** An event: deleting a user emits user.deleted. */
 const emitUserDeleted = async (user_identifier = "u1") => {
   await s.api.POST("/api/v1/users", { body: { user_identifier } });
@@ -62,7 +63,17 @@ describe("webhook endpoints through the API", () => {
     expect(created).toEqual({
       id: expect.stringMatching(/^whe_[A-Za-z0-9]{24}$/),
       url: receiver.url,
-      events: ["domain.registered", "domain.renewed", "domain.updated", "domain.expired", "transfer.status_changed", "dns_record.created", "dns_record.updated", "dns_record.deleted", "user.deleted"],
+      events: [
+        "domain.registered",
+        "domain.renewed",
+        "domain.updated",
+        "domain.expired",
+        "transfer.status_changed",
+        "dns_record.created",
+        "dns_record.updated",
+        "dns_record.deleted",
+        "user.deleted",
+      ],
       description: "Main receiver",
       status: "enabled",
       created_at: "2026-11-22T10:00:00Z",
@@ -77,9 +88,15 @@ describe("webhook endpoints through the API", () => {
 
   it("keeps partners apart: another partner's endpoint is 404 and not listed", async () => {
     const created = await createEndpoint();
-    expect((await s.otherPartner.GET("/api/v1/webhook_endpoints/{endpoint_id}", { params: { path: { endpoint_id: created.id } } })).response.status).toBe(404);
+    expect(
+      (await s.otherPartner.GET("/api/v1/webhook_endpoints/{endpoint_id}", { params: { path: { endpoint_id: created.id } } })).response
+        .status,
+    ).toBe(404);
     expect((await s.otherPartner.GET("/api/v1/webhook_endpoints")).data!.endpoints).toEqual([]);
-    expect((await s.otherPartner.DELETE("/api/v1/webhook_endpoints/{endpoint_id}", { params: { path: { endpoint_id: created.id } } })).response.status).toBe(404);
+    expect(
+      (await s.otherPartner.DELETE("/api/v1/webhook_endpoints/{endpoint_id}", { params: { path: { endpoint_id: created.id } } })).response
+        .status,
+    ).toBe(404);
   });
 
   it.each([
@@ -110,18 +127,29 @@ describe("webhook endpoints through the API", () => {
 
   it("updates the URL, events and description; refuses an empty update with 400", async () => {
     const created = await createEndpoint();
-    const { data } = await s.api.PUT("/api/v1/webhook_endpoints/{endpoint_id}", { params: { path: { endpoint_id: created.id } }, body: { url: other.url, events: ["user.deleted"], description: "moved" } });
+    const { data } = await s.api.PUT("/api/v1/webhook_endpoints/{endpoint_id}", {
+      params: { path: { endpoint_id: created.id } },
+      body: { url: other.url, events: ["user.deleted"], description: "moved" },
+    });
     expect(data).toMatchObject({ url: other.url, events: ["user.deleted"], description: "moved", status: "enabled" });
-    expect((await s.api.PUT("/api/v1/webhook_endpoints/{endpoint_id}", { params: { path: { endpoint_id: created.id } }, body: {} })).response.status).toBe(400);
+    expect(
+      (await s.api.PUT("/api/v1/webhook_endpoints/{endpoint_id}", { params: { path: { endpoint_id: created.id } }, body: {} })).response
+        .status,
+    ).toBe(400);
   });
 
   it("deletes an endpoint with its log: nothing more is sent to it", async () => {
     const created = await createEndpoint();
-    expect((await s.api.DELETE("/api/v1/webhook_endpoints/{endpoint_id}", { params: { path: { endpoint_id: created.id } } })).response.status).toBe(204);
+    expect(
+      (await s.api.DELETE("/api/v1/webhook_endpoints/{endpoint_id}", { params: { path: { endpoint_id: created.id } } })).response.status,
+    ).toBe(204);
     await emitUserDeleted();
     await tick();
     expect(receiver.received).toEqual([]);
-    expect((await s.api.GET("/api/v1/webhook_endpoints/{endpoint_id}/deliveries", { params: { path: { endpoint_id: created.id } } })).response.status).toBe(404);
+    expect(
+      (await s.api.GET("/api/v1/webhook_endpoints/{endpoint_id}/deliveries", { params: { path: { endpoint_id: created.id } } })).response
+        .status,
+    ).toBe(404);
   });
 });
 
@@ -140,11 +168,29 @@ describe("deliveries", () => {
       "partner-event-id": delivery.body.id,
       "partner-event-type": "user.deleted",
     });
-    expect(delivery.body).toEqual({ id: expect.stringMatching(/^evt_/), type: "user.deleted", created_at: "2026-11-22T10:00:00Z", sent_at: "2026-11-22T10:00:00Z", api_version: "v1", data: { user_identifier: "u1" } });
-    expect(validator.errorsAt(pointer("x-webhooks", "user.deleted", "post", "requestBody", "content", "application/json", "schema"), delivery.body)).toBeNull();
+    expect(delivery.body).toEqual({
+      id: expect.stringMatching(/^evt_/),
+      type: "user.deleted",
+      created_at: "2026-11-22T10:00:00Z",
+      sent_at: "2026-11-22T10:00:00Z",
+      api_version: "v1",
+      data: { user_identifier: "u1" },
+    });
+    expect(
+      validator.errorsAt(
+        pointer("x-webhooks", "user.deleted", "post", "requestBody", "content", "application/json", "schema"),
+        delivery.body,
+      ),
+    ).toBeNull();
     const log = await deliveries(id);
     expect(log).toMatchObject({ total: 1, limit: 20, offset: 0 });
-    expect(log.deliveries[0]).toMatchObject({ event_id: delivery.body.id, event_type: "user.deleted", status: "succeeded", next_attempt_at: null, attempts: [{ attempted_at: "2026-11-22T10:00:00Z", status_code: 200, error: null }] });
+    expect(log.deliveries[0]).toMatchObject({
+      event_id: delivery.body.id,
+      event_type: "user.deleted",
+      status: "succeeded",
+      next_attempt_at: null,
+      attempts: [{ attempted_at: "2026-11-22T10:00:00Z", status_code: 200, error: null }],
+    });
   });
 
   it("every event type's envelope matches its x-webhooks schema", async () => {
@@ -153,18 +199,45 @@ describe("deliveries", () => {
     const { data: domain } = await registerDomain("ada.com");
     await s.api.PUT("/api/v1/domains/{domain_id}", { params: { path: { domain_id: domain!.id } }, body: { auto_renew: false } });
     await s.api.POST("/api/v1/domains/{domain_id}/renew", { params: { path: { domain_id: domain!.id } }, body: { years: 1 } });
-    const { data: record } = await s.api.POST("/api/v1/domains/{domain_id}/dns", { params: { path: { domain_id: domain!.id } }, body: { type: "A", name: "www", content: "192.0.2.1" } });
-    await s.api.PUT("/api/v1/domains/{domain_id}/dns/{record_id}", { params: { path: { domain_id: domain!.id, record_id: record!.id } }, body: { content: "192.0.2.2" } });
-    await s.api.DELETE("/api/v1/domains/{domain_id}/dns/{record_id}", { params: { path: { domain_id: domain!.id, record_id: record!.id } } });
-    await s.api.PUT("/api/v1/sandbox/domains/{domain_id}/status", { params: { path: { domain_id: domain!.id } }, body: { status: "expired" } });
+    const { data: record } = await s.api.POST("/api/v1/domains/{domain_id}/dns", {
+      params: { path: { domain_id: domain!.id } },
+      body: { type: "A", name: "www", content: "192.0.2.1" },
+    });
+    await s.api.PUT("/api/v1/domains/{domain_id}/dns/{record_id}", {
+      params: { path: { domain_id: domain!.id, record_id: record!.id } },
+      body: { content: "192.0.2.2" },
+    });
+    await s.api.DELETE("/api/v1/domains/{domain_id}/dns/{record_id}", {
+      params: { path: { domain_id: domain!.id, record_id: record!.id } },
+    });
+    await s.api.PUT("/api/v1/sandbox/domains/{domain_id}/status", {
+      params: { path: { domain_id: domain!.id } },
+      body: { status: "expired" },
+    });
     await s.api.POST("/api/v1/domains/transfer", { body: { domain_name: "turing.com", user_identifier: "u1", auth_code: "Xk8#pL2q!Rm9" } });
     await s.api.POST("/api/v1/sandbox/clock/advance", { body: { seconds: 8 * 86400 } });
     await s.api.DELETE("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } });
     await tick();
     const types = new Set(receiver.received.map((delivery) => delivery.body.type));
-    expect([...types].sort(), JSON.stringify(s.outbox.events.map((event) => event.type))).toEqual(["dns_record.created", "dns_record.deleted", "dns_record.updated", "domain.expired", "domain.registered", "domain.renewed", "domain.updated", "transfer.status_changed", "user.deleted"]);
+    expect([...types].sort(), JSON.stringify(s.outbox.events.map((event) => event.type))).toEqual([
+      "dns_record.created",
+      "dns_record.deleted",
+      "dns_record.updated",
+      "domain.expired",
+      "domain.registered",
+      "domain.renewed",
+      "domain.updated",
+      "transfer.status_changed",
+      "user.deleted",
+    ]);
     for (const delivery of receiver.received) {
-      expect(validator.errorsAt(pointer("x-webhooks", delivery.body.type, "post", "requestBody", "content", "application/json", "schema"), delivery.body), delivery.body.type).toBeNull();
+      expect(
+        validator.errorsAt(
+          pointer("x-webhooks", delivery.body.type, "post", "requestBody", "content", "application/json", "schema"),
+          delivery.body,
+        ),
+        delivery.body.type,
+      ).toBeNull();
     }
   });
 
@@ -201,7 +274,12 @@ describe("deliveries", () => {
     expect(receiver.received).toHaveLength(1);
     for (const [index, delay] of RETRY_DELAYS_S.entries()) {
       const [delivery] = (await deliveries(id)).deliveries;
-      expect(delivery).toMatchObject({ status: "pending", next_attempt_at: new Date(Date.parse("2026-11-22T10:00:00Z") + 1000 * RETRY_DELAYS_S.slice(0, index + 1).reduce((a, b) => a + b, 0)).toISOString().replace(".000Z", "Z") });
+      expect(delivery).toMatchObject({
+        status: "pending",
+        next_attempt_at: new Date(Date.parse("2026-11-22T10:00:00Z") + 1000 * RETRY_DELAYS_S.slice(0, index + 1).reduce((a, b) => a + b, 0))
+          .toISOString()
+          .replace(".000Z", "Z"),
+      });
       advanceSeconds(delay - 1);
       await tick();
       expect(receiver.received, `attempt ${index + 2} came early`).toHaveLength(index + 1);
@@ -265,7 +343,10 @@ describe("secret rotation", () => {
   it("signs with both secrets during the overlap, then with the new one only", async () => {
     const { id, secret: oldSecret } = await createEndpoint();
     s.clock.advance(1000);
-    const { data: rotated } = await s.api.POST("/api/v1/webhook_endpoints/{endpoint_id}/rotate_secret", { params: { path: { endpoint_id: id } }, body: {} });
+    const { data: rotated } = await s.api.POST("/api/v1/webhook_endpoints/{endpoint_id}/rotate_secret", {
+      params: { path: { endpoint_id: id } },
+      body: {},
+    });
     expect(rotated).toMatchObject({ secret: expect.stringMatching(/^whsec_/), previous_secret_expires_at: "2026-11-23T10:00:01Z" });
     expect(rotated!.secret).not.toBe(oldSecret);
     await emitUserDeleted("u1");
@@ -279,17 +360,26 @@ describe("secret rotation", () => {
     const after = receiver.received[1]!;
     expect(after.headers["partner-signature"]).toBe(hmac(after.rawBody, rotated!.secret));
     expect(await endpointStatus(id)).toBe("enabled");
-    expect((await s.api.GET("/api/v1/webhook_endpoints/{endpoint_id}", { params: { path: { endpoint_id: id } } })).data!.previous_secret_expires_at).toBeNull();
+    expect(
+      (await s.api.GET("/api/v1/webhook_endpoints/{endpoint_id}", { params: { path: { endpoint_id: id } } })).data!
+        .previous_secret_expires_at,
+    ).toBeNull();
   });
 
   it("previous_secret_valid_for 0 ends the old secret at once; more than 7 days is refused", async () => {
     const { id } = await createEndpoint();
-    const { data } = await s.api.POST("/api/v1/webhook_endpoints/{endpoint_id}/rotate_secret", { params: { path: { endpoint_id: id } }, body: { previous_secret_valid_for: 0 } });
+    const { data } = await s.api.POST("/api/v1/webhook_endpoints/{endpoint_id}/rotate_secret", {
+      params: { path: { endpoint_id: id } },
+      body: { previous_secret_valid_for: 0 },
+    });
     expect(data!.previous_secret_expires_at).toBeNull();
     await emitUserDeleted();
     await tick();
     expect(receiver.received[0]!.headers["partner-signature"]).toBe(hmac(receiver.received[0]!.rawBody, data!.secret));
-    const refused = await s.api.POST("/api/v1/webhook_endpoints/{endpoint_id}/rotate_secret", { params: { path: { endpoint_id: id } }, body: { previous_secret_valid_for: 604801 } });
+    const refused = await s.api.POST("/api/v1/webhook_endpoints/{endpoint_id}/rotate_secret", {
+      params: { path: { endpoint_id: id } },
+      body: { previous_secret_valid_for: 604801 },
+    });
     expect(refused.response.status).toBe(422);
   });
 });
@@ -300,9 +390,24 @@ describe("test events and redelivery", () => {
     await createEndpoint({ url: other.url });
     const { data, response } = await s.api.POST("/api/v1/webhook_endpoints/{endpoint_id}/test", { params: { path: { endpoint_id: id } } });
     expect(response.status).toBe(201);
-    expect(data).toMatchObject({ id: expect.stringMatching(/^whd_/), endpoint_id: id, event_type: "webhook.test", status: "pending", attempts: [] });
+    expect(data).toMatchObject({
+      id: expect.stringMatching(/^whd_/),
+      endpoint_id: id,
+      event_type: "webhook.test",
+      status: "pending",
+      attempts: [],
+    });
     await tick();
-    expect(receiver.received.map((delivery) => delivery.body)).toEqual([{ id: data!.event_id, type: "webhook.test", created_at: "2026-11-22T10:00:00Z", sent_at: "2026-11-22T10:00:00Z", api_version: "v1", data: { endpoint_id: id } }]);
+    expect(receiver.received.map((delivery) => delivery.body)).toEqual([
+      {
+        id: data!.event_id,
+        type: "webhook.test",
+        created_at: "2026-11-22T10:00:00Z",
+        sent_at: "2026-11-22T10:00:00Z",
+        api_version: "v1",
+        data: { endpoint_id: id },
+      },
+    ]);
     expect(other.received).toEqual([]);
   });
 
@@ -311,7 +416,9 @@ describe("test events and redelivery", () => {
     await emitUserDeleted();
     await tick();
     const [first] = (await deliveries(id)).deliveries;
-    const { data, response } = await s.api.POST("/api/v1/webhook_endpoints/{endpoint_id}/deliveries/{delivery_id}/redeliver", { params: { path: { endpoint_id: id, delivery_id: first!.id } } });
+    const { data, response } = await s.api.POST("/api/v1/webhook_endpoints/{endpoint_id}/deliveries/{delivery_id}/redeliver", {
+      params: { path: { endpoint_id: id, delivery_id: first!.id } },
+    });
     expect(response.status).toBe(201);
     expect(data!.id).not.toBe(first!.id);
     await tick();
@@ -325,14 +432,20 @@ describe("test events and redelivery", () => {
     await emitUserDeleted();
     await tick();
     const [delivery] = (await deliveries(id)).deliveries;
-    const { response } = await s.api.POST("/api/v1/webhook_endpoints/{endpoint_id}/deliveries/{delivery_id}/redeliver", { params: { path: { endpoint_id: otherId, delivery_id: delivery!.id } } });
+    const { response } = await s.api.POST("/api/v1/webhook_endpoints/{endpoint_id}/deliveries/{delivery_id}/redeliver", {
+      params: { path: { endpoint_id: otherId, delivery_id: delivery!.id } },
+    });
     expect(response.status).toBe(404);
   });
 
   it("pages the delivery log newest first", async () => {
     const { id } = await createEndpoint();
     for (let i = 0; i < 3; i++) await emitUserDeleted(`u${i}`);
-    const page = (await s.api.GET("/api/v1/webhook_endpoints/{endpoint_id}/deliveries", { params: { path: { endpoint_id: id }, query: { limit: 2, offset: 1 } } })).data!;
+    const page = (
+      await s.api.GET("/api/v1/webhook_endpoints/{endpoint_id}/deliveries", {
+        params: { path: { endpoint_id: id }, query: { limit: 2, offset: 1 } },
+      })
+    ).data!;
     expect(page).toMatchObject({ total: 3, limit: 2, offset: 1 });
     expect(page.deliveries).toHaveLength(2);
   });

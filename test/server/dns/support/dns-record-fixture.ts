@@ -49,8 +49,10 @@ export function useDnsRecordFixture() {
   const domainPath = (domain_id = ids.domainId) => ({ params: { path: { domain_id } } });
   const recordPath = (record_id: string, domain_id = ids.domainId) => ({ params: { path: { domain_id, record_id } } });
 
-  const createD = (body: DCreate, domain_id = ids.domainId) => s.api.POST("/api/v1/domains/{domain_id}/dns", { ...domainPath(domain_id), body });
-  const createR = (body: Omit<RCreate, "domain_id"> & { domain_id?: string }) => s.api.POST("/api/v1/dns_records", { body: { domain_id: ids.domainId, ...body } });
+  const createD = (body: DCreate, domain_id = ids.domainId) =>
+    s.api.POST("/api/v1/domains/{domain_id}/dns", { ...domainPath(domain_id), body });
+  const createR = (body: Omit<RCreate, "domain_id"> & { domain_id?: string }) =>
+    s.api.POST("/api/v1/dns_records", { body: { domain_id: ids.domainId, ...body } });
   const getR = (id: string) => s.api.GET("/api/v1/dns_records/{id}", { params: { path: { id } } });
   const listD = async (domain_id = ids.domainId): Promise<DRecord[]> => {
     const { data, response } = await s.api.GET("/api/v1/domains/{domain_id}/dns", domainPath(domain_id));
@@ -65,11 +67,15 @@ export function useDnsRecordFixture() {
   };
   /** Partner B's own record on its own domain. */
   const seedOther = async (): Promise<string> => {
-    const { data, response } = await s.otherPartner.POST("/api/v1/domains/{domain_id}/dns", { ...domainPath(ids.otherDomainId), body: { type: "A", name: "www", content: "198.51.100.7" } });
+    const { data, response } = await s.otherPartner.POST("/api/v1/domains/{domain_id}/dns", {
+      ...domainPath(ids.otherDomainId),
+      body: { type: "A", name: "www", content: "198.51.100.7" },
+    });
     expect(response.status).toBe(201);
     return data!.id;
   };
-  const otherRecords = async () => (await s.otherPartner.GET("/api/v1/domains/{domain_id}/dns", domainPath(ids.otherDomainId))).data!.records;
+  const otherRecords = async () =>
+    (await s.otherPartner.GET("/api/v1/domains/{domain_id}/dns", domainPath(ids.otherDomainId))).data!.records;
   const eventsOf = (type: string) => s.outbox.events.filter((event) => event.type === type);
 
   return { s, ids, domainPath, recordPath, createD, createR, getR, listD, seedD, seedOther, otherRecords, eventsOf };

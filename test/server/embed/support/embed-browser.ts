@@ -41,12 +41,16 @@ export class EmbedBrowser {
   post(path: string, fields: Record<string, string | readonly string[]>, options: PostOptions = {}): Promise<EmbedPage> {
     const csrf = options.csrf === undefined ? this.csrfToken() : options.csrf;
     const entries = Object.entries<string | readonly string[]>({ ...fields, ...(csrf === null ? {} : { _csrf: csrf }) });
-    const body = new URLSearchParams(entries.flatMap(([name, value]) => (typeof value === "string" ? [[name, value]] : value.map((one) => [name, one]))));
+    const body = new URLSearchParams(
+      entries.flatMap(([name, value]) => (typeof value === "string" ? [[name, value]] : value.map((one) => [name, one]))),
+    );
     return this.request(new URL(path, this.embedUrl).toString(), {
       method: "POST",
       body,
       headers: Object.fromEntries(
-        Object.entries({ "content-type": "application/x-www-form-urlencoded", ...SAME_ORIGIN_FORM_POST, ...options.headers }).filter((entry): entry is [string, string] => entry[1] !== null),
+        Object.entries({ "content-type": "application/x-www-form-urlencoded", ...SAME_ORIGIN_FORM_POST, ...options.headers }).filter(
+          (entry): entry is [string, string] => entry[1] !== null,
+        ),
       ),
     });
   }
@@ -57,7 +61,10 @@ export class EmbedBrowser {
     return match[1]!;
   }
 
-  private async request(url: string, init: { method: string; body?: URLSearchParams; headers?: Record<string, string> }): Promise<EmbedPage> {
+  private async request(
+    url: string,
+    init: { method: string; body?: URLSearchParams; headers?: Record<string, string> },
+  ): Promise<EmbedPage> {
     const redirects: EmbedPage["redirects"] = [];
     let response = await this.fetch(url, init);
     while (response.status >= 300 && response.status < 400) {
@@ -72,7 +79,11 @@ export class EmbedBrowser {
   }
 
   private async fetch(url: string, init: { method: string; body?: URLSearchParams; headers?: Record<string, string> }): Promise<Response> {
-    const response = await fetch(url, { ...init, redirect: "manual", headers: { ...init.headers, ...(this.cookie ? { cookie: this.cookie } : {}) } });
+    const response = await fetch(url, {
+      ...init,
+      redirect: "manual",
+      headers: { ...init.headers, ...(this.cookie ? { cookie: this.cookie } : {}) },
+    });
     const setCookie = response.headers.get("set-cookie");
     if (setCookie) {
       const [pair] = setCookie.split(";");
@@ -83,4 +94,13 @@ export class EmbedBrowser {
 }
 
 /** The text of a page without tags, whitespace collapsed: what a reader sees. */
-export const textOf = (html: string) => html.replace(/<[^>]+>/g, " ").replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&").replace(/\s+/g, " ").trim();
+export const textOf = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&")
+    .replace(/\s+/g, " ")
+    .trim();
