@@ -27,7 +27,6 @@ export function renewDomain(services: Services, domain: DomainRow, years: number
   }
   const now = services.clock.now();
   // An expired domain is renewed from today; an active one from its current expiry.
-  // biome-ignore lint/complexity/useMathMinMax: Math.max of two Dates is a number, not the later Date
   const base = domain.expiresAt > now ? domain.expiresAt : now;
   const expiresAt = addYears(base, years);
   if (expiresAt > addYears(now, MAX_YEARS_AHEAD)) {
