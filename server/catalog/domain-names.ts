@@ -19,6 +19,18 @@ export interface ParsedDomainName {
  */
 const UTS46 = { checkBidi: true, checkHyphens: true, checkJoiners: true, useSTD3ASCIIRules: true, transitionalProcessing: false } as const;
 
+/**
+ * Whether a label is acceptable where a name is written in ASCII (record names, host names in record
+ * content): a label that begins xn-- claims to be an IDN, so it must be the A-label of a U-label
+ * IDNA2008 allows (RFC 5891 5.4), not any string behind that prefix (xn--e28h is an emoji).
+ */
+export function isAcceptableAsciiLabel(label: string): boolean {
+  const lower = label.toLowerCase();
+  if (!lower.startsWith("xn--")) return true;
+  const { domain, error } = toUnicode(lower, UTS46);
+  return !error && !domain.includes(".") && toASCII(domain, UTS46) === lower && idna2008Refusal(domain) === null;
+}
+
 const hex = (codePoint: number) => codePoint.toString(16).toUpperCase().padStart(4, "0");
 
 /**

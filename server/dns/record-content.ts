@@ -4,6 +4,7 @@
  * are one record whichever variant wrote them.
  */
 import type { DnsRecordRow } from "../store/types.js";
+import { isAcceptableAsciiLabel } from "../catalog/domain-names.js";
 import { canonicalIPv4, readIPv6 } from "./ip-addresses.js";
 
 type RecordType = DnsRecordRow["type"];
@@ -16,7 +17,7 @@ const QUOTED_STRING = /"((?:[^"\\]|\\[\s\S])*)"/g;
 const TXT_QUOTED = /^"(?:[^"\\]|\\[\s\S])*"(?:\s+"(?:[^"\\]|\\[\s\S])*")*$/;
 const MAX_TXT_STRING = 255;
 
-export const isHostName = (host: string) => HOST_NAME.test(host);
+export const isHostName = (host: string) => HOST_NAME.test(host) && host.replace(/\.$/, "").split(".").every(isAcceptableAsciiLabel);
 
 /** Host names are case-insensitive (RFC 4343) and relative to the root: lower case, no trailing dot. */
 export const canonicalHostName = (host: string) => host.toLowerCase().replace(/\.$/, "");

@@ -2,6 +2,7 @@
  * The DNS rules of the spec (tag "DNS records (Variant D)"), in one place for every way a record
  * is written: both variants, bulk, templates, and the embedded interface.
  */
+import { isAcceptableAsciiLabel } from "../catalog/domain-names.js";
 import type { DnsRecordRow } from "../store/types.js";
 import { parseSrv, readContent, txtStrings } from "./record-content.js";
 import { mailPolicyOf, secondPolicyMessage } from "./mail-policy-records.js";
@@ -28,7 +29,7 @@ const RECORD_NAME = new RegExp(`^(?:@|(?:\\*|${LABEL})(?:\\.${LABEL})*)$`);
 /** RFC 1035 2.3.4: 255 octets on the wire, 253 characters written without the root's trailing dot. */
 const MAX_FULL_NAME = 253;
 
-export const isRecordName = (name: string) => name.length <= 253 && RECORD_NAME.test(name);
+export const isRecordName = (name: string) => name.length <= 253 && RECORD_NAME.test(name) && name.split(".").every(isAcceptableAsciiLabel);
 
 /** The record's owner written out in full: the relative name and the domain, or the domain for `@`. */
 const fullNameLength = (name: string, domainName: string) => (name === "@" ? domainName.length : name.length + 1 + domainName.length);

@@ -56,6 +56,12 @@ describe("record names", () => {
     ["wéb", false],
     ["a b", false],
     ["a/b", false],
+    // An xn-- label must be the A-label of a name IDNA2008 allows: xn--e28h is "😀", xn--n3h "☃".
+    ["xn--e28h", false],
+    ["shop.xn--n3h", false],
+    ["XN--MNCHEN-3YA", true],
+    ["xn--", false],
+    ["xn--zzzzzz-9999", false],
   ])("%j is a valid record name: %s", (name, expected) => {
     expect(isRecordName(name)).toBe(expected);
   });
@@ -110,6 +116,11 @@ describe("ttl", () => {
 
 describe("content by type", () => {
   it.each([
+    ["CNAME", "xn--mnchen-3ya.de", true],
+    ["CNAME", "xn--e28h.example.com", false],
+    ["MX", "mail.xn--n3h.com", false],
+    ["NS", "ns1.xn--e28h.net", false],
+    ["SRV", "10 60 5060 xn--e28h.example.com", false],
     ["A", "203.0.113.10", true],
     ["A", "0.0.0.0", true],
     ["A", "255.255.255.255", true],
