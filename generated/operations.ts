@@ -341,5 +341,8 @@ export const dnsTemplates = {
 
 export type DnsTemplateId = keyof typeof dnsTemplates;
 
+/** The event types a webhook endpoint may subscribe to, every one when it names none (`WebhookEventTypeSubscribable`). */
+export const subscribableWebhookEvents = ["domain.registered","domain.renewed","domain.updated","domain.expired","transfer.status_changed","dns_record.created","dns_record.updated","dns_record.deleted","user.deleted"] as const;
+
 /** The most a sandbox clock advance may move, `seconds` or `to` alike (the maximum of `SandboxClockAdvance.seconds`). */
 export const sandboxMaxAdvanceSeconds = 315576000;

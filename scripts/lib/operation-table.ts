@@ -133,6 +133,9 @@ export const dnsTemplates = ${JSON.stringify(document["x-dns-templates"], null, 
 
 export type DnsTemplateId = keyof typeof dnsTemplates;
 
+/** The event types a webhook endpoint may subscribe to, every one when it names none (\`WebhookEventTypeSubscribable\`). */
+export const subscribableWebhookEvents = ${JSON.stringify(((document.components as JsonObject).schemas as Record<string, JsonObject>).WebhookEventTypeSubscribable!.enum)} as const;
+
 /** The most a sandbox clock advance may move, \`seconds\` or \`to\` alike (the maximum of \`SandboxClockAdvance.seconds\`). */
 export const sandboxMaxAdvanceSeconds = ${sandboxMaxAdvanceSeconds(document)};
 `;

@@ -1,6 +1,7 @@
 /** Webhook endpoints (an addition): registration, secrets, test events, the delivery log. */
 import type { OperationHandlers } from "../../generated/handlers.js";
 import type { components } from "../../generated/types/full.js";
+import { subscribableWebhookEvents } from "../../generated/operations.js";
 import { timestamp } from "../clock.js";
 import { partnerOf, type RequestContext, type Services } from "../context.js";
 import { apiErrors } from "../errors.js";
@@ -20,7 +21,7 @@ function endpointView(endpoint: WebhookEndpointRow, now: Date): Schemas["Webhook
   return {
     id: endpoint.id,
     url: endpoint.url,
-    events: endpoint.events ?? [...ALL_EVENTS],
+    events: endpoint.events ?? [...subscribableWebhookEvents],
     description: endpoint.description,
     status: !endpoint.enabled ? "disabled" : endpoint.failing ? "failing" : "enabled",
     created_at: timestamp(endpoint.createdAt),
@@ -28,18 +29,6 @@ function endpointView(endpoint: WebhookEndpointRow, now: Date): Schemas["Webhook
     previous_secret_expires_at: previous && timestamp(previous.expiresAt),
   };
 }
-
-const ALL_EVENTS: readonly Schemas["WebhookEventTypeSubscribable"][] = [
-  "domain.registered",
-  "domain.renewed",
-  "domain.updated",
-  "domain.expired",
-  "transfer.status_changed",
-  "dns_record.created",
-  "dns_record.updated",
-  "dns_record.deleted",
-  "user.deleted",
-];
 
 function deliveryView(delivery: WebhookDeliveryRow): Schemas["WebhookDelivery"] {
   return {

@@ -2,23 +2,14 @@
  * One SPF record per name (RFC 7208 3.2) and one DMARC record per `_dmarc` name (RFC 7489 6.6.3),
  * on every way a record is written: both variants, updates, bulk and templates.
  */
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { components } from "../../../generated/types/full.js";
-import { useTestServer } from "../../support/test-server.js";
+import { useDnsRecordFixture } from "./support/dns-record-fixture.js";
 
 type DCreate = components["schemas"]["DnsRecordDCreate"];
 
-const s = useTestServer();
-let domainId: string;
+const { s, ids, domainPath, createD, listD } = useDnsRecordFixture();
 
-beforeEach(async () => {
-  await s.api.POST("/api/v1/users", { body: { user_identifier: "u1" } });
-  domainId = s.registerDomainFor("u1", "adalovelace.com");
-});
-
-const domainPath = () => ({ params: { path: { domain_id: domainId } } });
-const createD = (body: DCreate) => s.api.POST("/api/v1/domains/{domain_id}/dns", { ...domainPath(), body });
-const listD = async () => (await s.api.GET("/api/v1/domains/{domain_id}/dns", domainPath())).data!.records;
 const seedD = async (body: DCreate) => {
   const { data, response } = await createD(body);
   expect(response.status).toBe(201);
@@ -57,7 +48,7 @@ describe("POST /api/v1/dns_records", () => {
   it("refuses a second SPF record with 409 in the list shape", async () => {
     await seedD({ type: "TXT", name: "@", content: "v=spf1 mx ~all" });
     const { error, response } = await s.api.POST("/api/v1/dns_records", {
-      body: { domain_id: domainId, type: "TXT", name: "@", value: "v=spf1 a -all" },
+      body: { domain_id: ids.domainId, type: "TXT", name: "@", value: "v=spf1 a -all" },
     });
     expect(response.status).toBe(409);
     expect(error).toEqual({ errors: [SPF_EXISTS] });
@@ -70,7 +61,7 @@ describe("updates", () => {
     await seedD({ type: "TXT", name: "@", content: "v=spf1 mx ~all" });
     const other = await seedD({ type: "TXT", name: "@", content: "hello" });
     const { error, response } = await s.api.PUT("/api/v1/domains/{domain_id}/dns/{record_id}", {
-      params: { path: { domain_id: domainId, record_id: other.id } },
+      params: { path: { domain_id: ids.domainId, record_id: other.id } },
       body: { content: "v=spf1 -all" },
     });
     expect(response.status).toBe(409);
@@ -92,7 +83,7 @@ describe("updates", () => {
   it("PUT accepts a change of the SPF record itself", async () => {
     const spf = await seedD({ type: "TXT", name: "@", content: "v=spf1 mx ~all" });
     const { response } = await s.api.PUT("/api/v1/domains/{domain_id}/dns/{record_id}", {
-      params: { path: { domain_id: domainId, record_id: spf.id } },
+      params: { path: { domain_id: ids.domainId, record_id: spf.id } },
       body: { content: "v=spf1 mx -all" },
     });
     expect(response.status).toBe(200);

@@ -1,28 +1,17 @@
 /** At most 1,000 records per domain (x-dns-limits), however they are created. */
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { components } from "../../../generated/types/full.js";
-import { useTestServer } from "../../support/test-server.js";
+import { useDnsRecordFixture } from "./support/dns-record-fixture.js";
 
 type DCreate = components["schemas"]["DnsRecordDCreate"];
 
-const s = useTestServer();
-/** adalovelace.com and adalovelace.io, partner A's domains of user u1. */
-let domainId: string;
-let secondDomainId: string;
-
-beforeEach(async () => {
-  await s.api.POST("/api/v1/users", { body: { user_identifier: "u1" } });
-  domainId = s.registerDomainFor("u1", "adalovelace.com");
-  secondDomainId = s.registerDomainFor("u1", "adalovelace.io");
-});
+const { s, ids, domainPath, createD } = useDnsRecordFixture();
 
 const MAX = 1000;
-const domainPath = (domain_id = domainId) => ({ params: { path: { domain_id } } });
-const createD = (body: DCreate, domain_id = domainId) => s.api.POST("/api/v1/domains/{domain_id}/dns", { ...domainPath(domain_id), body });
 const bulk = (records: DCreate[]) => s.api.POST("/api/v1/domains/{domain_id}/dns/bulk", { ...domainPath(), body: { records } });
-const count = (domain_id = domainId) => s.services.store.countRecords(domain_id);
+const count = (domain_id = ids.domainId) => s.services.store.countRecords(domain_id);
 
-const seedRecords = (n: number, domain_id = domainId) => s.seedRecords(domain_id, n);
+const seedRecords = (n: number, domain_id = ids.domainId) => s.seedRecords(domain_id, n);
 
 const limitError = (holds: number, adds: number) => ({
   error: "unprocessable_entity",
@@ -45,7 +34,7 @@ describe("at most 1,000 records per domain", () => {
   it("refuses the 1,001st through Variant R in the list shape", async () => {
     seedRecords(MAX);
     const { error, response } = await s.api.POST("/api/v1/dns_records", {
-      body: { domain_id: domainId, type: "A", name: "over", value: "203.0.113.10" },
+      body: { domain_id: ids.domainId, type: "A", name: "over", value: "203.0.113.10" },
     });
     expect(response.status).toBe(422);
     expect(error).toEqual({ errors: [limitError(MAX, 1).message] });
@@ -93,7 +82,7 @@ describe("at most 1,000 records per domain", () => {
     expect(
       (
         await s.api.DELETE("/api/v1/domains/{domain_id}/dns/{record_id}", {
-          params: { path: { domain_id: domainId, record_id: first!.id } },
+          params: { path: { domain_id: ids.domainId, record_id: first!.id } },
         })
       ).response.status,
     ).toBe(204);
@@ -103,7 +92,7 @@ describe("at most 1,000 records per domain", () => {
   it("lets an update of a full domain's record through: it adds nothing", async () => {
     const [first] = seedRecords(MAX);
     const { response } = await s.api.PUT("/api/v1/domains/{domain_id}/dns/{record_id}", {
-      params: { path: { domain_id: domainId, record_id: first!.id } },
+      params: { path: { domain_id: ids.domainId, record_id: first!.id } },
       body: { ttl: 600 },
     });
     expect(response.status).toBe(200);
@@ -111,7 +100,7 @@ describe("at most 1,000 records per domain", () => {
 
   it("counts per domain", async () => {
     seedRecords(MAX);
-    expect((await createD({ type: "A", name: "www", content: "203.0.113.10" }, secondDomainId)).response.status).toBe(201);
+    expect((await createD({ type: "A", name: "www", content: "203.0.113.10" }, ids.secondDomainId)).response.status).toBe(201);
   });
 
   it("lets exactly as many concurrent creates through as there is room for", async () => {

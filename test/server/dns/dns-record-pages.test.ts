@@ -1,28 +1,14 @@
 /** The record list read one page at a time, and a domain detail that embeds only its first page (x-dns-limits). */
-import { beforeEach, describe, expect, it } from "vitest";
-import type { components } from "../../../generated/types/full.js";
+import { describe, expect, it } from "vitest";
 import type { DnsRecordRow } from "../../../server/store/types.js";
-import { useTestServer } from "../../support/test-server.js";
+import { useDnsRecordFixture } from "./support/dns-record-fixture.js";
 
-type DCreate = components["schemas"]["DnsRecordDCreate"];
+const { s, ids: domains, domainPath, createD } = useDnsRecordFixture();
 
-const s = useTestServer();
-/** adalovelace.com and adalovelace.io, partner A's domains of user u1. */
-let domainId: string;
-let secondDomainId: string;
-
-beforeEach(async () => {
-  await s.api.POST("/api/v1/users", { body: { user_identifier: "u1" } });
-  domainId = s.registerDomainFor("u1", "adalovelace.com");
-  secondDomainId = s.registerDomainFor("u1", "adalovelace.io");
-});
-
-const domainPath = (domain_id = domainId) => ({ params: { path: { domain_id } } });
-const createD = (body: DCreate, domain_id = domainId) => s.api.POST("/api/v1/domains/{domain_id}/dns", { ...domainPath(domain_id), body });
-const list = (query: { limit?: number; cursor?: string } = {}, domain_id = domainId) =>
+const list = (query: { limit?: number; cursor?: string } = {}, domain_id = domains.domainId) =>
   s.api.GET("/api/v1/domains/{domain_id}/dns", { params: { path: { domain_id }, query } });
 
-const seedRecords = (n: number, domain_id = domainId) => s.seedRecords(domain_id, n);
+const seedRecords = (n: number, domain_id = domains.domainId) => s.seedRecords(domain_id, n);
 
 /** The list order the spec states: name without regard to case in code-point order, type, creation, id. */
 const listOrder = (a: DnsRecordRow, b: DnsRecordRow) => {
@@ -106,7 +92,9 @@ describe("GET /api/v1/domains/{domain_id}/dns, one page at a time", () => {
       // After the first page (h0000 to h0049): one record before the cursor, one after, one deletion ahead.
       await createD({ type: "A", name: "a-early", content: "203.0.113.10" });
       await createD({ type: "A", name: "z-late", content: "203.0.113.10" });
-      await s.api.DELETE("/api/v1/domains/{domain_id}/dns/{record_id}", { params: { path: { domain_id: domainId, record_id: gone.id } } });
+      await s.api.DELETE("/api/v1/domains/{domain_id}/dns/{record_id}", {
+        params: { path: { domain_id: domains.domainId, record_id: gone.id } },
+      });
     });
     expect(new Set(ids).size).toBe(ids.length);
     const expected = rows.filter((row) => row !== gone).map((row) => row.id);
@@ -120,7 +108,7 @@ describe("GET /api/v1/domains/{domain_id}/dns, one page at a time", () => {
     const rows = seedRecords(30);
     const first = (await list({ limit: 10 })).data!;
     await s.api.DELETE("/api/v1/domains/{domain_id}/dns/{record_id}", {
-      params: { path: { domain_id: domainId, record_id: rows[9]!.id } },
+      params: { path: { domain_id: domains.domainId, record_id: rows[9]!.id } },
     });
     const { data } = await list({ limit: 10, cursor: first.next_cursor! });
     expect(data!.records.map((record) => record.id)).toEqual(rows.slice(10, 20).map((row) => row.id));
@@ -131,8 +119,8 @@ describe("GET /api/v1/domains/{domain_id}/dns, one page at a time", () => {
     ["a cursor that is not base64url", () => "not a cursor"],
     ["a cursor that decodes to no JSON", () => "abc"],
     ["a cursor of JSON of another shape", () => encoded({ after: "h0001" })],
-    ["a cursor of another version", () => encoded(["r0", domainId, "h0001", "A", 0, "rec_x"])],
-    ["a cursor with a time that is no time", () => encoded(["r1", domainId, "h0001", "A", "yesterday", "rec_x"])],
+    ["a cursor of another version", () => encoded(["r0", domains.domainId, "h0001", "A", 0, "rec_x"])],
+    ["a cursor with a time that is no time", () => encoded(["r1", domains.domainId, "h0001", "A", "yesterday", "rec_x"])],
   ])("refuses %s with 400 invalid_cursor", async (_label, cursor) => {
     seedRecords(3);
     const { error, response } = await list({ cursor: cursor() });
@@ -145,8 +133,8 @@ describe("GET /api/v1/domains/{domain_id}/dns, one page at a time", () => {
   });
 
   it("refuses the cursor of another domain's list with 400 invalid_cursor", async () => {
-    seedRecords(3, secondDomainId);
-    const other = (await list({ limit: 1 }, secondDomainId)).data!.next_cursor!;
+    seedRecords(3, domains.secondDomainId);
+    const other = (await list({ limit: 1 }, domains.secondDomainId)).data!.next_cursor!;
     const { error, response } = await list({ cursor: other });
     expect(response.status).toBe(400);
     expect(error).toEqual({

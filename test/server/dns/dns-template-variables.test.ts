@@ -1,19 +1,12 @@
 /** Template variables are typed (x-dns-templates): a value that is not of its type is refused before anything is written. */
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { components } from "../../../generated/types/full.js";
-import { useTestServer } from "../../support/test-server.js";
+import { useDnsRecordFixture } from "./support/dns-record-fixture.js";
 
 type Apply = components["schemas"]["DnsTemplateApply"];
 
-const s = useTestServer();
-let domainId: string;
+const { s, domainPath } = useDnsRecordFixture();
 
-beforeEach(async () => {
-  await s.api.POST("/api/v1/users", { body: { user_identifier: "u1" } });
-  domainId = s.registerDomainFor("u1", "adalovelace.com");
-});
-
-const domainPath = () => ({ params: { path: { domain_id: domainId } } });
 const apply = (body: Apply) => s.api.POST("/api/v1/domains/{domain_id}/dns/template", { ...domainPath(), body });
 const records = async () => (await s.api.GET("/api/v1/domains/{domain_id}/dns", domainPath())).data!.records;
 
