@@ -19,7 +19,7 @@ export default defineConfig({
       "test/server/rate-limits/rate-limiter.test.ts",
       "test/server/store/**/*.test.ts",
       "test/server/webhooks/address-policy.test.ts",
-      "test/server/http/route-regexp-cache.test.ts",
+      "test/server/validator/route-regexp-cache.test.ts",
       "test/server/clock.test.ts",
       "test/server/ids.test.ts",
       "test/spec/constraints.test.ts",

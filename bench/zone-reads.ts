@@ -76,7 +76,7 @@ function readZone(target: RunningTarget, seconds: number): Promise<ReaderResult>
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   return new Promise((resolve, reject) => {
-    child.on("exit", (code) =>
+    child.on("close", (code) =>
       code === 0
         ? resolve(JSON.parse(output.trim().split("\n").pop()!) as ReaderResult)
         : reject(new Error(`zone readers exited with ${code}`)),
@@ -84,7 +84,7 @@ function readZone(target: RunningTarget, seconds: number): Promise<ReaderResult>
   });
 }
 
-const target = await startPrintingTarget("node", ["--import", "tsx", "bench/targets/largest-zone.ts"]);
+const target = await startPrintingTarget("node", ["--import", "tsx", "bench/targets/reference-server.ts"], { LARGEST_ZONE: "1" });
 try {
   // Warm-up: JIT, validator caches, connections; the warm-up's own figures are not reported.
   await readZone(target, WARM_UP_S);

@@ -34,5 +34,17 @@ export const bundlePath = (kind: DocumentKind, environment: Environment) => (env
  * The document the server's validator loads, as JSON (the published document without what only
  * readers use): JSON.parse is far cheaper at start-up than parsing the YAML (bench/results/).
  */
-export const validatorDocumentPath = (kind: DocumentKind, environment: Environment) =>
-  bundlePath(kind, environment).replace(/^generated\/openapi\//, "generated/validator/").replace(/\.yml$/, ".json");
+const VALIDATOR_DOCUMENT_PATHS: Readonly<Record<Environment, Readonly<Record<DocumentKind, string>>>> = {
+  "sandbox": {
+    "R": "generated/validator/partner-api.sandbox.json",
+    "D": "generated/validator/partner-api.d.sandbox.json",
+    "full": "generated/validator/partner-api.full.sandbox.json"
+  },
+  "production": {
+    "R": "generated/validator/partner-api.json",
+    "D": "generated/validator/partner-api.d.json",
+    "full": "generated/validator/partner-api.full.json"
+  }
+};
+
+export const validatorDocumentPath = (kind: DocumentKind, environment: Environment) => VALIDATOR_DOCUMENT_PATHS[environment][kind];

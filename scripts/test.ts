@@ -59,4 +59,4 @@ console.log("\nnpm test:");
 for (const { step, passed, seconds } of outcomes)
   console.log(`  ${passed ? "passed" : "FAILED"}  ${seconds.toFixed(1).padStart(6)} s  ${step.name}`);
 console.log(`  total ${((performance.now() - started) / 1000).toFixed(1)} s`);
-process.exitCode = outcomes.every((outcome) => outcome.passed) && outcomes.length === ROUNDS.flat().length ? 0 : 1;
+process.exitCode = outcomes.every((outcome) => outcome.passed) ? 0 : 1;

@@ -1,10 +1,11 @@
 /**
  * The reference server as a benchmark target: `VALIDATE=0` turns request and response validation
- * off. Prints one JSON line with the port and the seeded ids when it serves.
+ * off; `LARGEST_ZONE=1` also builds the largest zone a partner can (seedLargestZone), whose domain
+ * is then the `domainId` printed. Prints one JSON line with the port and the seeded ids when it serves.
  */
 import { createApp } from "../../server/app.js";
 import { scaleRateLimits, DEFAULT_RATE_LIMITS } from "../../server/rate-limits/policy.js";
-import { BENCH_KEY, BENCH_PARTNER, seed } from "./seed.js";
+import { BENCH_KEY, BENCH_PARTNER, seed, seedLargestZone } from "./seed.js";
 
 const validate = process.env.VALIDATE !== "0";
 const { app, services } = createApp({
@@ -16,7 +17,9 @@ const { app, services } = createApp({
   validateResponses: validate,
   validateRequests: validate,
 });
-const { domainId, writeDomainIds } = seed(services);
+const seeded = seed(services);
+const { writeDomainIds } = seeded;
+const domainId = process.env.LARGEST_ZONE === "1" ? seedLargestZone(services) : seeded.domainId;
 const server = app.listen(Number(process.env.PORT ?? 0), "127.0.0.1", () => {
   console.log(JSON.stringify({ port: (server.address() as { port: number }).port, domainId, writeDomainIds }));
 });

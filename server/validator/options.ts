@@ -1,7 +1,7 @@
 /**
  * How the server configures express-openapi-validator, in one place: `createApp` builds its
  * middleware from these, and the test that the start-up shortcuts prepare the same documents
- * (test/server/validator-startup-shortcuts.test.ts) prepares them with these very options.
+ * (test/server/validator/validator-startup-shortcuts.test.ts) prepares them with these very options.
  */
 import type { OpenApiValidatorOpts } from "express-openapi-validator/dist/framework/types.js";
 

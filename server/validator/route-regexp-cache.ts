@@ -9,7 +9,7 @@
  * The module object patched is the one the validator requires: path-to-regexp is a direct
  * dependency pinned to the version the validator and Express resolve, so npm installs one copy,
  * which Node loads once, and the server's bundler (scripts/lib/server-build.ts) includes once.
- * test/server/http/route-regexp-cache.test.ts checks the first, test/scripts/server-build.test.ts the second.
+ * test/server/validator/route-regexp-cache.test.ts checks the first, test/scripts/server-build.test.ts the second.
  */
 import pathToRegexpModule from "path-to-regexp";
 

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { Metafile } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/lib/local-ports.js";
-import { buildServer, bundledOnce } from "../../scripts/lib/server-build.js";
+import { buildServer, bundledOnce, SERVE_ARGUMENTS } from "../../scripts/lib/server-build.js";
 import { ENTRY_FILE } from "../../server/bundle-files.js";
 import { announcedAddress, spawnServer } from "../../scripts/lib/server-process.js";
 
@@ -64,6 +64,11 @@ describe("the built server", () => {
       outputs: {},
     } as unknown as Metafile;
     expect(bundledOnce(twice)).toEqual([expect.stringContaining("path-to-regexp is bundled 2 times")]);
+  });
+
+  it("is run by npm run serve as the start-up bench and conformance:ci run it (SERVE_ARGUMENTS)", () => {
+    const { scripts } = JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> };
+    expect(scripts.serve).toBe(`node ${SERVE_ARGUMENTS.join(" ")}`);
   });
 
   it("serves the API and the embed host's files, with its code cache, and exits 0 on SIGTERM", async () => {

@@ -13,10 +13,22 @@ export type OpenApiDocument = Record<string, any>;
 
 export const HTTP_METHODS = ["get", "put", "post", "delete", "patch"] as const;
 
-/** A published document, by default the sandbox one, which the test server serves (production's plus the helpers); or the source, read from its files as one. */
+/** Each document read and parsed once per worker (the test files of a worker share their modules). */
+const parsedDocuments = new Map<string, OpenApiDocument>();
+
+/**
+ * A published document, by default the sandbox one, which the test server serves (production's
+ * plus the helpers); or the source, read from its files as one. Each caller gets its own copy, so
+ * a test may change what it was given.
+ */
 export function loadDocument(kind: DocumentKind | "source", environment: Environment = "sandbox"): OpenApiDocument {
-  if (kind === "source") return readSourceDocument();
-  return parse(readFileSync(bundlePath(kind, environment), "utf8")) as OpenApiDocument;
+  const key = kind === "source" ? kind : `${kind}:${environment}`;
+  let document = parsedDocuments.get(key);
+  if (!document) {
+    document = kind === "source" ? readSourceDocument() : (parse(readFileSync(bundlePath(kind, environment), "utf8")) as OpenApiDocument);
+    parsedDocuments.set(key, document);
+  }
+  return structuredClone(document);
 }
 
 /** JSON pointer escaping (RFC 6901). */
