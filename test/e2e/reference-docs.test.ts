@@ -20,10 +20,15 @@ async function openOffline(browser: Browser, file: string): Promise<Page> {
  * Redoc lists a tag's operations in its side menu once the tag is opened (opening one may close
  * another), each linked as `#/<tag>/<operationId in lower case>`.
  */
-async function operationLinksShown(page: Page, tags: string[]): Promise<Set<string>> {
+async function operationLinksShown(page: Page, idsByTag: ReadonlyMap<string, string[]>): Promise<Set<string>> {
   const shown = new Set<string>();
-  for (const tag of tags) {
+  for (const [tag, ids] of idsByTag) {
     await page.getByRole("link", { name: tag, exact: true }).first().click();
+    // Redoc opens the tag's menu after the click returns: wait until its operations are linked (or
+    // give up after a while and let the assertion name the ones missing).
+    await page
+      .waitForFunction((wanted) => wanted.every((id) => document.querySelector(`a[href$='/${id}']`) !== null), ids, { timeout: 5_000 })
+      .catch(() => undefined);
     const links = await page.$$eval("a[href^='#/']", (anchors) => anchors.map((anchor) => anchor.getAttribute("href") ?? ""));
     for (const href of links) if (/^#\/[^/#]+\/[^/#]+$/.test(href)) shown.add(href.split("/").at(-1)!);
   }
@@ -52,8 +57,10 @@ describe("npm run build:docs (the HTML reference docs)", () => {
         );
         const page = await openOffline(browser, join(outDir, `${basename(bundle, ".yml")}.html`));
         try {
-          const tags = [...new Set(operations.map((operation) => operation.tags[0]!))];
-          const shown = await operationLinksShown(page, tags);
+          const idsByTag = new Map<string, string[]>();
+          for (const { tags, operationId } of operations)
+            idsByTag.set(tags[0]!, [...(idsByTag.get(tags[0]!) ?? []), operationId.toLowerCase()]);
+          const shown = await operationLinksShown(page, idsByTag);
           // The menu also links the headings of tag descriptions, so the operations are a part of what it shows.
           expect(operations.map((operation) => operation.operationId.toLowerCase()).filter((id) => !shown.has(id))).toEqual([]);
           const last = operations.at(-1)!;
