@@ -43,7 +43,6 @@ export interface AppConfig {
   partners: ReadonlyArray<{
     partner: Partner;
     keys?: readonly string[];
-    keyHashes?: readonly string[];
     /** Origins allowed to frame the embedded interface of this partner's users (serialized, see embed/framing.ts). */
     embedOrigins?: readonly string[];
   }>;
@@ -141,9 +140,8 @@ export function createApp(config: AppConfig): PartnerApi {
   });
   const logger = withLoggableErrors(config.logger ?? pino({ level: "silent" }));
   const keys = new KeyRing(config.environment);
-  for (const { partner, keys: plain = [], keyHashes = [] } of config.partners) {
+  for (const { partner, keys: plain = [] } of config.partners) {
     plain.forEach((key) => keys.addKey(partner, key));
-    keyHashes.forEach((hash) => keys.addHash(partner, Buffer.from(hash, "hex")));
   }
   if (config.partnersFile !== undefined)
     keys.follow(new FollowedPartnersFile(config.partnersFile, config.environment, loggedPartnersFileEvents(logger)));

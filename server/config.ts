@@ -17,7 +17,7 @@ import ipaddr from "ipaddr.js";
 import { pino, type LevelWithSilent } from "pino";
 import type { AppConfig } from "./app.js";
 import type { Environment, Variant } from "../generated/deployment.js";
-import { environmentOfKey } from "./auth/api-keys.js";
+import { environmentOfKey, KEY_PREFIX } from "./auth/api-keys.js";
 import { PartnersFileError, readPartnersFile as readFile, type PartnersFile } from "./auth/partners-file.js";
 import { parseEmbedOrigin } from "./embed/framing.js";
 import { DEFAULT_RATE_LIMITS, scaleRateLimits } from "./rate-limits/policy.js";
@@ -141,9 +141,7 @@ export function loadDeploymentConfig(env: NodeJS.ProcessEnv): DeploymentConfig {
     if (!id || !key) fail("PARTNER_API_KEYS must be partnerId:key pairs separated by commas");
     // Named by its partner, never shown: the message reaches logs.
     if (environmentOfKey(key) !== environment)
-      fail(
-        `PARTNER_API_KEYS: the key of ${id} is not a ${environment} key (${environment === "production" ? "sk_live_" : "sk_sandbox_"}...)`,
-      );
+      fail(`PARTNER_API_KEYS: the key of ${id} is not a ${environment} key (${KEY_PREFIX[environment]}...)`);
     partners.push({ partner: { id, name: id }, keys: [key] });
   }
   for (const entry of partners)

@@ -4,16 +4,17 @@ import type { Environment } from "../../generated/deployment.js";
 import { randomBase62 } from "../ids.js";
 import type { FollowedPartnersFile, KeyEntry } from "./followed-partners-file.js";
 
-const PREFIX: Record<Environment, string> = { sandbox: "sk_sandbox_", production: "sk_live_" };
+/** What every key of an environment begins with. */
+export const KEY_PREFIX: Record<Environment, string> = { sandbox: "sk_sandbox_", production: "sk_live_" };
 
-export const generateApiKey = (environment: Environment) => PREFIX[environment] + randomBase62(32);
+export const generateApiKey = (environment: Environment) => KEY_PREFIX[environment] + randomBase62(32);
 
 // One-shot hashing: a Hash object per request showed in CPU profiles (every request is authenticated).
 export const hashApiKey = (key: string) => hash("sha256", key, "buffer");
 
 export function environmentOfKey(key: string): Environment | null {
-  if (key.startsWith(PREFIX.sandbox)) return "sandbox";
-  if (key.startsWith(PREFIX.production)) return "production";
+  if (key.startsWith(KEY_PREFIX.sandbox)) return "sandbox";
+  if (key.startsWith(KEY_PREFIX.production)) return "production";
   return null;
 }
 
@@ -50,11 +51,8 @@ export class KeyRing {
   /** Adds a key given in plain text (from configuration); only its hash is kept. */
   addKey(partner: Partner, key: string): void {
     if (environmentOfKey(key) !== this.environment)
-      throw new Error(`a ${this.environment} deployment only takes ${PREFIX[this.environment]} keys`);
-    this.addHash(partner, hashApiKey(key));
-  }
-
-  addHash(partner: Partner, hash: Buffer): void {
+      throw new Error(`a ${this.environment} deployment only takes ${KEY_PREFIX[this.environment]} keys`);
+    const hash = hashApiKey(key);
     this.byHash.set(hash.toString("hex"), { hash, partner });
   }
 
