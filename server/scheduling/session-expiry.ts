@@ -9,6 +9,6 @@ import type { Services } from "../context.js";
 /** Removes every partner's ended sessions; returns how many login sessions went. */
 export function removeEndedSessions(services: Services): number {
   return services.store
-    .partnersWithData()
+    .partnersWithSessions()
     .reduce((count, partnerId) => count + services.store.deleteEndedSessions(partnerId, services.clocks.clockFor(partnerId).now()), 0);
 }

@@ -72,6 +72,8 @@ export class MemoryStore implements Store {
   private readonly embedSessions = new Map<string, EmbedSessionRow>();
   private readonly embedSessionHashesByUser = new Map<string, Set<string>>();
   private readonly endedEmbedSessions = new Map<string, EndedEmbedSessionRow>();
+  /** The ended browser sessions of each partner, which that partner's sweep removes. */
+  private readonly endedEmbedSessionHashesByPartner = new Map<string, Set<string>>();
   /** The browser sessions opened from each login session, which end with it. */
   private readonly embedSessionHashesByLogin = new Map<string, Set<string>>();
 
@@ -162,6 +164,7 @@ export class MemoryStore implements Store {
       // Until its login session would have ended, the cookie gets the session-ended page (410).
       const expiresAt = this.sessions.get(this.embedSessions.get(hash)!.loginTokenHash)?.expiresAt ?? new Date(0);
       this.endedEmbedSessions.set(hash, { idHash: hash, partnerId, expiresAt });
+      addToIndex(this.endedEmbedSessionHashesByPartner, partnerId, hash);
       this.deleteEmbedSession(hash);
     }
     for (const hash of [...(this.sessionHashesByUser.get(key) ?? [])]) this.deleteSession(hash);
@@ -178,10 +181,11 @@ export class MemoryStore implements Store {
   }
 
   partnersWithData(): string[] {
-    const partners = new Set([...this.usersByPartner].filter(([, users]) => users.size > 0).map(([partnerId]) => partnerId));
-    // What is kept of deleted users' browser sessions is data too, until the sweep removes it.
-    for (const ended of this.endedEmbedSessions.values()) partners.add(ended.partnerId);
-    return [...partners];
+    return [...this.usersByPartner].filter(([, users]) => users.size > 0).map(([partnerId]) => partnerId);
+  }
+
+  partnersWithSessions(): string[] {
+    return [...new Set([...this.sessionHashesByPartner.keys(), ...this.endedEmbedSessionHashesByPartner.keys()])];
   }
 
   domainsOfPartner(partnerId: string): DomainRow[] {
@@ -355,8 +359,10 @@ export class MemoryStore implements Store {
       deleted++;
     }
     // Few: only the browser sessions of deleted users, kept until their login session would have ended.
-    for (const [idHash, ended] of this.endedEmbedSessions) {
-      if (ended.partnerId === partnerId && ended.expiresAt <= now) this.endedEmbedSessions.delete(idHash);
+    for (const idHash of [...(this.endedEmbedSessionHashesByPartner.get(partnerId) ?? [])]) {
+      if (this.endedEmbedSessions.get(idHash)!.expiresAt > now) continue;
+      this.endedEmbedSessions.delete(idHash);
+      removeFromIndex(this.endedEmbedSessionHashesByPartner, partnerId, idHash);
     }
     return deleted;
   }

@@ -136,8 +136,10 @@ export interface Store {
   deleteUser(partnerId: string, userIdentifier: string): void;
   /** Deletes every user of the partner, with all that belongs to them (a sandbox reset). */
   deletePartnerData(partnerId: string): void;
-  /** Partners with at least one user, or with what is kept of a deleted user's browser sessions: whose time-based changes may fall due. */
+  /** Partners with at least one user: whose time-based changes may fall due. */
   partnersWithData(): string[];
+  /** Partners with login sessions or what is kept of a deleted user's browser sessions: whose sweep may remove some. */
+  partnersWithSessions(): string[];
 
   findDomain(id: string): DomainRow | undefined;
   findDomainByName(name: string): DomainRow | undefined;
