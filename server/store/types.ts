@@ -128,68 +128,68 @@ export interface UserPageQuery {
 }
 
 export interface Store {
-  findUser(partnerId: string, userIdentifier: string): UserRow | undefined;
-  saveUser(user: UserRow): void;
+  findUser(partnerId: string, userIdentifier: string): Promise<UserRow | undefined>;
+  saveUser(user: UserRow): Promise<void>;
   /** A page of users, each with its domain count (the list shows it for every user). */
-  listUsers(partnerId: string, query: UserPageQuery): { users: UserPageEntry[]; total: number };
+  listUsers(partnerId: string, query: UserPageQuery): Promise<{ users: UserPageEntry[]; total: number }>;
   /** Deletes the user with its domains, records, transfers and sessions (login and embed; each browser session leaves an EndedEmbedSessionRow). */
-  deleteUser(partnerId: string, userIdentifier: string): void;
+  deleteUser(partnerId: string, userIdentifier: string): Promise<void>;
   /** Deletes every user of the partner, with all that belongs to them (a sandbox reset). */
-  deletePartnerData(partnerId: string): void;
+  deletePartnerData(partnerId: string): Promise<void>;
   /** Partners with at least one user: whose time-based changes may fall due. */
-  partnersWithData(): string[];
+  partnersWithData(): Promise<string[]>;
   /** Partners with login sessions or what is kept of a deleted user's browser sessions: whose sweep may remove some. */
-  partnersWithSessions(): string[];
+  partnersWithSessions(): Promise<string[]>;
 
-  findDomain(id: string): DomainRow | undefined;
-  findDomainByName(name: string): DomainRow | undefined;
-  domainsOfUser(partnerId: string, userIdentifier: string): DomainRow[];
-  countDomains(partnerId: string, userIdentifier: string): number;
+  findDomain(id: string): Promise<DomainRow | undefined>;
+  findDomainByName(name: string): Promise<DomainRow | undefined>;
+  domainsOfUser(partnerId: string, userIdentifier: string): Promise<DomainRow[]>;
+  countDomains(partnerId: string, userIdentifier: string): Promise<number>;
   /** Every domain of the partner's users. */
-  domainsOfPartner(partnerId: string): DomainRow[];
-  saveDomain(domain: DomainRow): void;
+  domainsOfPartner(partnerId: string): Promise<DomainRow[]>;
+  saveDomain(domain: DomainRow): Promise<void>;
 
-  findRecord(id: string): DnsRecordRow | undefined;
+  findRecord(id: string): Promise<DnsRecordRow | undefined>;
   /** Every record of the domain, in list order (RecordListPosition). */
-  recordsOfDomain(domainId: string): DnsRecordRow[];
+  recordsOfDomain(domainId: string): Promise<DnsRecordRow[]>;
   /** At most `limit` records of the domain in list order, from the start or after `after`. */
-  recordPage(domainId: string, after: RecordListPosition | null, limit: number): DnsRecordRow[];
+  recordPage(domainId: string, after: RecordListPosition | null, limit: number): Promise<DnsRecordRow[]>;
   /** The domain's records at a name, compared without regard to case as DNS does. */
-  recordsAtName(domainId: string, name: string): DnsRecordRow[];
-  countRecords(domainId: string): number;
+  recordsAtName(domainId: string, name: string): Promise<DnsRecordRow[]>;
+  countRecords(domainId: string): Promise<number>;
   /**
    * Adds new records to one domain, all or none: none when the domain would then hold more than
    * `maxRecords`; answers whether they were added. The count and the writes are one step (one
    * transaction locking the domain in a database store), so concurrent writers cannot both pass.
    */
-  addRecords(domainId: string, records: readonly DnsRecordRow[], maxRecords: number): boolean;
+  addRecords(domainId: string, records: readonly DnsRecordRow[], maxRecords: number): Promise<boolean>;
   /** Stores a changed record, or a new one without a bound (fixtures; what partners create goes through addRecords). */
-  saveRecord(record: DnsRecordRow): void;
-  deleteRecord(id: string): void;
+  saveRecord(record: DnsRecordRow): Promise<void>;
+  deleteRecord(id: string): Promise<void>;
 
-  findTransfer(id: string): TransferRow | undefined;
+  findTransfer(id: string): Promise<TransferRow | undefined>;
   /** The partner's pending and in-progress transfers. */
-  activeTransfersOfPartner(partnerId: string): TransferRow[];
+  activeTransfersOfPartner(partnerId: string): Promise<TransferRow[]>;
   /** The pending or in-progress transfer of a name, if any. */
-  activeTransferOf(domainName: string): TransferRow | undefined;
-  saveTransfer(transfer: TransferRow): void;
+  activeTransferOf(domainName: string): Promise<TransferRow | undefined>;
+  saveTransfer(transfer: TransferRow): Promise<void>;
 
-  saveSession(session: SessionRow): void;
-  findSession(tokenHash: string): SessionRow | undefined;
+  saveSession(session: SessionRow): Promise<void>;
+  findSession(tokenHash: string): Promise<SessionRow | undefined>;
   /** The token hashes of the user's login sessions, oldest first. */
-  sessionsOfUser(partnerId: string, userIdentifier: string): string[];
+  sessionsOfUser(partnerId: string, userIdentifier: string): Promise<string[]>;
   /** Deletes a login session with the browser sessions opened from it. */
-  deleteSession(tokenHash: string): void;
+  deleteSession(tokenHash: string): Promise<void>;
   /**
    * Deletes the partner's login sessions that ended by `now` (the partner's time), with the browser
    * sessions opened from them; returns how many login sessions it deleted.
    */
-  deleteEndedSessions(partnerId: string, now: Date): number;
+  deleteEndedSessions(partnerId: string, now: Date): Promise<number>;
 
-  saveEmbedSession(session: EmbedSessionRow): void;
-  findEmbedSession(idHash: string): EmbedSessionRow | undefined;
-  findEndedEmbedSession(idHash: string): EndedEmbedSessionRow | undefined;
+  saveEmbedSession(session: EmbedSessionRow): Promise<void>;
+  findEmbedSession(idHash: string): Promise<EmbedSessionRow | undefined>;
+  findEndedEmbedSession(idHash: string): Promise<EndedEmbedSessionRow | undefined>;
   /** The id hashes of the user's browser sessions, oldest first. */
-  embedSessionsOfUser(partnerId: string, userIdentifier: string): string[];
-  deleteEmbedSession(idHash: string): void;
+  embedSessionsOfUser(partnerId: string, userIdentifier: string): Promise<string[]>;
+  deleteEmbedSession(idHash: string): Promise<void>;
 }

@@ -40,24 +40,30 @@ export interface WebhookDeliveryRow {
 }
 
 export interface WebhookStore {
-  saveEndpoint(endpoint: WebhookEndpointRow): void;
-  findEndpoint(id: string): WebhookEndpointRow | undefined;
+  saveEndpoint(endpoint: WebhookEndpointRow): Promise<void>;
+  findEndpoint(id: string): Promise<WebhookEndpointRow | undefined>;
   /** Oldest first. */
-  endpointsOf(partnerId: string): WebhookEndpointRow[];
+  endpointsOf(partnerId: string): Promise<WebhookEndpointRow[]>;
   /** Deletes the endpoint with its deliveries. */
-  deleteEndpoint(id: string): void;
-  saveDelivery(delivery: WebhookDeliveryRow): void;
-  findDelivery(id: string): WebhookDeliveryRow | undefined;
+  deleteEndpoint(id: string): Promise<void>;
+  saveDelivery(delivery: WebhookDeliveryRow): Promise<void>;
+  findDelivery(id: string): Promise<WebhookDeliveryRow | undefined>;
   /** Newest first. */
-  deliveriesOf(endpointId: string, page: { limit: number; offset: number }): { deliveries: WebhookDeliveryRow[]; total: number };
-  /** The endpoint's oldest pending delivery due by `now` (the order they are attempted in), if any. */
-  nextDueDelivery(endpointId: string, now: Date): WebhookDeliveryRow | undefined;
+  deliveriesOf(endpointId: string, page: { limit: number; offset: number }): Promise<{ deliveries: WebhookDeliveryRow[]; total: number }>;
+  /**
+   * Claims the endpoint's oldest pending delivery due by `now` (the partner's time; the order they
+   * are attempted in) for `leaseMs` of real time, unless another delivery of the endpoint is
+   * claimed: one attempt at a time per endpoint, across every instance on the store. Saving the
+   * delivery ends its claim; a claim whose instance died ends with its lease, and the delivery is
+   * claimed again (at least once). A database store claims with `FOR UPDATE SKIP LOCKED`.
+   */
+  claimDueDelivery(endpointId: string, now: Date, leaseMs: number): Promise<WebhookDeliveryRow | undefined>;
   /** Endpoints with at least one pending delivery. */
-  endpointsWithPendingDeliveries(): string[];
+  endpointsWithPendingDeliveries(): Promise<string[]>;
   /** Forgets the endpoint's finished deliveries created before the time. */
-  deleteFinishedDeliveriesBefore(endpointId: string, before: Date): number;
+  deleteFinishedDeliveriesBefore(endpointId: string, before: Date): Promise<number>;
   /** Every endpoint of every partner. */
-  allEndpoints(): WebhookEndpointRow[];
+  allEndpoints(): Promise<WebhookEndpointRow[]>;
 }
 
 const copyDelivery = (row: WebhookDeliveryRow): WebhookDeliveryRow => ({

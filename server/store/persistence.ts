@@ -1,0 +1,84 @@
+/**
+ * Where a deployment keeps what it shares: the one contract the memory store and the PostgreSQL
+ * store (on a server or embedded, PGlite) both implement. Everything several instances must agree
+ * on lives behind it: the service's data, webhook endpoints and their outbox of deliveries,
+ * rate-limit counters, sandbox clocks and partners' API keys.
+ */
+import type { Environment } from "../../generated/deployment.js";
+import type { WindowStore } from "../rate-limits/window-store.js";
+import type { WebhookStore } from "../webhooks/webhook-store.js";
+import type { Store } from "./types.js";
+
+/** What one unit of work reads and writes through. */
+export interface DataStores {
+  store: Store;
+  webhooks: WebhookStore;
+}
+
+/** How far each partner's sandbox clock runs ahead of the deployment's, shared by every instance. */
+export interface ClockOffsetStore {
+  /** Milliseconds the partner's clock is ahead; 0 for a partner that never advanced. */
+  offsetOf(partnerId: string): Promise<number>;
+  /** Moves the partner's clock ahead in one step (concurrent advances add up); returns the new offset. */
+  advance(partnerId: string, milliseconds: number): Promise<number>;
+  reset(partnerId: string): Promise<void>;
+}
+
+/** A partner's API key as stored: only its SHA-256 hash. */
+export interface StoredApiKey {
+  /** SHA-256 of the key, hex. */
+  hash: string;
+  partnerId: string;
+  partnerName: string;
+  environment: Environment;
+  createdAt: Date;
+  /** The first characters of the key, to tell keys apart in listings (never enough to use it). */
+  hint: string;
+}
+
+/** Partners' API keys kept in the database: a key revoked is refused by every instance on its next request. */
+export interface ApiKeyStore {
+  /** The key with this hash, or undefined (unknown or revoked). */
+  findKey(hash: string): Promise<StoredApiKey | undefined>;
+  addKey(key: StoredApiKey): Promise<void>;
+  /** Answers whether a key was revoked. */
+  revokeKey(hash: string): Promise<boolean>;
+  keysOf(environment: Environment): Promise<StoredApiKey[]>;
+}
+
+export interface Persistence {
+  readonly kind: "memory" | "postgres";
+  /** Reads outside any transaction; each call sees what was committed when it ran. */
+  readonly store: Store;
+  readonly webhooks: WebhookStore;
+  readonly rateLimits: WindowStore;
+  readonly clockOffsets: ClockOffsetStore;
+  /** Null where keys come only from configuration and the partners file (the memory store). */
+  readonly apiKeys: ApiKeyStore | null;
+  /**
+   * Runs `work` as one transaction: all its writes or none, and the rules it checks hold against
+   * every concurrent writer. PostgreSQL runs it SERIALIZABLE and runs it again from the start when
+   * the database reports a serialization failure or deadlock (so `work` must do nothing outside
+   * the stores it is given that it would regret doing twice); the memory store runs one at a time
+   * (its writes are not undone should `work` throw: handlers check before they write).
+   */
+  transaction<T>(work: (stores: DataStores) => Promise<T>): Promise<T>;
+  /** Ends connections; the memory store has none. */
+  close(): Promise<void>;
+}
+
+/**
+ * Thrown by a database store while the database cannot be reached, or no connection of the pool
+ * came free in time: the API answers 503 with Retry-After, never a 500.
+ */
+export class StoreUnavailableError extends Error {
+  constructor(
+    message: string,
+    /** Seconds after which a retry is worth it. */
+    readonly retryAfterSeconds: number,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = "StoreUnavailableError";
+  }
+}
