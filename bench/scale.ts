@@ -16,14 +16,14 @@ const RECORDS_PER_DOMAIN = 5;
 const PARTNER = "scale";
 const T0 = Date.parse("2026-01-01T00:00:00Z");
 
-function build(store: Store, users: number): { ms: number; domainIds: string[]; recordIds: string[] } {
+async function build(store: Store, users: number): Promise<{ ms: number; domainIds: string[]; recordIds: string[] }> {
   const started = performance.now();
   const domainIds: string[] = [];
   const recordIds: string[] = [];
   for (let u = 0; u < users; u++) {
     const userIdentifier = `user_${u}`;
     const at = new Date(T0 + u * 1000);
-    store.saveUser({
+    await store.saveUser({
       partnerId: PARTNER,
       userIdentifier,
       email: `u${u}@example.com`,
@@ -35,7 +35,7 @@ function build(store: Store, users: number): { ms: number; domainIds: string[]; 
     for (let d = 0; d < DOMAINS_PER_USER; d++) {
       const id = `dom_${u}_${d}`;
       domainIds.push(id);
-      store.saveDomain({
+      await store.saveDomain({
         id,
         partnerId: PARTNER,
         userIdentifier,
@@ -54,7 +54,7 @@ function build(store: Store, users: number): { ms: number; domainIds: string[]; 
       for (let r = 0; r < RECORDS_PER_DOMAIN; r++) {
         const recordId = `rec_${u}_${d}_${r}`;
         recordIds.push(recordId);
-        store.saveRecord({
+        await store.saveRecord({
           id: recordId,
           domainId: id,
           type: "A",
@@ -72,53 +72,53 @@ function build(store: Store, users: number): { ms: number; domainIds: string[]; 
 }
 
 /** Median microseconds of `operation` over `times` calls with varying arguments. */
-function timeIt(times: number, operation: (i: number) => unknown): number {
+async function timeIt(times: number, operation: (i: number) => Promise<unknown>): Promise<number> {
   const samples: number[] = [];
   for (let i = 0; i < times; i++) {
     const started = performance.now();
-    operation(i);
+    await operation(i);
     samples.push((performance.now() - started) * 1000);
   }
   return samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
 }
 
-function operations(store: Store, users: number, domainIds: string[], recordIds: string[]): Record<string, number> {
+async function operations(store: Store, users: number, domainIds: string[], recordIds: string[]): Promise<Record<string, number>> {
   const pick = <T>(list: T[], i: number) => list[(i * 7919) % list.length]!;
-  return {
-    "find user": timeIt(2000, (i) => store.findUser(PARTNER, `user_${(i * 7919) % users}`)),
-    "find domain": timeIt(2000, (i) => store.findDomain(pick(domainIds, i))),
-    "find domain by name": timeIt(2000, (i) => store.findDomainByName(`n${(i * 7919) % users}x1.com`)),
-    "find record": timeIt(2000, (i) => store.findRecord(pick(recordIds, i))),
-    "records of a domain": timeIt(2000, (i) => store.recordsOfDomain(pick(domainIds, i))),
-    "records at a name (a write's conflict check)": timeIt(2000, (i) =>
-      store.recordsAtName(pick(domainIds, i), `H${i % RECORDS_PER_DOMAIN}`),
-    ),
-    "domains of a user": timeIt(2000, (i) => store.domainsOfUser(PARTNER, `user_${(i * 7919) % users}`)),
-    "list users, first page (100, created_at desc)": timeIt(200, () =>
-      store.listUsers(PARTNER, { limit: 100, offset: 0, sort: "created_at", order: "desc" }),
-    ),
-    "list users, deep page (offset 90% in, last_login asc)": timeIt(200, () =>
-      store.listUsers(PARTNER, { limit: 100, offset: Math.floor(users * 0.9), sort: "last_login", order: "asc" }),
-    ),
-    "list users by domain_count (100)": timeIt(200, () =>
-      store.listUsers(PARTNER, { limit: 100, offset: 0, sort: "domain_count", order: "desc" }),
-    ),
+  const timed: Record<string, () => Promise<number>> = {
+    "find user": () => timeIt(2000, (i) => store.findUser(PARTNER, `user_${(i * 7919) % users}`)),
+    "find domain": () => timeIt(2000, (i) => store.findDomain(pick(domainIds, i))),
+    "find domain by name": () => timeIt(2000, (i) => store.findDomainByName(`n${(i * 7919) % users}x1.com`)),
+    "find record": () => timeIt(2000, (i) => store.findRecord(pick(recordIds, i))),
+    "records of a domain": () => timeIt(2000, (i) => store.recordsOfDomain(pick(domainIds, i))),
+    "records at a name (a write's conflict check)": () =>
+      timeIt(2000, (i) => store.recordsAtName(pick(domainIds, i), `H${i % RECORDS_PER_DOMAIN}`)),
+    "domains of a user": () => timeIt(2000, (i) => store.domainsOfUser(PARTNER, `user_${(i * 7919) % users}`)),
+    "list users, first page (100, created_at desc)": () =>
+      timeIt(200, () => store.listUsers(PARTNER, { limit: 100, offset: 0, sort: "created_at", order: "desc" })),
+    "list users, deep page (offset 90% in, last_login asc)": () =>
+      timeIt(200, () => store.listUsers(PARTNER, { limit: 100, offset: Math.floor(users * 0.9), sort: "last_login", order: "asc" })),
+    "list users by domain_count (100)": () =>
+      timeIt(200, () => store.listUsers(PARTNER, { limit: 100, offset: 0, sort: "domain_count", order: "desc" })),
   };
+  // One after another: timings taken at once would measure each other.
+  const times: Record<string, number> = {};
+  for (const [name, time] of Object.entries(timed)) times[name] = await time();
+  return times;
 }
 
 const heapBefore = process.memoryUsage().heapUsed;
 const small = new MemoryStore();
 const smallUsers = 100; // 100 users, 200 domains, 1,000 records
-const smallBuilt = build(small, smallUsers);
-const smallTimes = operations(small, smallUsers, smallBuilt.domainIds, smallBuilt.recordIds);
+const smallBuilt = await build(small, smallUsers);
+const smallTimes = await operations(small, smallUsers, smallBuilt.domainIds, smallBuilt.recordIds);
 
 global.gc?.();
 const heapMid = process.memoryUsage().heapUsed;
 const large = new MemoryStore();
-const largeBuilt = build(large, USERS);
+const largeBuilt = await build(large, USERS);
 global.gc?.();
 const heapAfter = process.memoryUsage().heapUsed;
-const largeTimes = operations(large, USERS, largeBuilt.domainIds, largeBuilt.recordIds);
+const largeTimes = await operations(large, USERS, largeBuilt.domainIds, largeBuilt.recordIds);
 
 const objects = USERS * (1 + DOMAINS_PER_USER + DOMAINS_PER_USER * RECORDS_PER_DOMAIN);
 const bytesPerObject = (heapAfter - heapMid) / objects;

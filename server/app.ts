@@ -9,7 +9,7 @@ import { FollowedPartnersFile, loggedPartnersFileEvents } from "./auth/followed-
 import { systemClock, type Clock } from "./clock.js";
 import type { OperationHandlers } from "../generated/handlers.js";
 import type { RequestContext, Services } from "./context.js";
-import { MemoryOutbox } from "./events.js";
+import { MemoryOutbox, outboxOutsideTransactions } from "./events.js";
 import { handlers } from "./handlers/index.js";
 import { authenticate } from "./http/authenticate.js";
 import { errorHandler } from "./http/error-handler.js";
@@ -24,13 +24,11 @@ import { securityHeaders } from "./http/security-headers.js";
 import { answerUnaddressed, registerRoutes, servedOperations } from "./http/routes.js";
 import { DEFAULT_RATE_LIMITS, type RateLimitTable } from "./rate-limits/policy.js";
 import { RateLimiter } from "./rate-limits/rate-limiter.js";
-import { MemoryWindowStore, type WindowStore } from "./rate-limits/window-store.js";
 import { PartnerClocks } from "./sandbox/partner-clocks.js";
 import { WebhookDispatcher } from "./webhooks/dispatcher.js";
 import { httpSender, type WebhookSender } from "./webhooks/sender.js";
-import { MemoryWebhookStore } from "./webhooks/webhook-store.js";
-import { MemoryStore } from "./store/memory-store.js";
-import type { Store } from "./store/types.js";
+import { MemoryPersistence } from "./store/memory-persistence.js";
+import type { Persistence } from "./store/persistence.js";
 import { validatorOptions } from "./validator/options.js";
 import { memoizeValidatorRouteRegexps } from "./validator/route-regexp-cache.js";
 import { applyValidatorStartupShortcuts } from "./validator/startup-shortcuts.js";
@@ -53,11 +51,10 @@ export interface AppConfig {
    */
   partnersFile?: string;
   clock?: Clock;
-  store?: Store;
+  /** Where data, webhook deliveries, rate-limit counters, sandbox clocks and stored keys live; default this process's memory. */
+  persistence?: Persistence;
   /** Rate limits per key scope; default the service description's table. */
   rateLimits?: RateLimitTable;
-  /** Where rate-limit counters live; default this process's memory. */
-  rateLimitStore?: WindowStore;
   /** How webhooks are sent; default HTTP with the address policy of the environment. */
   webhookSender?: WebhookSender;
   /**
@@ -110,8 +107,9 @@ export function createApp(config: AppConfig): PartnerApi {
   const variants = config.variants ?? (["R", "D"] as const);
   const clock = config.clock ?? systemClock;
   const outbox = new MemoryOutbox();
-  const clocks = new PartnerClocks(clock, config.environment);
-  // The store is read through `services` at each use: tests swap it for a fresh one between cases.
+  const persistence = config.persistence ?? new MemoryPersistence();
+  // The stores are read through `services` at each use: tests swap them for fresh ones between cases.
+  const clocks = new PartnerClocks(clock, config.environment, () => services.persistence.clockOffsets);
   const dispatcher = new WebhookDispatcher({
     store: () => services.webhooks.store,
     clocks,
@@ -120,13 +118,14 @@ export function createApp(config: AppConfig): PartnerApi {
     random: config.random,
   });
   const services: Services = {
-    store: config.store ?? new MemoryStore(),
+    persistence,
+    store: persistence.store,
     clock,
-    outbox: outbox.stampedBy(clock),
+    outbox: outboxOutsideTransactions,
     eventLog: outbox,
     clocks,
-    rateLimitStore: config.rateLimitStore ?? new MemoryWindowStore(),
-    webhooks: { store: new MemoryWebhookStore(), dispatcher },
+    rateLimitStore: persistence.rateLimits,
+    webhooks: { store: persistence.webhooks, dispatcher },
     deployment: {
       environment: config.environment,
       variants,
@@ -134,10 +133,8 @@ export function createApp(config: AppConfig): PartnerApi {
       embedOrigins: new Map(config.partners.map(({ partner, embedOrigins = [] }) => [partner.id, embedOrigins])),
     },
   };
-  outbox.subscribe((event) => {
-    services.webhooks.dispatcher.fanOut(event);
-    if (config.deliverWebhooksPromptly) setImmediate(() => void services.webhooks.dispatcher.tick());
-  });
+  // Deliveries were written with the change that caused them (server/transactions.ts); this only sends them sooner.
+  if (config.deliverWebhooksPromptly) outbox.subscribe(() => setImmediate(() => void services.webhooks.dispatcher.tick()));
   const logger = withLoggableErrors(config.logger ?? pino({ level: "silent" }));
   const keys = new KeyRing(config.environment);
   for (const { partner, keys: plain = [] } of config.partners) {
@@ -161,7 +158,7 @@ export function createApp(config: AppConfig): PartnerApi {
   // Everything after this reads the one decision of which operation the request addresses.
   app.use(matchOperation(matcher));
   app.use(authenticate(keys));
-  app.use(rateLimit(new RateLimiter(config.rateLimits ?? DEFAULT_RATE_LIMITS, services.rateLimitStore), services));
+  app.use(rateLimit(new RateLimiter(config.rateLimits ?? DEFAULT_RATE_LIMITS, () => services.rateLimitStore), services));
   app.use(answerUnaddressed);
   app.use(checkIntegerQuery);
   app.use(jsonBody("1mb"));

@@ -2,6 +2,7 @@
 import type { Partner } from "./auth/api-keys.js";
 import type { Clock } from "./clock.js";
 import type { EventOutbox, MemoryOutbox } from "./events.js";
+import type { Persistence } from "./store/persistence.js";
 import type { Store } from "./store/types.js";
 import type { Environment, Variant } from "../generated/deployment.js";
 import type { PartnerClocks } from "./sandbox/partner-clocks.js";
@@ -19,11 +20,13 @@ export interface Deployment {
 }
 
 export interface Services {
+  /** Where the deployment keeps what it shares; `store` and `webhooks.store` are its, or a transaction's (server/transactions.ts). */
+  persistence: Persistence;
   store: Store;
   /** The time of whoever is served: a partner's own clock in the sandbox. */
   clock: Clock;
   outbox: EventOutbox;
-  /** Every event, in order. */
+  /** The events this process emitted, in order. */
   eventLog: MemoryOutbox;
   clocks: PartnerClocks;
   rateLimitStore: WindowStore;
@@ -46,7 +49,7 @@ export function servicesOf(services: Services, partnerId: string): Services {
 
 /** The services with time fixed or replaced: for carrying out what fell due at an earlier time. */
 export function servicesAt(services: Services, clock: Clock): Services {
-  return { ...services, clock, outbox: services.eventLog.stampedBy(clock) };
+  return { ...services, clock, outbox: services.outbox.stampedBy(clock) };
 }
 
 /** The authenticated partner; the auth middleware guarantees it for authenticated operations. */

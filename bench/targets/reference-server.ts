@@ -17,9 +17,9 @@ const { app, services } = createApp({
   validateResponses: validate,
   validateRequests: validate,
 });
-const seeded = seed(services);
+const seeded = await seed(services);
 const { writeDomainIds } = seeded;
-const domainId = process.env.LARGEST_ZONE === "1" ? seedLargestZone(services) : seeded.domainId;
+const domainId = process.env.LARGEST_ZONE === "1" ? await seedLargestZone(services) : seeded.domainId;
 const server = app.listen(Number(process.env.PORT ?? 0), "127.0.0.1", () => {
   console.log(JSON.stringify({ port: (server.address() as { port: number }).port, domainId, writeDomainIds }));
 });

@@ -9,16 +9,17 @@ import type { Services } from "../../server/context.js";
 import { findTld } from "../../server/catalog/tlds.js";
 import { registerDomain } from "../../server/domains/registration.js";
 import { createRecord } from "../../server/dns/record-service.js";
+import { inTransaction } from "../../server/transactions.js";
 
 export const BENCH_KEY = "sk_sandbox_benchmarkPartnerKey00000000000";
 export const BENCH_PARTNER = { id: "bench", name: "Benchmark partner" };
 
 export const WRITE_DOMAINS = 100;
 
-export function seed(services: Services): { domainId: string; writeDomainIds: string[] } {
+export async function seed(services: Services): Promise<{ domainId: string; writeDomainIds: string[] }> {
   const now = services.clock.now();
   for (let i = 0; i < 150; i++) {
-    services.store.saveUser({
+    await services.store.saveUser({
       partnerId: BENCH_PARTNER.id,
       userIdentifier: `user_${String(i).padStart(4, "0")}`,
       email: null,
@@ -28,7 +29,7 @@ export function seed(services: Services): { domainId: string; writeDomainIds: st
       totalSpent: 0,
     });
   }
-  const domain = registerDomain(services.store, services.clock, {
+  const domain = await registerDomain(services.store, services.clock, {
     partnerId: BENCH_PARTNER.id,
     userIdentifier: "user_0000",
     name: "benchmark.com",
@@ -43,19 +44,19 @@ export function seed(services: Services): { domainId: string; writeDomainIds: st
     { type: "MX", name: "@", content: "mail.benchmark.com", priority: 10 },
     { type: "TXT", name: "@", content: "v=spf1 -all" },
   ] as const;
-  for (const record of records) createRecord(services, domain, { ttl: 3600, priority: null, ...record });
-  const writeDomainIds = Array.from(
-    { length: WRITE_DOMAINS },
-    (_, i) =>
-      registerDomain(services.store, services.clock, {
-        partnerId: BENCH_PARTNER.id,
-        userIdentifier: `user_${String(i + 1).padStart(4, "0")}`,
-        name: `write-${i}.com`,
-        tld: findTld("com")!,
-        years: 1,
-        charge: 1299,
-      }).id,
-  );
+  for (const record of records) await inTransaction(services, (tx) => createRecord(tx, domain, { ttl: 3600, priority: null, ...record }));
+  const writeDomainIds: string[] = [];
+  for (let i = 0; i < WRITE_DOMAINS; i++) {
+    const written = await registerDomain(services.store, services.clock, {
+      partnerId: BENCH_PARTNER.id,
+      userIdentifier: `user_${String(i + 1).padStart(4, "0")}`,
+      name: `write-${i}.com`,
+      tld: findTld("com")!,
+      years: 1,
+      charge: 1299,
+    });
+    writeDomainIds.push(written.id);
+  }
   return { domainId: domain.id, writeDomainIds };
 }
 
@@ -67,8 +68,8 @@ const LONGEST_TXT_STRING = "v=benchmark ".padEnd(255, "abcdefghijklmnopqrstuvwxy
  * domain may hold (x-dns-limits), each a TXT record of the longest single string, created through
  * the service as a partner's requests would create them. Returns the domain's id.
  */
-export function seedLargestZone(services: Services): string {
-  const domain = registerDomain(services.store, services.clock, {
+export async function seedLargestZone(services: Services): Promise<string> {
+  const domain = await registerDomain(services.store, services.clock, {
     partnerId: BENCH_PARTNER.id,
     userIdentifier: "user_0000",
     name: "largest-zone.com",
@@ -77,13 +78,15 @@ export function seedLargestZone(services: Services): string {
     charge: 1299,
   });
   for (let i = 0; i < dnsLimits.records_per_domain; i++) {
-    createRecord(services, domain, {
-      type: "TXT",
-      name: `r${String(i).padStart(4, "0")}`,
-      content: LONGEST_TXT_STRING,
-      ttl: 3600,
-      priority: null,
-    });
+    await inTransaction(services, (tx) =>
+      createRecord(tx, domain, {
+        type: "TXT",
+        name: `r${String(i).padStart(4, "0")}`,
+        content: LONGEST_TXT_STRING,
+        ttl: 3600,
+        priority: null,
+      }),
+    );
   }
   return domain.id;
 }

@@ -48,62 +48,63 @@ export const hashSessionToken = (token: string) => hash("sha256", token, "hex");
  * (shown once, stored only hashed) and when it ends. Beyond LOGIN_SESSIONS_PER_USER the user's
  * oldest sessions end.
  */
-export function openLoginSession(
+export async function openLoginSession(
   services: Services,
   partnerId: string,
   userIdentifier: string,
   now: Date,
-): { token: string; expiresAt: Date } {
+): Promise<{ token: string; expiresAt: Date }> {
   const { store } = services;
   // 43 base62 characters: about 256 bits, far beyond guessing.
   const token = randomBase62(ID_LENGTH);
   const expiresAt = new Date(now.getTime() + SESSION_LIFETIME);
-  store.saveSession({ tokenHash: hashSessionToken(token), partnerId, userIdentifier, expiresAt });
-  const sessions = store.sessionsOfUser(partnerId, userIdentifier);
-  sessions.slice(0, Math.max(0, sessions.length - LOGIN_SESSIONS_PER_USER)).forEach((tokenHash) => store.deleteSession(tokenHash));
+  await store.saveSession({ tokenHash: hashSessionToken(token), partnerId, userIdentifier, expiresAt });
+  const sessions = await store.sessionsOfUser(partnerId, userIdentifier);
+  for (const tokenHash of sessions.slice(0, Math.max(0, sessions.length - LOGIN_SESSIONS_PER_USER))) await store.deleteSession(tokenHash);
   return { token, expiresAt };
 }
 
 /** The login session of a login_url token; it ends 24 hours after it was issued, by the clock of its partner (a sandbox clock moves it). */
-export function openSession(services: Services, token: string): SessionLookup {
+export async function openSession(services: Services, token: string): Promise<SessionLookup> {
   if (!TOKEN.test(token)) return { state: "unknown" };
   return loginSessionState(services, hashSessionToken(token));
 }
 
-function loginSessionState(services: Services, tokenHash: string): SessionLookup {
-  const session = services.store.findSession(tokenHash);
-  if (!session || !services.store.findUser(session.partnerId, session.userIdentifier)) return { state: "unknown" };
+async function loginSessionState(services: Services, tokenHash: string): Promise<SessionLookup> {
+  const session = await services.store.findSession(tokenHash);
+  if (!session || !(await services.store.findUser(session.partnerId, session.userIdentifier))) return { state: "unknown" };
+  await services.clocks.refresh(session.partnerId);
   const now = services.clocks.clockFor(session.partnerId).now();
   return now < session.expiresAt ? { state: "open", session } : { state: "expired", partnerId: session.partnerId };
 }
 
 /** Opens a browser session for an open login session; returns the cookie value (shown once, stored only hashed). */
-export function startEmbedSession(services: Services, login: SessionRow): string {
+export async function startEmbedSession(services: Services, login: SessionRow): Promise<string> {
   const { store } = services;
   const id = randomBase62(ID_LENGTH);
-  store.saveEmbedSession({
+  await store.saveEmbedSession({
     idHash: hashEmbedSessionId(id),
     loginTokenHash: login.tokenHash,
     partnerId: login.partnerId,
     userIdentifier: login.userIdentifier,
     csrfToken: randomBase62(ID_LENGTH),
   });
-  const sessions = store.embedSessionsOfUser(login.partnerId, login.userIdentifier);
-  sessions.slice(0, Math.max(0, sessions.length - BROWSER_SESSIONS_PER_USER)).forEach((idHash) => store.deleteEmbedSession(idHash));
+  const sessions = await store.embedSessionsOfUser(login.partnerId, login.userIdentifier);
+  for (const idHash of sessions.slice(0, Math.max(0, sessions.length - BROWSER_SESSIONS_PER_USER))) await store.deleteEmbedSession(idHash);
   return id;
 }
 
 /** The browser session a cookie names, checked against its login session on every request. */
-export function resumeEmbedSession(services: Services, id: string | undefined): EmbedSessionLookup {
+export async function resumeEmbedSession(services: Services, id: string | undefined): Promise<EmbedSessionLookup> {
   if (id === undefined || !TOKEN.test(id)) return { state: "unknown" };
   const idHash = hashEmbedSessionId(id);
-  const session = services.store.findEmbedSession(idHash);
+  const session = await services.store.findEmbedSession(idHash);
   if (!session) {
     // Its user was deleted: the session ended, as after its 24 hours, and the cookie is cleared.
-    const ended = services.store.findEndedEmbedSession(idHash);
+    const ended = await services.store.findEndedEmbedSession(idHash);
     return ended ? { state: "expired", partnerId: ended.partnerId } : { state: "unknown" };
   }
-  const login = loginSessionState(services, session.loginTokenHash);
+  const login = await loginSessionState(services, session.loginTokenHash);
   if (login.state === "unknown") return { state: "expired", partnerId: session.partnerId };
   if (login.state === "expired") return login;
   return { state: "open", session, expiresAt: login.session.expiresAt };

@@ -30,13 +30,18 @@ function isHeldElsewhere(label: string, environment: Environment): boolean {
 const SUGGESTION_TLDS = ["com", "net", "io", "app", "dev", "co", "org", "shop"];
 const MAX_SUGGESTIONS = 5;
 
-export function isAvailable(store: Store, environment: Environment, name: string, label: string, tldOpen: boolean): boolean {
-  return tldOpen && !isHeldElsewhere(label, environment) && !store.findDomainByName(name) && !store.activeTransferOf(name);
+export async function isAvailable(store: Store, environment: Environment, name: string, label: string, tldOpen: boolean): Promise<boolean> {
+  if (!tldOpen || isHeldElsewhere(label, environment)) return false;
+  const [domain, transfer] = await Promise.all([store.findDomainByName(name), store.activeTransferOf(name)]);
+  return !domain && !transfer;
 }
 
-export function checkAvailability(store: Store, environment: Environment, input: string): Availability {
+export async function checkAvailability(store: Store, environment: Environment, input: string): Promise<Availability> {
   const { name, label, tld } = parseDomainName(input, "domain_name");
-  const available = isAvailable(store, environment, name, label, tld.available);
+  const [available, suggestions] = await Promise.all([
+    isAvailable(store, environment, name, label, tld.available),
+    suggestionsFor(store, environment, name, label),
+  ]);
   const premium = isPremium(label, environment);
   const price = premium ? tld.registration * PREMIUM_MULTIPLIER : tld.registration;
   return {
@@ -45,12 +50,12 @@ export function checkAvailability(store: Store, environment: Environment, input:
     price: available ? formatCents(price) : null,
     currency: available ? "USD" : null,
     premium,
-    suggestions: suggestionsFor(store, environment, name, label),
+    suggestions,
   };
 }
 
 /** Up to five available alternatives: the same label on other TLDs, then common variants on .com. */
-function suggestionsFor(store: Store, environment: Environment, name: string, label: string): string[] {
+async function suggestionsFor(store: Store, environment: Environment, name: string, label: string): Promise<string[]> {
   const open = new Set(TLD_CATALOGUE.filter((entry) => entry.available).map((entry) => entry.tld));
   const candidates = [
     ...SUGGESTION_TLDS.filter((tld) => open.has(tld)).map((tld) => [`${label}.${tld}`, label] as const),
@@ -58,8 +63,12 @@ function suggestionsFor(store: Store, environment: Environment, name: string, la
       .filter((variant) => variant.length <= 63)
       .map((variant) => [`${variant}.com`, variant] as const),
   ];
-  return candidates
-    .filter(([candidate, candidateLabel]) => candidate !== name && isAvailable(store, environment, candidate, candidateLabel, true))
+  const others = candidates.filter(([candidate]) => candidate !== name);
+  const available = await Promise.all(
+    others.map(([candidate, candidateLabel]) => isAvailable(store, environment, candidate, candidateLabel, true)),
+  );
+  return others
+    .filter((_, index) => available[index])
     .map(([candidate]) => candidate)
     .slice(0, MAX_SUGGESTIONS);
 }

@@ -52,11 +52,16 @@ function positionOf(domain: DomainRow, cursor: string): RecordListPosition {
 }
 
 /** At most `limit` of the domain's records in list order: from the start, or after `cursor`. */
-export function recordPage(store: Store, domain: DomainRow, limit: number = dnsLimits.records_per_page, cursor?: string): RecordPage {
+export async function recordPage(
+  store: Store,
+  domain: DomainRow,
+  limit: number = dnsLimits.records_per_page,
+  cursor?: string,
+): Promise<RecordPage> {
   const after = cursor === undefined ? null : positionOf(domain, cursor);
   // One more than asked tells whether a next page exists without a second read.
-  const rows = store.recordPage(domain.id, after, limit + 1);
+  const [rows, total] = await Promise.all([store.recordPage(domain.id, after, limit + 1), store.countRecords(domain.id)]);
   const records = rows.slice(0, limit);
   const nextCursor = rows.length > limit ? cursorAfter(domain, records[records.length - 1]!) : null;
-  return { records, total: store.countRecords(domain.id), nextCursor };
+  return { records, total, nextCursor };
 }

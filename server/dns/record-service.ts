@@ -34,10 +34,10 @@ function newRecordRow(services: Services, domain: DomainRow, draft: RecordDraft)
  * announces each. The store counts and writes in one step, so concurrent requests cannot
  * together pass the maximum.
  */
-function addNewRecords(services: Services, domain: DomainRow, records: DnsRecordRow[]): void {
+async function addNewRecords(services: Services, domain: DomainRow, records: DnsRecordRow[]): Promise<void> {
   const max = dnsLimits.records_per_domain;
-  if (!services.store.addRecords(domain.id, records, max)) {
-    const holds = services.store.countRecords(domain.id);
+  if (!(await services.store.addRecords(domain.id, records, max))) {
+    const holds = await services.store.countRecords(domain.id);
     throw apiErrors.unprocessable(
       `A domain holds at most ${max} DNS records; ${domain.name} holds ${holds} and this request would add ${records.length}`,
       {
@@ -50,23 +50,23 @@ function addNewRecords(services: Services, domain: DomainRow, records: DnsRecord
     services.outbox.emit(domain.partnerId, "dns_record.created", { domain_id: domain.id, data: toRecordD(record) });
 }
 
-export function createRecord(
+export async function createRecord(
   services: Services,
   domain: DomainRow,
   draft: RecordDraft,
   fieldNames?: Partial<Record<string, string>>,
-): DnsRecordRow {
+): Promise<DnsRecordRow> {
   assertRecordValid(draft, domain, fieldNames);
-  assertNoConflict(draft, services.store.recordsAtName(domain.id, draft.name));
+  assertNoConflict(draft, await services.store.recordsAtName(domain.id, draft.name));
   const record = newRecordRow(services, domain, draft);
-  addNewRecords(services, domain, [record]);
+  await addNewRecords(services, domain, [record]);
   return record;
 }
 
 /** Creates drafts already checked against the rules, the zone and each other (a template's): all or none. */
-export function createCheckedRecords(services: Services, domain: DomainRow, drafts: RecordDraft[]): DnsRecordRow[] {
+export async function createCheckedRecords(services: Services, domain: DomainRow, drafts: RecordDraft[]): Promise<DnsRecordRow[]> {
   const records = drafts.map((draft) => newRecordRow(services, domain, draft));
-  addNewRecords(services, domain, records);
+  await addNewRecords(services, domain, records);
   return records;
 }
 
@@ -81,42 +81,42 @@ export interface BulkOutcome {
  * accepted before it, and the accepted ones are stored together. Only when they would take the
  * domain past its maximum is the whole request refused (422), with nothing created.
  */
-export function createRecordsInBulk(services: Services, domain: DomainRow, drafts: RecordDraft[]): BulkOutcome {
+export async function createRecordsInBulk(services: Services, domain: DomainRow, drafts: RecordDraft[]): Promise<BulkOutcome> {
   const created: DnsRecordRow[] = [];
   const refused: BulkOutcome["refused"] = [];
-  drafts.forEach((draft, index) => {
+  for (const [index, draft] of drafts.entries()) {
     try {
       assertRecordValid(draft, domain);
-      assertNoConflict(draft, [...services.store.recordsAtName(domain.id, draft.name), ...created]);
+      assertNoConflict(draft, [...(await services.store.recordsAtName(domain.id, draft.name)), ...created]);
       created.push(newRecordRow(services, domain, draft));
     } catch (error) {
       if (!(error instanceof ApiError) || error.status >= 500) throw error;
       refused.push({ index, error });
     }
-  });
-  if (created.length > 0) addNewRecords(services, domain, created);
+  }
+  if (created.length > 0) await addNewRecords(services, domain, created);
   return { created, refused };
 }
 
-export function updateRecord(
+export async function updateRecord(
   services: Services,
   domain: DomainRow,
   existing: DnsRecordRow,
   draft: RecordDraft,
   fieldNames?: Partial<Record<string, string>>,
-): DnsRecordRow {
+): Promise<DnsRecordRow> {
   assertRecordValid(draft, domain, fieldNames);
   assertNoConflict(
     draft,
-    services.store.recordsAtName(domain.id, draft.name).filter((other) => other.id !== existing.id),
+    (await services.store.recordsAtName(domain.id, draft.name)).filter((other) => other.id !== existing.id),
   );
   const record: DnsRecordRow = { ...existing, ...canonicalRecord(draft), updatedAt: services.clock.now() };
-  services.store.saveRecord(record);
+  await services.store.saveRecord(record);
   services.outbox.emit(domain.partnerId, "dns_record.updated", { domain_id: domain.id, data: toRecordD(record) });
   return record;
 }
 
-export function deleteRecord(services: Services, domain: DomainRow, record: DnsRecordRow): void {
-  services.store.deleteRecord(record.id);
+export async function deleteRecord(services: Services, domain: DomainRow, record: DnsRecordRow): Promise<void> {
+  await services.store.deleteRecord(record.id);
   services.outbox.emit(domain.partnerId, "dns_record.deleted", { domain_id: domain.id, data: toRecordD(record) });
 }

@@ -8,17 +8,17 @@ import { assertRecordValid, createCheckedRecords } from "./record-service.js";
 import { expandTemplate } from "./templates.js";
 
 /** All or nothing: every record is checked, against the zone and each other, before any is written, and all are written together. */
-export function applyTemplate(
+export async function applyTemplate(
   services: Services,
   domain: DomainRow,
   templateId: DnsTemplateId,
   variables: Record<string, string>,
-): DnsRecordRow[] {
+): Promise<DnsRecordRow[]> {
   const drafts = expandTemplate(templateId, domain.name, variables);
-  drafts.forEach((draft, index) => {
+  for (const [index, draft] of drafts.entries()) {
     assertRecordValid(draft, domain);
-    const conflict = recordConflict(draft, [...services.store.recordsAtName(domain.id, draft.name), ...drafts.slice(0, index)]);
+    const conflict = recordConflict(draft, [...(await services.store.recordsAtName(domain.id, draft.name)), ...drafts.slice(0, index)]);
     if (conflict) throw apiErrors.conflict(`Template ${templateId}: ${conflict.message}`, { field: "template_id", code: conflict.code });
-  });
+  }
   return createCheckedRecords(services, domain, drafts);
 }

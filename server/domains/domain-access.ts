@@ -2,8 +2,8 @@
 import { apiErrors } from "../errors.js";
 import type { DomainRow, Store } from "../store/types.js";
 
-export function domainOfPartner(store: Store, partnerId: string, domainId: string): DomainRow {
-  const domain = store.findDomain(domainId);
+export async function domainOfPartner(store: Store, partnerId: string, domainId: string): Promise<DomainRow> {
+  const domain = await store.findDomain(domainId);
   if (!domain) throw apiErrors.notFound("Domain", domainId);
   if (domain.partnerId !== partnerId) throw apiErrors.forbidden("domain");
   return domain;

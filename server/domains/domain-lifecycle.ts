@@ -13,19 +13,19 @@ type DomainStatus = DomainRow["status"];
  * An active domain whose `expires_at` has passed: with auto_renew it is renewed for one year and
  * the user charged the renewal price; without, it expires.
  */
-export function expireOrAutoRenew(services: Services, domain: DomainRow): DomainRow {
+export async function expireOrAutoRenew(services: Services, domain: DomainRow): Promise<DomainRow> {
   const now = services.clock.now();
   if (domain.autoRenew) {
     const renewed: DomainRow = { ...domain, expiresAt: addYears(domain.expiresAt, 1), updatedAt: now };
-    services.store.saveDomain(renewed);
-    const user = services.store.findUser(domain.partnerId, domain.userIdentifier)!;
-    services.store.saveUser({ ...user, totalSpent: user.totalSpent + domain.renewalPrice });
-    services.outbox.emit(domain.partnerId, "domain.renewed", { data: domainDetail(services, renewed) });
+    await services.store.saveDomain(renewed);
+    const user = (await services.store.findUser(domain.partnerId, domain.userIdentifier))!;
+    await services.store.saveUser({ ...user, totalSpent: user.totalSpent + domain.renewalPrice });
+    services.outbox.emit(domain.partnerId, "domain.renewed", { data: await domainDetail(services, renewed) });
     return renewed;
   }
   const expired: DomainRow = { ...domain, status: "expired", updatedAt: now };
-  services.store.saveDomain(expired);
-  services.outbox.emit(domain.partnerId, "domain.expired", { data: domainDetail(services, expired) });
+  await services.store.saveDomain(expired);
+  services.outbox.emit(domain.partnerId, "domain.expired", { data: await domainDetail(services, expired) });
   return expired;
 }
 
@@ -33,16 +33,16 @@ export function expireOrAutoRenew(services: Services, domain: DomainRow): Domain
  * Puts a domain in a status (a sandbox helper). Dates follow so the domain stays consistent: an
  * expired domain has expired by now, an active one has not.
  */
-export function setDomainStatus(services: Services, domain: DomainRow, status: DomainStatus): DomainRow {
+export async function setDomainStatus(services: Services, domain: DomainRow, status: DomainStatus): Promise<DomainRow> {
   if (domain.status === status) return domain;
   const now = services.clock.now();
   let expiresAt = domain.expiresAt;
   if (status === "expired" && expiresAt > now) expiresAt = now;
   if (status === "active" && expiresAt <= now) expiresAt = addYears(now, 1);
   const changed: DomainRow = { ...domain, status, expiresAt, updatedAt: now };
-  services.store.saveDomain(changed);
+  await services.store.saveDomain(changed);
   services.outbox.emit(domain.partnerId, status === "expired" ? "domain.expired" : "domain.updated", {
-    data: domainDetail(services, changed),
+    data: await domainDetail(services, changed),
   });
   return changed;
 }

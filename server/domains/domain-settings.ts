@@ -9,14 +9,14 @@ export interface DomainSettings {
 }
 
 /** Applies the settings given (others keep their value) and emits `domain.updated`. */
-export function updateDomainSettings(services: Services, domain: DomainRow, settings: DomainSettings): DomainRow {
+export async function updateDomainSettings(services: Services, domain: DomainRow, settings: DomainSettings): Promise<DomainRow> {
   const updated: DomainRow = {
     ...domain,
     autoRenew: settings.autoRenew ?? domain.autoRenew,
     whoisPrivacy: settings.whoisPrivacy ?? domain.whoisPrivacy,
     updatedAt: services.clock.now(),
   };
-  services.store.saveDomain(updated);
-  services.outbox.emit(domain.partnerId, "domain.updated", { data: domainDetail(services, updated) });
+  await services.store.saveDomain(updated);
+  services.outbox.emit(domain.partnerId, "domain.updated", { data: await domainDetail(services, updated) });
   return updated;
 }

@@ -23,8 +23,8 @@ export function domainSummary(domain: DomainRow) {
   };
 }
 
-function embeddedRecords(services: Services, domain: DomainRow) {
-  const page = recordPage(services.store, domain);
+async function embeddedRecords(services: Services, domain: DomainRow) {
+  const page = await recordPage(services.store, domain);
   return {
     dns_records: page.records.map((record) => {
       const { updated_at: _updatedAt, ...summary } = toRecordD(record);
@@ -35,14 +35,14 @@ function embeddedRecords(services: Services, domain: DomainRow) {
   };
 }
 
-export function domainDetail(services: Services, domain: DomainRow): Schemas["DomainDetail"] {
+export async function domainDetail(services: Services, domain: DomainRow): Promise<Schemas["DomainDetail"]> {
   return {
     ...domainSummary(domain),
     user_identifier: domain.userIdentifier,
     nameservers: [...domain.nameservers],
     whois_privacy: domain.whoisPrivacy,
     // The first page of the record list, not the whole zone: a detail (and every domain event) stays small.
-    ...embeddedRecords(services, domain),
+    ...(await embeddedRecords(services, domain)),
     pricing: {
       registration_price: formatCents(domain.registrationPrice),
       renewal_price: formatCents(domain.renewalPrice),

@@ -21,12 +21,12 @@ export interface Purchase {
 }
 
 /** `services` must be the partner's (servicesOf): the registration, the charge and the event carry its time. */
-export function purchaseDomain(services: Services, purchase: Purchase): DomainRow {
+export async function purchaseDomain(services: Services, purchase: Purchase): Promise<DomainRow> {
   const { store, deployment } = services;
   const { name, label, tld } = parseDomainName(purchase.domainName, "domain_name");
-  if (!store.findUser(purchase.partnerId, purchase.userIdentifier)) throw apiErrors.notFound("User", purchase.userIdentifier);
+  if (!(await store.findUser(purchase.partnerId, purchase.userIdentifier))) throw apiErrors.notFound("User", purchase.userIdentifier);
   if (!tld.available) throw apiErrors.invalidValue("domain_name", "invalid_value", `Registrations of .${tld.tld} domains are closed`);
-  if (!isAvailable(store, deployment.environment, name, label, true)) {
+  if (!(await isAvailable(store, deployment.environment, name, label, true))) {
     throw apiErrors.conflict(`${name} is not available`, { field: "domain_name", code: "not_available" });
   }
   const years = purchase.years ?? 1;
@@ -35,7 +35,7 @@ export function purchaseDomain(services: Services, purchase: Purchase): DomainRo
     throw apiErrors.invalidValue("years", "out_of_range", `years must be a whole number from 1 to ${MAX_REGISTRATION_YEARS}`);
   }
   const yearlyPrice = isPremium(label, deployment.environment) ? tld.registration * PREMIUM_MULTIPLIER : tld.registration;
-  const domain = registerDomain(store, services.clock, {
+  const domain = await registerDomain(store, services.clock, {
     partnerId: purchase.partnerId,
     userIdentifier: purchase.userIdentifier,
     name,
@@ -45,6 +45,6 @@ export function purchaseDomain(services: Services, purchase: Purchase): DomainRo
     autoRenew: purchase.autoRenew,
     whoisPrivacy: purchase.whoisPrivacy,
   });
-  services.outbox.emit(purchase.partnerId, "domain.registered", { data: domainDetail(services, domain) });
+  services.outbox.emit(purchase.partnerId, "domain.registered", { data: await domainDetail(services, domain) });
   return domain;
 }

@@ -27,10 +27,10 @@ export interface Registration {
   whoisPrivacy?: boolean;
 }
 
-export function registerDomain(store: Store, clock: Clock, registration: Registration): DomainRow {
-  const user = store.findUser(registration.partnerId, registration.userIdentifier);
+export async function registerDomain(store: Store, clock: Clock, registration: Registration): Promise<DomainRow> {
+  const user = await store.findUser(registration.partnerId, registration.userIdentifier);
   if (!user) throw apiErrors.notFound("User", registration.userIdentifier);
-  if (store.findDomainByName(registration.name)) {
+  if (await store.findDomainByName(registration.name)) {
     throw apiErrors.conflict(`${registration.name} is already registered`, { field: "domain_name", code: "already_registered" });
   }
   const now = clock.now();
@@ -50,7 +50,7 @@ export function registerDomain(store: Store, clock: Clock, registration: Registr
     currency: "USD",
     updatedAt: now,
   };
-  store.saveDomain(domain);
-  store.saveUser({ ...user, totalSpent: user.totalSpent + registration.charge });
+  await store.saveDomain(domain);
+  await store.saveUser({ ...user, totalSpent: user.totalSpent + registration.charge });
   return domain;
 }

@@ -17,7 +17,7 @@ export interface Renewal {
 }
 
 /** Extends the registration by `years`, charges the user and emits `domain.renewed`. */
-export function renewDomain(services: Services, domain: DomainRow, years: number): Renewal {
+export async function renewDomain(services: Services, domain: DomainRow, years: number): Promise<Renewal> {
   if (domain.status === "pending" || domain.status === "suspended") {
     throw apiErrors.conflict(`A ${domain.status} domain cannot be renewed`, { field: "status", code: "invalid_status" });
   }
@@ -37,10 +37,10 @@ export function renewDomain(services: Services, domain: DomainRow, years: number
   }
   const cost = years * domain.renewalPrice;
   const renewed: DomainRow = { ...domain, expiresAt, status: "active", updatedAt: now };
-  services.store.saveDomain(renewed);
-  const user = services.store.findUser(domain.partnerId, domain.userIdentifier)!;
-  services.store.saveUser({ ...user, totalSpent: user.totalSpent + cost });
-  services.outbox.emit(domain.partnerId, "domain.renewed", { data: domainDetail(services, renewed) });
+  await services.store.saveDomain(renewed);
+  const user = (await services.store.findUser(domain.partnerId, domain.userIdentifier))!;
+  await services.store.saveUser({ ...user, totalSpent: user.totalSpent + cost });
+  services.outbox.emit(domain.partnerId, "domain.renewed", { data: await domainDetail(services, renewed) });
   return { domain: renewed, cost, renewedAt: now };
 }
 

@@ -20,6 +20,7 @@ import { registerDomainRoutes } from "./routes/domains.js";
 import { registerSearchRoutes } from "./routes/search.js";
 import { notFoundPage, problemPage, refusedPage, sessionEndedPage } from "./views/layout.js";
 import { openSession, resumeEmbedSession, startEmbedSession } from "../auth/user-sessions.js";
+import { inTransaction } from "../transactions.js";
 
 export interface EmbedAppOptions {
   log?: (message: string, error?: unknown) => void;
@@ -56,8 +57,8 @@ function securityHeaders(services: Services): RequestHandler {
 
 /** GET login_url: the token becomes a session cookie, and the browser moves to an address without the token. */
 function exchangeToken(services: Services): RequestHandler {
-  return (req, res) => {
-    const lookup = openSession(services, String(req.params.token));
+  return async (req, res) => {
+    const lookup = await openSession(services, String(req.params.token));
     if (lookup.state !== "open") {
       if (lookup.state === "expired") res.setHeader("Content-Security-Policy", policyFor(originsOf(services, lookup.partnerId)));
       res
@@ -69,14 +70,15 @@ function exchangeToken(services: Services): RequestHandler {
     const { session } = lookup;
     const remainingSeconds = (session.expiresAt.getTime() - services.clocks.clockFor(session.partnerId).now().getTime()) / 1000;
     res.setHeader("Content-Security-Policy", policyFor(originsOf(services, session.partnerId)));
-    res.setHeader("Set-Cookie", sessionCookie(startEmbedSession(services, session), remainingSeconds));
+    const id = await inTransaction(servicesOf(services, session.partnerId), (tx) => startEmbedSession(tx, session));
+    res.setHeader("Set-Cookie", sessionCookie(id, remainingSeconds));
     res.redirect(303, "/domains");
   };
 }
 
 function requireSession(services: Services): RequestHandler {
-  return (req, res, next) => {
-    const lookup = resumeEmbedSession(services, readCookie(req.headers.cookie, SESSION_COOKIE));
+  return async (req, res, next) => {
+    const lookup = await resumeEmbedSession(services, readCookie(req.headers.cookie, SESSION_COOKIE));
     if (lookup.state !== "open") {
       if (lookup.state === "expired") {
         res.setHeader("Content-Security-Policy", policyFor(originsOf(services, lookup.partnerId)));
@@ -93,7 +95,7 @@ function requireSession(services: Services): RequestHandler {
     const context: EmbedContext = {
       services: partnerServices,
       session,
-      user: partnerServices.store.findUser(session.partnerId, session.userIdentifier)!,
+      user: (await partnerServices.store.findUser(session.partnerId, session.userIdentifier))!,
     };
     res.locals.embed = context;
     res.setHeader("Content-Security-Policy", policyFor(originsOf(services, session.partnerId)));

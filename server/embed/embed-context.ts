@@ -2,7 +2,8 @@
 import type { Response } from "express";
 import type { Services } from "../context.js";
 import { domainOfPartner } from "../domains/domain-access.js";
-import { apiErrors } from "../errors.js";
+import { ApiError, apiErrors } from "../errors.js";
+import { inTransaction } from "../transactions.js";
 import type { DomainRow, EmbedSessionRow, UserRow } from "../store/types.js";
 import type { Chrome } from "./views/layout.js";
 
@@ -26,8 +27,35 @@ export const chromeOf = ({ services, user }: EmbedContext, current: Chrome["curr
 });
 
 /** One of the session user's domains; another user's is "not found", as an unknown one. */
-export function domainOfSessionUser({ services, session }: EmbedContext, domainId: string): DomainRow {
-  const domain = domainOfPartner(services.store, session.partnerId, domainId);
+export async function domainOfSessionUser({ services, session }: EmbedContext, domainId: string): Promise<DomainRow> {
+  const domain = await domainOfPartner(services.store, session.partnerId, domainId);
   if (domain.userIdentifier !== session.userIdentifier) throw apiErrors.notFound("Domain", domainId);
   return domain;
+}
+
+/**
+ * A form's change, as one transaction (server/transactions.ts): `act` reads what it changes inside
+ * it and answers where to redirect (Post/Redirect/Get). An ApiError a form can show is answered
+ * with the page `refused` renders; a missing or foreign domain or record (404, 403) goes on to the
+ * not-found page.
+ */
+export async function answerChange(
+  res: Response,
+  context: EmbedContext,
+  act: (context: EmbedContext) => Promise<string>,
+  refused: (error: ApiError) => Promise<{ status?: number; html: string }>,
+): Promise<void> {
+  let redirectTo: string;
+  try {
+    redirectTo = await inTransaction(context.services, (services) => act({ ...context, services }));
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status === 404 || error.status === 403) throw error;
+    const answer = await refused(error);
+    res
+      .status(answer.status ?? error.status)
+      .type("html")
+      .send(answer.html);
+    return;
+  }
+  res.redirect(303, redirectTo);
 }

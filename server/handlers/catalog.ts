@@ -22,8 +22,8 @@ export const catalogHandlers: Pick<Handlers, "listTlds" | "checkAvailability"> =
     },
   }),
 
-  checkAvailability: ({ path }, { services }) => ({
+  checkAvailability: async ({ path }, { services }) => ({
     status: 200,
-    body: checkAvailability(services.store, services.deployment.environment, path.domain_name),
+    body: await checkAvailability(services.store, services.deployment.environment, path.domain_name),
   }),
 };

@@ -14,9 +14,9 @@ type Handlers = OperationHandlers<RequestContext>;
 /** Variant D's default TTL (Variant R's is 3600). */
 const DEFAULT_TTL_D = 300;
 
-function domainAndRecord(services: Services, partnerId: string, domainId: string, recordId: string) {
-  const domain = domainOfPartner(services.store, partnerId, domainId);
-  const record = services.store.findRecord(recordId);
+async function domainAndRecord(services: Services, partnerId: string, domainId: string, recordId: string) {
+  const domain = await domainOfPartner(services.store, partnerId, domainId);
+  const record = await services.store.findRecord(recordId);
   if (!record || record.domainId !== domain.id) throw apiErrors.notFound("DNS record", recordId);
   return { domain, record };
 }
@@ -30,20 +30,24 @@ export const dnsRecordDHandlers: Pick<
   | "bulkCreateDomainDnsRecords"
   | "applyDnsTemplate"
 > = {
-  listDomainDnsRecords: ({ path, query }, context) => {
-    const domain = domainOfPartner(context.services.store, partnerOf(context).id, path.domain_id);
-    const page = recordPage(context.services.store, domain, query.limit, query.cursor);
+  listDomainDnsRecords: async ({ path, query }, context) => {
+    const domain = await domainOfPartner(context.services.store, partnerOf(context).id, path.domain_id);
+    const page = await recordPage(context.services.store, domain, query.limit, query.cursor);
     return { status: 200, body: { records: page.records.map(toRecordD), total: page.total, next_cursor: page.nextCursor } };
   },
 
-  createDomainDnsRecord: ({ path, body }, context) => {
-    const domain = domainOfPartner(context.services.store, partnerOf(context).id, path.domain_id);
-    const record = createRecord(context.services, domain, { ...body, ttl: body.ttl ?? DEFAULT_TTL_D, priority: body.priority ?? null });
+  createDomainDnsRecord: async ({ path, body }, context) => {
+    const domain = await domainOfPartner(context.services.store, partnerOf(context).id, path.domain_id);
+    const record = await createRecord(context.services, domain, {
+      ...body,
+      ttl: body.ttl ?? DEFAULT_TTL_D,
+      priority: body.priority ?? null,
+    });
     return { status: 201, body: toRecordD(record) };
   },
 
-  updateDomainDnsRecord: ({ path, body }, context) => {
-    const { domain, record } = domainAndRecord(context.services, partnerOf(context).id, path.domain_id, path.record_id);
+  updateDomainDnsRecord: async ({ path, body }, context) => {
+    const { domain, record } = await domainAndRecord(context.services, partnerOf(context).id, path.domain_id, path.record_id);
     const draft: RecordDraft = {
       type: record.type,
       name: body.name ?? record.name,
@@ -52,28 +56,28 @@ export const dnsRecordDHandlers: Pick<
       // SRV keeps its priority in content: a new content brings a new priority.
       priority: body.priority ?? (record.type === "SRV" && body.content !== undefined ? null : record.priority),
     };
-    return { status: 200, body: toRecordD(updateRecord(context.services, domain, record, draft)) };
+    return { status: 200, body: toRecordD(await updateRecord(context.services, domain, record, draft)) };
   },
 
-  deleteDomainDnsRecord: ({ path }, context) => {
-    const { domain, record } = domainAndRecord(context.services, partnerOf(context).id, path.domain_id, path.record_id);
-    deleteRecord(context.services, domain, record);
+  deleteDomainDnsRecord: async ({ path }, context) => {
+    const { domain, record } = await domainAndRecord(context.services, partnerOf(context).id, path.domain_id, path.record_id);
+    await deleteRecord(context.services, domain, record);
     return { status: 204 };
   },
 
-  bulkCreateDomainDnsRecords: ({ path, body }, context) => {
-    const domain = domainOfPartner(context.services.store, partnerOf(context).id, path.domain_id);
+  bulkCreateDomainDnsRecords: async ({ path, body }, context) => {
+    const domain = await domainOfPartner(context.services.store, partnerOf(context).id, path.domain_id);
     const drafts = body.records.map(
       (input): RecordDraft => ({ ...input, ttl: input.ttl ?? DEFAULT_TTL_D, priority: input.priority ?? null }),
     );
-    const { created, refused } = createRecordsInBulk(context.services, domain, drafts);
+    const { created, refused } = await createRecordsInBulk(context.services, domain, drafts);
     const errors = refused.map(({ index, error }) => ({ index, record: { ...body.records[index]! }, error: error.message }));
     return { status: 200, body: { created: created.map(toRecordD), errors } };
   },
 
-  applyDnsTemplate: ({ path, body }, context) => {
-    const domain = domainOfPartner(context.services.store, partnerOf(context).id, path.domain_id);
-    const created = applyTemplate(context.services, domain, body.template_id, body.variables ?? {});
+  applyDnsTemplate: async ({ path, body }, context) => {
+    const domain = await domainOfPartner(context.services.store, partnerOf(context).id, path.domain_id);
+    const created = await applyTemplate(context.services, domain, body.template_id, body.variables ?? {});
     return { status: 201, body: { template_id: body.template_id, records_created: created.map(toRecordD) } };
   },
 };

@@ -12,36 +12,36 @@ type Handlers = OperationHandlers<RequestContext>;
 /** Variant R's default TTL (Variant D's is 300). */
 const DEFAULT_TTL_R = 3600;
 
-function recordOfPartner(services: Services, partnerId: string, recordId: string) {
-  const record = services.store.findRecord(recordId);
+async function recordOfPartner(services: Services, partnerId: string, recordId: string) {
+  const record = await services.store.findRecord(recordId);
   if (!record) throw apiErrors.notFound("DNS record", recordId);
-  return { record, domain: domainOfPartner(services.store, partnerId, record.domainId) };
+  return { record, domain: await domainOfPartner(services.store, partnerId, record.domainId) };
 }
 
 export const dnsRecordRHandlers: Pick<Handlers, "createDnsRecord" | "getDnsRecord" | "updateDnsRecord" | "deleteDnsRecord"> = {
-  createDnsRecord: ({ body }, context) => {
+  createDnsRecord: async ({ body }, context) => {
     const { domain_id: domainId, ...fields } = body;
-    const domain = domainOfPartner(context.services.store, partnerOf(context).id, domainId);
-    const record = createRecord(context.services, domain, draftFromR({ ...fields, ttl: fields.ttl ?? DEFAULT_TTL_R }), {
+    const domain = await domainOfPartner(context.services.store, partnerOf(context).id, domainId);
+    const record = await createRecord(context.services, domain, draftFromR({ ...fields, ttl: fields.ttl ?? DEFAULT_TTL_R }), {
       content: "value",
     });
     return { status: 201, body: toRecordR(record) };
   },
 
-  getDnsRecord: ({ path }, context) => {
-    const { record } = recordOfPartner(context.services, partnerOf(context).id, path.id);
+  getDnsRecord: async ({ path }, context) => {
+    const { record } = await recordOfPartner(context.services, partnerOf(context).id, path.id);
     return { status: 200, body: toRecordR(record) };
   },
 
-  updateDnsRecord: ({ path, body }, context) => {
-    const { record, domain } = recordOfPartner(context.services, partnerOf(context).id, path.id);
-    const updated = updateRecord(context.services, domain, record, draftFromR(mergeRPatch(record, body)), { content: "value" });
+  updateDnsRecord: async ({ path, body }, context) => {
+    const { record, domain } = await recordOfPartner(context.services, partnerOf(context).id, path.id);
+    const updated = await updateRecord(context.services, domain, record, draftFromR(mergeRPatch(record, body)), { content: "value" });
     return { status: 200, body: toRecordR(updated) };
   },
 
-  deleteDnsRecord: ({ path }, context) => {
-    const { record, domain } = recordOfPartner(context.services, partnerOf(context).id, path.id);
-    deleteRecord(context.services, domain, record);
+  deleteDnsRecord: async ({ path }, context) => {
+    const { record, domain } = await recordOfPartner(context.services, partnerOf(context).id, path.id);
+    await deleteRecord(context.services, domain, record);
     return { status: 204 };
   },
 };

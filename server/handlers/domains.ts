@@ -12,26 +12,25 @@ import { formatCents } from "../money.js";
 type Handlers = OperationHandlers<RequestContext>;
 
 export const domainHandlers: Pick<Handlers, "listUserDomains" | "getDomain" | "updateDomain" | "renewDomain"> = {
-  listUserDomains: ({ path }, context) => {
+  listUserDomains: async ({ path }, context) => {
     const { store } = context.services;
     const partner = partnerOf(context);
-    if (!store.findUser(partner.id, path.user_identifier)) throw apiErrors.notFound("User", path.user_identifier);
-    const domains = store.domainsOfUser(partner.id, path.user_identifier).map((domain) => ({
-      ...domainSummary(domain),
-      dns_records_count: store.countRecords(domain.id),
-    }));
+    if (!(await store.findUser(partner.id, path.user_identifier))) throw apiErrors.notFound("User", path.user_identifier);
+    const owned = await store.domainsOfUser(partner.id, path.user_identifier);
+    const counts = await Promise.all(owned.map((domain) => store.countRecords(domain.id)));
+    const domains = owned.map((domain, index) => ({ ...domainSummary(domain), dns_records_count: counts[index]! }));
     return { status: 200, body: { domains, total: domains.length } };
   },
 
-  getDomain: ({ path }, context) => {
-    const domain = domainOfPartner(context.services.store, partnerOf(context).id, path.domain_id);
-    return { status: 200, body: domainDetail(context.services, domain) };
+  getDomain: async ({ path }, context) => {
+    const domain = await domainOfPartner(context.services.store, partnerOf(context).id, path.domain_id);
+    return { status: 200, body: await domainDetail(context.services, domain) };
   },
 
-  updateDomain: ({ path, body }, context) => {
+  updateDomain: async ({ path, body }, context) => {
     const { services } = context;
-    const domain = domainOfPartner(services.store, partnerOf(context).id, path.domain_id);
-    const updated = updateDomainSettings(services, domain, { autoRenew: body.auto_renew, whoisPrivacy: body.whois_privacy });
+    const domain = await domainOfPartner(services.store, partnerOf(context).id, path.domain_id);
+    const updated = await updateDomainSettings(services, domain, { autoRenew: body.auto_renew, whoisPrivacy: body.whois_privacy });
     return {
       status: 200,
       body: {
@@ -44,10 +43,10 @@ export const domainHandlers: Pick<Handlers, "listUserDomains" | "getDomain" | "u
     };
   },
 
-  renewDomain: ({ path, body }, context) => {
+  renewDomain: async ({ path, body }, context) => {
     const { services } = context;
-    const domain = domainOfPartner(services.store, partnerOf(context).id, path.domain_id);
-    const { domain: renewed, cost, renewedAt } = renewDomain(services, domain, body.years);
+    const domain = await domainOfPartner(services.store, partnerOf(context).id, path.domain_id);
+    const { domain: renewed, cost, renewedAt } = await renewDomain(services, domain, body.years);
     return {
       status: 200,
       body: {

@@ -23,7 +23,7 @@ export const sandboxHandlers: Pick<
 > = {
   getSandboxClock: (_input, context) => ({ status: 200, body: clockView(context.services, partnerOf(context).id) }),
 
-  advanceSandboxClock: ({ body }, context) => {
+  advanceSandboxClock: async ({ body }, context) => {
     const { services } = context;
     const partner = partnerOf(context);
     const now = services.clock.now();
@@ -45,14 +45,14 @@ export const sandboxHandlers: Pick<
         `The clock moves at most ${sandboxMaxAdvanceSeconds} seconds (ten years of 365.25 days) per call`,
       );
     }
-    services.clocks.advance(partner.id, target.getTime() - now.getTime());
-    const changes = applyDueChanges(services, partner.id);
+    await services.clocks.advance(partner.id, target.getTime() - now.getTime());
+    const changes = await applyDueChanges(services, partner.id);
     return { status: 200, body: { ...clockView(services, partner.id), changes } };
   },
 
-  createSandboxDomain: ({ body }, context) => {
+  createSandboxDomain: async ({ body }, context) => {
     const { services } = context;
-    const domain = purchaseDomain(services, {
+    const domain = await purchaseDomain(services, {
       partnerId: partnerOf(context).id,
       userIdentifier: body.user_identifier,
       domainName: body.domain_name,
@@ -60,20 +60,20 @@ export const sandboxHandlers: Pick<
       autoRenew: body.auto_renew,
       whoisPrivacy: body.whois_privacy,
     });
-    return { status: 201, body: domainDetail(services, domain) };
+    return { status: 201, body: await domainDetail(services, domain) };
   },
 
-  setSandboxDomainStatus: ({ path, body }, context) => {
+  setSandboxDomainStatus: async ({ path, body }, context) => {
     const { services } = context;
-    const domain = domainOfPartner(services.store, partnerOf(context).id, path.domain_id);
-    return { status: 200, body: domainDetail(services, setDomainStatus(services, domain, body.status)) };
+    const domain = await domainOfPartner(services.store, partnerOf(context).id, path.domain_id);
+    return { status: 200, body: await domainDetail(services, await setDomainStatus(services, domain, body.status)) };
   },
 
   resetSandbox: async (_input, context) => {
     const { services } = context;
     const partner = partnerOf(context);
-    services.store.deletePartnerData(partner.id);
-    services.clocks.reset(partner.id);
+    await services.store.deletePartnerData(partner.id);
+    await services.clocks.reset(partner.id);
     await services.rateLimitStore.forget(rateLimitScope(services.deployment.environment, partner.id));
     return { status: 204 };
   },

@@ -9,8 +9,8 @@ import { startTransfer, transferStatusView } from "../transfers/transfer-service
 type Handlers = OperationHandlers<RequestContext>;
 
 export const transferHandlers: Pick<Handlers, "initiateTransfer" | "getTransfer"> = {
-  initiateTransfer: ({ body }, context) => {
-    const transfer = startTransfer(context.services, {
+  initiateTransfer: async ({ body }, context) => {
+    const transfer = await startTransfer(context.services, {
       partnerId: partnerOf(context).id,
       userIdentifier: body.user_identifier,
       domainName: body.domain_name,
@@ -30,8 +30,8 @@ export const transferHandlers: Pick<Handlers, "initiateTransfer" | "getTransfer"
     };
   },
 
-  getTransfer: ({ path }, context) => {
-    const transfer = context.services.store.findTransfer(path.transfer_id);
+  getTransfer: async ({ path }, context) => {
+    const transfer = await context.services.store.findTransfer(path.transfer_id);
     if (!transfer) throw apiErrors.notFound("Transfer", path.transfer_id);
     if (transfer.partnerId !== partnerOf(context).id) throw apiErrors.forbidden("transfer");
     return { status: 200, body: transferStatusView(transfer) };

@@ -9,8 +9,8 @@ import type { UserPageEntry, UserRow } from "../store/types.js";
 
 type Handlers = OperationHandlers<RequestContext>;
 
-function requireUser(services: Services, partnerId: string, userIdentifier: string): UserRow {
-  const user = services.store.findUser(partnerId, userIdentifier);
+async function requireUser(services: Services, partnerId: string, userIdentifier: string): Promise<UserRow> {
+  const user = await services.store.findUser(partnerId, userIdentifier);
   if (!user) throw apiErrors.notFound("User", userIdentifier);
   return user;
 }
@@ -26,11 +26,11 @@ function listItem({ user, domainCount }: UserPageEntry) {
 }
 
 export const userHandlers: Pick<Handlers, "createUserSession" | "listUsers" | "getUser" | "updateUser" | "deleteUser"> = {
-  createUserSession: ({ body }, context) => {
+  createUserSession: async ({ body }, context) => {
     const { services } = context;
     const partner = partnerOf(context);
     const now = services.clock.now();
-    const existing = services.store.findUser(partner.id, body.user_identifier);
+    const existing = await services.store.findUser(partner.id, body.user_identifier);
     const user: UserRow = existing
       ? { ...existing, email: body.email ?? existing.email, lastLogin: now, updatedAt: body.email !== undefined ? now : existing.updatedAt }
       : {
@@ -42,8 +42,8 @@ export const userHandlers: Pick<Handlers, "createUserSession" | "listUsers" | "g
           updatedAt: now,
           totalSpent: 0,
         };
-    services.store.saveUser(user);
-    const { token, expiresAt } = openLoginSession(services, partner.id, user.userIdentifier, now);
+    await services.store.saveUser(user);
+    const { token, expiresAt } = await openLoginSession(services, partner.id, user.userIdentifier, now);
     return {
       status: 201,
       body: {
@@ -54,35 +54,35 @@ export const userHandlers: Pick<Handlers, "createUserSession" | "listUsers" | "g
     };
   },
 
-  listUsers: ({ query }, context) => {
+  listUsers: async ({ query }, context) => {
     const { limit = 50, offset = 0, sort = "created_at", order = "desc" } = query;
-    const { users, total } = context.services.store.listUsers(partnerOf(context).id, { limit, offset, sort, order });
+    const { users, total } = await context.services.store.listUsers(partnerOf(context).id, { limit, offset, sort, order });
     return { status: 200, body: { users: users.map(listItem), total, limit, offset } };
   },
 
-  getUser: ({ path }, context) => {
+  getUser: async ({ path }, context) => {
     const { services } = context;
-    const user = requireUser(services, partnerOf(context).id, path.user_identifier);
-    const domainCount = services.store.countDomains(user.partnerId, user.userIdentifier);
+    const user = await requireUser(services, partnerOf(context).id, path.user_identifier);
+    const domainCount = await services.store.countDomains(user.partnerId, user.userIdentifier);
     return { status: 200, body: { ...listItem({ user, domainCount }), total_spent: formatCents(user.totalSpent) } };
   },
 
-  updateUser: ({ path, body }, context) => {
+  updateUser: async ({ path, body }, context) => {
     const { services } = context;
-    const user = requireUser(services, partnerOf(context).id, path.user_identifier);
+    const user = await requireUser(services, partnerOf(context).id, path.user_identifier);
     const updated: UserRow = { ...user, email: body.email === undefined ? user.email : body.email, updatedAt: services.clock.now() };
-    services.store.saveUser(updated);
+    await services.store.saveUser(updated);
     return {
       status: 200,
       body: { user_identifier: updated.userIdentifier, email: updated.email, updated_at: timestamp(updated.updatedAt) },
     };
   },
 
-  deleteUser: ({ path }, context) => {
+  deleteUser: async ({ path }, context) => {
     const { services } = context;
     const partner = partnerOf(context);
-    requireUser(services, partner.id, path.user_identifier);
-    services.store.deleteUser(partner.id, path.user_identifier);
+    await requireUser(services, partner.id, path.user_identifier);
+    await services.store.deleteUser(partner.id, path.user_identifier);
     services.outbox.emit(partner.id, "user.deleted", { data: { user_identifier: path.user_identifier } });
     return { status: 204 };
   },

@@ -49,8 +49,8 @@ function deliveryView(delivery: WebhookDeliveryRow): Schemas["WebhookDelivery"] 
 }
 
 /** The partner's endpoint, or 404: another partner's endpoint is not even acknowledged to exist. */
-function endpointOfPartner(services: Services, partnerId: string, endpointId: string): WebhookEndpointRow {
-  const endpoint = services.webhooks.store.findEndpoint(endpointId);
+async function endpointOfPartner(services: Services, partnerId: string, endpointId: string): Promise<WebhookEndpointRow> {
+  const endpoint = await services.webhooks.store.findEndpoint(endpointId);
   if (!endpoint || endpoint.partnerId !== partnerId) throw apiErrors.notFound("Webhook endpoint", endpointId);
   return endpoint;
 }
@@ -74,21 +74,17 @@ export const webhookEndpointHandlers: Pick<
   | "listWebhookDeliveries"
   | "redeliverWebhook"
 > = {
-  listWebhookEndpoints: (_input, context) => {
+  listWebhookEndpoints: async (_input, context) => {
     const now = context.services.clock.now();
-    return {
-      status: 200,
-      body: {
-        endpoints: context.services.webhooks.store.endpointsOf(partnerOf(context).id).map((endpoint) => endpointView(endpoint, now)),
-      },
-    };
+    const endpoints = await context.services.webhooks.store.endpointsOf(partnerOf(context).id);
+    return { status: 200, body: { endpoints: endpoints.map((endpoint) => endpointView(endpoint, now)) } };
   },
 
-  createWebhookEndpoint: ({ body }, context) => {
+  createWebhookEndpoint: async ({ body }, context) => {
     const { services } = context;
     const partner = partnerOf(context);
     const url = checkedUrl(services, body.url);
-    if (services.webhooks.store.endpointsOf(partner.id).length >= MAX_ENDPOINTS) {
+    if ((await services.webhooks.store.endpointsOf(partner.id)).length >= MAX_ENDPOINTS) {
       throw apiErrors.unprocessable(`A partner may register at most ${MAX_ENDPOINTS} webhook endpoints per environment`, {
         field: "url",
         code: "limit_reached",
@@ -108,18 +104,18 @@ export const webhookEndpointHandlers: Pick<
       createdAt: now,
       updatedAt: now,
     };
-    services.webhooks.store.saveEndpoint(endpoint);
+    await services.webhooks.store.saveEndpoint(endpoint);
     return { status: 201, body: { ...endpointView(endpoint, now), secret: endpoint.secret } };
   },
 
-  getWebhookEndpoint: ({ path }, context) => {
-    const endpoint = endpointOfPartner(context.services, partnerOf(context).id, path.endpoint_id);
+  getWebhookEndpoint: async ({ path }, context) => {
+    const endpoint = await endpointOfPartner(context.services, partnerOf(context).id, path.endpoint_id);
     return { status: 200, body: endpointView(endpoint, context.services.clock.now()) };
   },
 
-  updateWebhookEndpoint: ({ path, body }, context) => {
+  updateWebhookEndpoint: async ({ path, body }, context) => {
     const { services } = context;
-    const endpoint = endpointOfPartner(services, partnerOf(context).id, path.endpoint_id);
+    const endpoint = await endpointOfPartner(services, partnerOf(context).id, path.endpoint_id);
     const now = services.clock.now();
     const enabling = body.enabled === true && !endpoint.enabled;
     const updated: WebhookEndpointRow = {
@@ -132,20 +128,20 @@ export const webhookEndpointHandlers: Pick<
       failing: body.enabled === true ? false : endpoint.failing,
       updatedAt: now,
     };
-    services.webhooks.store.saveEndpoint(updated);
+    await services.webhooks.store.saveEndpoint(updated);
     if (enabling) void services.webhooks.dispatcher.tick();
     return { status: 200, body: endpointView(updated, now) };
   },
 
-  deleteWebhookEndpoint: ({ path }, context) => {
-    const endpoint = endpointOfPartner(context.services, partnerOf(context).id, path.endpoint_id);
-    context.services.webhooks.store.deleteEndpoint(endpoint.id);
+  deleteWebhookEndpoint: async ({ path }, context) => {
+    const endpoint = await endpointOfPartner(context.services, partnerOf(context).id, path.endpoint_id);
+    await context.services.webhooks.store.deleteEndpoint(endpoint.id);
     return { status: 204 };
   },
 
-  rotateWebhookSecret: ({ path, body }, context) => {
+  rotateWebhookSecret: async ({ path, body }, context) => {
     const { services } = context;
-    const endpoint = endpointOfPartner(services, partnerOf(context).id, path.endpoint_id);
+    const endpoint = await endpointOfPartner(services, partnerOf(context).id, path.endpoint_id);
     const now = services.clock.now();
     const validFor = body.previous_secret_valid_for ?? 86_400;
     const rotated: WebhookEndpointRow = {
@@ -154,14 +150,14 @@ export const webhookEndpointHandlers: Pick<
       previousSecret: validFor > 0 ? { secret: endpoint.secret, expiresAt: new Date(now.getTime() + validFor * 1000) } : null,
       updatedAt: now,
     };
-    services.webhooks.store.saveEndpoint(rotated);
+    await services.webhooks.store.saveEndpoint(rotated);
     return { status: 200, body: { ...endpointView(rotated, now), secret: rotated.secret } };
   },
 
-  sendTestWebhook: ({ path }, context) => {
+  sendTestWebhook: async ({ path }, context) => {
     const { services } = context;
     const partner = partnerOf(context);
-    const endpoint = endpointOfPartner(services, partner.id, path.endpoint_id);
+    const endpoint = await endpointOfPartner(services, partner.id, path.endpoint_id);
     const event = {
       id: newId("evt"),
       partnerId: partner.id,
@@ -169,24 +165,24 @@ export const webhookEndpointHandlers: Pick<
       createdAt: services.clock.now(),
       payload: { data: { endpoint_id: endpoint.id } },
     };
-    const delivery = services.webhooks.dispatcher.queue(endpoint, event);
+    const delivery = await services.webhooks.dispatcher.queue(endpoint, event, services.webhooks.store);
     return { status: 201, body: deliveryView(delivery) };
   },
 
-  listWebhookDeliveries: ({ path, query }, context) => {
+  listWebhookDeliveries: async ({ path, query }, context) => {
     const { services } = context;
-    const endpoint = endpointOfPartner(services, partnerOf(context).id, path.endpoint_id);
+    const endpoint = await endpointOfPartner(services, partnerOf(context).id, path.endpoint_id);
     const limit = query.limit ?? 20;
     const offset = query.offset ?? 0;
-    const { deliveries, total } = services.webhooks.store.deliveriesOf(endpoint.id, { limit, offset });
+    const { deliveries, total } = await services.webhooks.store.deliveriesOf(endpoint.id, { limit, offset });
     return { status: 200, body: { deliveries: deliveries.map(deliveryView), total, limit, offset } };
   },
 
-  redeliverWebhook: ({ path }, context) => {
+  redeliverWebhook: async ({ path }, context) => {
     const { services } = context;
-    const endpoint = endpointOfPartner(services, partnerOf(context).id, path.endpoint_id);
-    const original = services.webhooks.store.findDelivery(path.delivery_id);
+    const endpoint = await endpointOfPartner(services, partnerOf(context).id, path.endpoint_id);
+    const original = await services.webhooks.store.findDelivery(path.delivery_id);
     if (!original || original.endpointId !== endpoint.id) throw apiErrors.notFound("Delivery", path.delivery_id);
-    return { status: 201, body: deliveryView(services.webhooks.dispatcher.queue(endpoint, original.event)) };
+    return { status: 201, body: deliveryView(await services.webhooks.dispatcher.queue(endpoint, original.event, services.webhooks.store)) };
   },
 };

@@ -29,7 +29,8 @@ export function rateLimit(limiter: RateLimiter, services: Services): RequestHand
       next();
       return;
     }
-    // The partner's own clock: advancing a sandbox clock moves its windows too.
+    // The partner's own clock, as every instance sees it: advancing a sandbox clock moves its windows too.
+    await services.clocks.refresh(partner.id);
     const now = services.clocks.clockFor(partner.id).now().getTime();
     const scope = rateLimitScope(services.deployment.environment, partner.id);
     // Requests that address no operation are answered too, so they count against the overall limits.

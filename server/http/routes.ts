@@ -4,6 +4,7 @@ import type { OperationHandlers } from "../../generated/handlers.js";
 import { operationTable, type OperationId } from "../../generated/operations.js";
 import { servicesOf, type RequestContext, type Services } from "../context.js";
 import { apiErrors } from "../errors.js";
+import { inTransaction } from "../transactions.js";
 import { operationOf } from "./operation-match.js";
 
 export function servedOperations(deployment: Pick<Services["deployment"], "variants" | "environment">): OperationId[] {
@@ -33,9 +34,17 @@ export function answerUnaddressed(req: Request, res: Response, next: NextFunctio
 }
 
 /**
+ * Writes that are not one transaction: advancing a sandbox clock is one atomic step of the clock
+ * store (a transaction run again would advance it twice), and the changes it makes due run in
+ * transactions of their own (server/scheduling/due-changes.ts).
+ */
+const OUTSIDE_TRANSACTIONS: ReadonlySet<string> = new Set<OperationId>(["advanceSandboxClock"]);
+
+/**
  * One dispatcher for every operation the deployment serves, from the operation matched once
  * (server/http/operation-match.ts). express-openapi-validator matches the request again to
  * validate it; the two must agree, and a disagreement is a defect of ours, not the caller's.
+ * Every other operation that writes (any method but GET) runs as one transaction (server/transactions.ts).
  */
 export function registerRoutes(app: Express, handlers: OperationHandlers<RequestContext>, services: Services): void {
   const served = new Map(servedOperations(services.deployment).map((id) => [id as string, handlers[id] as AnyHandler]));
@@ -45,10 +54,12 @@ export function registerRoutes(app: Express, handlers: OperationHandlers<Request
     if (validated !== operation.id)
       throw new Error(`the validator matched ${validated ?? "no operation"} where routing matched ${operation.id}`);
     const handler = served.get(operation.id)!;
-    const result = (await handler(
-      { path: operation.pathParams, query: req.query, body: req.body },
-      { partner: res.locals.partner ?? null, services: res.locals.partner ? servicesOf(services, res.locals.partner.id) : services },
-    )) as { status: number; body?: unknown };
+    const input = { path: operation.pathParams, query: req.query, body: req.body };
+    const partner = res.locals.partner ?? null;
+    const partnerServices = partner ? servicesOf(services, partner.id) : services;
+    const result = (await (req.method === "GET" || OUTSIDE_TRANSACTIONS.has(operation.id)
+      ? handler(input, { partner, services: partnerServices })
+      : inTransaction(partnerServices, async (tx) => handler(input, { partner, services: tx })))) as { status: number; body?: unknown };
     if (result.body === undefined) res.status(result.status).end();
     else res.status(result.status).json(result.body);
   });

@@ -34,7 +34,8 @@ export class RateLimiter {
 
   constructor(
     table: RateLimitTable,
-    private readonly store: WindowStore,
+    /** Read at each use: tests swap the persistence the counters live in. */
+    private readonly store: () => WindowStore,
   ) {
     this.bucketsOf = bucketsByOperation(table);
   }
@@ -48,8 +49,8 @@ export class RateLimiter {
     });
     const counters = windows.map(({ bucket, windowStart }) => ({ key: `${scope}:${bucket.name}`, windowStart, limit: bucket.limit }));
     const { counts, refused } = isCounted(operationId)
-      ? await this.store.consume(counters)
-      : { counts: await this.store.peek(counters), refused: [] };
+      ? await this.store().consume(counters)
+      : { counts: await this.store().peek(counters), refused: [] };
     const states = windows.map(({ bucket, windowStart, length }, i) => ({
       bucket,
       remaining: Math.max(0, bucket.limit - counts[i]!),

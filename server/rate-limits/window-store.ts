@@ -1,7 +1,7 @@
 /**
- * Where fixed-window counters live. The memory store serves one process; several instances would
- * share limits through a store such as Redis implementing the same all-or-nothing `consume` (one
- * Lua script: read every counter, and increment them all only when every one has room).
+ * Where fixed-window counters live: in this process's memory, or in the database every instance
+ * shares (server/store/postgres/), with the same all-or-nothing `consume`: every counter is read,
+ * and all are incremented only when every one has room.
  */
 
 export interface WindowCounter {
@@ -25,8 +25,6 @@ export interface WindowStore {
   peek(counters: readonly WindowCounter[]): readonly number[] | Promise<readonly number[]>;
   /** Forgets the counters of one key scope (a partner's sandbox reset). */
   forget(scope: string): void | Promise<void>;
-  /** Forgets every counter. */
-  clear(): void;
 }
 
 /** One entry per key and bucket, overwritten when its window passes: memory stays flat. */
@@ -50,9 +48,5 @@ export class MemoryWindowStore implements WindowStore {
 
   forget(scope: string): void {
     for (const key of this.entries.keys()) if (key.startsWith(`${scope}:`)) this.entries.delete(key);
-  }
-
-  clear(): void {
-    this.entries.clear();
   }
 }

@@ -2,9 +2,14 @@
  * Time per partner. In production every partner reads the deployment's clock; in the sandbox each
  * partner's clock runs ahead of it by what the partner has advanced (Stripe's test clocks, one per
  * partner), so one partner's tests never move another's time.
+ *
+ * The offsets live in the persistence (every instance on one database shares them); this process
+ * keeps the last offset it read, which `refresh` renews before each request of the partner is
+ * served, so reading a clock stays synchronous.
  */
 import type { Clock } from "../clock.js";
 import type { Environment } from "../../generated/deployment.js";
+import type { ClockOffsetStore } from "../store/persistence.js";
 
 export class PartnerClocks {
   private readonly offsets = new Map<string, number>();
@@ -14,6 +19,7 @@ export class PartnerClocks {
   constructor(
     readonly base: Clock,
     private readonly environment: Environment,
+    private readonly store: () => ClockOffsetStore,
   ) {}
 
   clockFor(partnerId: string): Clock {
@@ -23,21 +29,34 @@ export class PartnerClocks {
     return clock;
   }
 
-  /** Milliseconds the partner's clock is ahead of the base clock. */
+  /** Milliseconds the partner's clock is ahead of the base clock, as last read. */
   offsetOf(partnerId: string): number {
     return this.offsets.get(partnerId) ?? 0;
   }
 
-  advance(partnerId: string, milliseconds: number): void {
-    if (this.environment !== "sandbox") throw new Error("only sandbox clocks can be advanced");
-    this.offsets.set(partnerId, this.offsetOf(partnerId) + milliseconds);
+  /** Reads the partner's offset as every instance sees it now. */
+  async refresh(partnerId: string): Promise<void> {
+    if (this.environment !== "sandbox") return;
+    this.remember(partnerId, await this.store().offsetOf(partnerId));
   }
 
-  reset(partnerId: string): void {
+  async advance(partnerId: string, milliseconds: number): Promise<void> {
+    if (this.environment !== "sandbox") throw new Error("only sandbox clocks can be advanced");
+    this.remember(partnerId, await this.store().advance(partnerId, milliseconds));
+  }
+
+  async reset(partnerId: string): Promise<void> {
+    await this.store().reset(partnerId);
     this.offsets.delete(partnerId);
   }
 
-  clear(): void {
+  /** Forgets every offset read (tests that swap the persistence for an empty one). */
+  forgetOffsets(): void {
     this.offsets.clear();
+  }
+
+  private remember(partnerId: string, offset: number): void {
+    if (offset === 0) this.offsets.delete(partnerId);
+    else this.offsets.set(partnerId, offset);
   }
 }

@@ -11,6 +11,7 @@
 import type { components } from "../../generated/types/full.js";
 import { timestamp, type Clock } from "../clock.js";
 import { servicesAt, type Services } from "../context.js";
+import { inTransaction } from "../transactions.js";
 import { expireOrAutoRenew } from "../domains/domain-lifecycle.js";
 import type { DomainRow, TransferRow } from "../store/types.js";
 import { moveTransfer } from "../transfers/transfer-service.js";
@@ -20,8 +21,11 @@ export type Change = components["schemas"]["SandboxChange"];
 
 interface Due {
   at: Date;
-  /** Carries the change out; returns it and what it made due. */
-  apply(services: Services): { change: Change; following: Array<Due | null> };
+  /**
+   * Carries the change out, in `services` of a transaction, and returns it and what it made due;
+   * null when it was no longer due (another instance on the same database carried it out first).
+   */
+  apply(services: Services): Promise<{ change: Change; following: Array<Due | null> } | null>;
 }
 
 function transferDue(services: Services, transfer: TransferRow): Due | null {
@@ -29,9 +33,11 @@ function transferDue(services: Services, transfer: TransferRow): Due | null {
   if (!step) return null;
   return {
     at: step.dueAt,
-    apply: (servicesThen) => {
-      const moved = moveTransfer(servicesThen, transfer.id, step.status);
-      const created = moved.domainId ? services.store.findDomain(moved.domainId) : undefined;
+    apply: async (servicesThen) => {
+      const current = await servicesThen.store.findTransfer(transfer.id);
+      if (current?.status !== transfer.status) return null;
+      const moved = await moveTransfer(servicesThen, transfer.id, step.status);
+      const created = moved.domainId ? await servicesThen.store.findDomain(moved.domainId) : undefined;
       return {
         change: { object: "transfer", id: transfer.id, from: transfer.status, to: step.status, at: timestamp(step.dueAt) },
         following: [transferDue(services, moved), created ? domainDue(created) : null],
@@ -44,8 +50,10 @@ function domainDue(domain: DomainRow): Due | null {
   if (domain.status !== "active") return null;
   return {
     at: domain.expiresAt,
-    apply: (servicesThen) => {
-      const after = expireOrAutoRenew(servicesThen, domain);
+    apply: async (servicesThen) => {
+      const current = await servicesThen.store.findDomain(domain.id);
+      if (current?.status !== "active" || current.expiresAt.getTime() !== domain.expiresAt.getTime()) return null;
+      const after = await expireOrAutoRenew(servicesThen, current);
       return {
         change: { object: "domain", id: domain.id, from: domain.status, to: after.status, at: timestamp(domain.expiresAt) },
         following: [domainDue(after)],
@@ -62,13 +70,19 @@ function enqueue(queue: Due[], due: Due | null, until: Date): void {
   queue.splice(index, 0, due);
 }
 
-/** Applies everything due for the partner up to its clock's now; returns what changed, in order. */
-export function applyDueChanges(services: Services, partnerId: string): Change[] {
+/**
+ * Applies everything due for the partner up to its clock's now, each change in a transaction of
+ * its own (checked again there, so instances sweeping at once carry each out once); returns what
+ * changed, in order. `services` are outside any transaction.
+ */
+export async function applyDueChanges(services: Services, partnerId: string): Promise<Change[]> {
+  await services.clocks.refresh(partnerId);
   const until = services.clocks.clockFor(partnerId).now();
-  const queue = [
-    ...services.store.activeTransfersOfPartner(partnerId).map((transfer) => transferDue(services, transfer)),
-    ...services.store.domainsOfPartner(partnerId).map(domainDue),
-  ]
+  const [transfers, domains] = await Promise.all([
+    services.store.activeTransfersOfPartner(partnerId),
+    services.store.domainsOfPartner(partnerId),
+  ]);
+  const queue = [...transfers.map((transfer) => transferDue(services, transfer)), ...domains.map(domainDue)]
     .filter((due): due is Due => due !== null && due.at <= until)
     // Stable: on a tie, transfers before domains, as they were read.
     .sort((a, b) => a.at.getTime() - b.at.getTime());
@@ -76,14 +90,17 @@ export function applyDueChanges(services: Services, partnerId: string): Change[]
   for (let due = queue.shift(); due; due = queue.shift()) {
     const dueAt = due.at;
     const then: Clock = { now: () => new Date(dueAt) };
-    const { change, following: next } = due.apply(servicesAt(services, then));
-    changes.push(change);
-    next.forEach((follow) => enqueue(queue, follow, until));
+    const applied = await inTransaction(servicesAt(services, then), (servicesThen) => due.apply(servicesThen));
+    if (!applied) continue;
+    changes.push(applied.change);
+    applied.following.forEach((follow) => enqueue(queue, follow, until));
   }
   return changes;
 }
 
 /** Applies what is due for every partner with data: the periodic sweep. */
-export function applyAllDueChanges(services: Services): number {
-  return services.store.partnersWithData().reduce((count, partnerId) => count + applyDueChanges(services, partnerId).length, 0);
+export async function applyAllDueChanges(services: Services): Promise<number> {
+  let count = 0;
+  for (const partnerId of await services.store.partnersWithData()) count += (await applyDueChanges(services, partnerId)).length;
+  return count;
 }

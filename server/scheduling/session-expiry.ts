@@ -7,8 +7,11 @@
 import type { Services } from "../context.js";
 
 /** Removes every partner's ended sessions; returns how many login sessions went. */
-export function removeEndedSessions(services: Services): number {
-  return services.store
-    .partnersWithSessions()
-    .reduce((count, partnerId) => count + services.store.deleteEndedSessions(partnerId, services.clocks.clockFor(partnerId).now()), 0);
+export async function removeEndedSessions(services: Services): Promise<number> {
+  let count = 0;
+  for (const partnerId of await services.store.partnersWithSessions()) {
+    await services.clocks.refresh(partnerId);
+    count += await services.store.deleteEndedSessions(partnerId, services.clocks.clockFor(partnerId).now());
+  }
+  return count;
 }

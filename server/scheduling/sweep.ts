@@ -14,10 +14,10 @@ export const SWEEP_INTERVAL_MS = 60_000;
 export function startDueChangeSweep(services: Services, onError: (error: unknown) => void, intervalMs = SWEEP_INTERVAL_MS): () => void {
   return every(
     intervalMs,
-    () => {
-      applyAllDueChanges(services);
-      services.webhooks.dispatcher.prune();
-      removeEndedSessions(services);
+    async () => {
+      await applyAllDueChanges(services);
+      await services.webhooks.dispatcher.prune();
+      await removeEndedSessions(services);
     },
     onError,
   );

@@ -115,11 +115,11 @@ export class MemoryStore implements Store {
     if (this.users.has(key)) affected.forEach((order) => order.insert(key));
   }
 
-  findUser(partnerId: string, userIdentifier: string): UserRow | undefined {
+  async findUser(partnerId: string, userIdentifier: string): Promise<UserRow | undefined> {
     return this.users.get(userKey(partnerId, userIdentifier));
   }
 
-  saveUser(user: UserRow): void {
+  async saveUser(user: UserRow): Promise<void> {
     const key = userKey(user.partnerId, user.userIdentifier);
     const existing = this.users.get(key);
     if (!existing) {
@@ -136,7 +136,7 @@ export class MemoryStore implements Store {
     this.reorder(user.partnerId, key, changed, () => this.users.set(key, { ...user }));
   }
 
-  listUsers(partnerId: string, { limit, offset, sort, order }: UserPageQuery): { users: UserPageEntry[]; total: number } {
+  async listUsers(partnerId: string, { limit, offset, sort, order }: UserPageQuery): Promise<{ users: UserPageEntry[]; total: number }> {
     const keys = this.ordersOf(partnerId)[`${sort}:${order}`];
     // Counted by the index key the page holds: building the key again per user showed in profiles.
     // The rows are lent read-only (see UserPageEntry), not copied: a page is turned into its answer at once.
@@ -146,11 +146,16 @@ export class MemoryStore implements Store {
     return { users, total: keys.size };
   }
 
-  deleteUser(partnerId: string, userIdentifier: string): void {
+  async deleteUser(partnerId: string, userIdentifier: string): Promise<void> {
+    this.removeUser(partnerId, userIdentifier);
+  }
+
+  private removeUser(partnerId: string, userIdentifier: string): void {
     const key = userKey(partnerId, userIdentifier);
     if (this.users.has(key)) Object.values(this.ordersOf(partnerId)).forEach((order) => order.remove(key));
     for (const domainId of this.domainIdsByUser.get(key) ?? []) {
-      for (const record of this.recordsOfDomain(domainId)) this.deleteRecord(record.id);
+      for (const key of this.recordListByDomain.get(domainId)?.page(0, this.recordCount(domainId)) ?? [])
+        this.removeRecord(idOfListKey(key));
       this.recordListByDomain.delete(domainId);
       this.domainIdByName.delete(this.domains.get(domainId)!.name);
       this.domains.delete(domainId);
@@ -165,65 +170,69 @@ export class MemoryStore implements Store {
       const expiresAt = this.sessions.get(this.embedSessions.get(hash)!.loginTokenHash)?.expiresAt ?? new Date(0);
       this.endedEmbedSessions.set(hash, { idHash: hash, partnerId, expiresAt });
       addToIndex(this.endedEmbedSessionHashesByPartner, partnerId, hash);
-      this.deleteEmbedSession(hash);
+      this.removeEmbedSession(hash);
     }
-    for (const hash of [...(this.sessionHashesByUser.get(key) ?? [])]) this.deleteSession(hash);
+    for (const hash of [...(this.sessionHashesByUser.get(key) ?? [])]) this.removeSession(hash);
     this.domainIdsByUser.delete(key);
     this.transferIdsByUser.delete(key);
     this.usersByPartner.get(partnerId)?.delete(key);
     this.users.delete(key);
   }
 
-  deletePartnerData(partnerId: string): void {
-    for (const key of [...(this.usersByPartner.get(partnerId) ?? [])]) this.deleteUser(partnerId, this.users.get(key)!.userIdentifier);
+  async deletePartnerData(partnerId: string): Promise<void> {
+    for (const key of [...(this.usersByPartner.get(partnerId) ?? [])]) this.removeUser(partnerId, this.users.get(key)!.userIdentifier);
     this.usersByPartner.delete(partnerId);
     this.userOrders.delete(partnerId);
   }
 
-  partnersWithData(): string[] {
+  async partnersWithData(): Promise<string[]> {
     return [...this.usersByPartner].filter(([, users]) => users.size > 0).map(([partnerId]) => partnerId);
   }
 
-  partnersWithSessions(): string[] {
+  async partnersWithSessions(): Promise<string[]> {
     return [...new Set([...this.sessionHashesByPartner.keys(), ...this.endedEmbedSessionHashesByPartner.keys()])];
   }
 
-  domainsOfPartner(partnerId: string): DomainRow[] {
-    return this.idsOfPartnerUsers(partnerId, this.domainIdsByUser).map((id) => this.findDomain(id)!);
+  async domainsOfPartner(partnerId: string): Promise<DomainRow[]> {
+    return this.idsOfPartnerUsers(partnerId, this.domainIdsByUser).map((id) => this.domainCopy(id)!);
   }
 
-  activeTransfersOfPartner(partnerId: string): TransferRow[] {
+  async activeTransfersOfPartner(partnerId: string): Promise<TransferRow[]> {
     return this.idsOfPartnerUsers(partnerId, this.transferIdsByUser)
       .map((id) => this.transfers.get(id)!)
       .filter((transfer) => transfer.status === "pending" || transfer.status === "in_progress")
-      .map((transfer) => this.findTransfer(transfer.id)!);
+      .map((transfer) => this.transferCopy(transfer.id)!);
   }
 
   private idsOfPartnerUsers(partnerId: string, index: Map<string, Set<string>>): string[] {
     return [...(this.usersByPartner.get(partnerId) ?? [])].flatMap((key) => [...(index.get(key) ?? [])]);
   }
 
-  findDomain(id: string): DomainRow | undefined {
+  async findDomain(id: string): Promise<DomainRow | undefined> {
+    return this.domainCopy(id);
+  }
+
+  private domainCopy(id: string): DomainRow | undefined {
     const row = this.domains.get(id);
     return row && { ...row, nameservers: [...row.nameservers] };
   }
 
-  findDomainByName(name: string): DomainRow | undefined {
+  async findDomainByName(name: string): Promise<DomainRow | undefined> {
     const id = this.domainIdByName.get(name);
-    return id === undefined ? undefined : this.findDomain(id);
+    return id === undefined ? undefined : this.domainCopy(id);
   }
 
-  domainsOfUser(partnerId: string, userIdentifier: string): DomainRow[] {
+  async domainsOfUser(partnerId: string, userIdentifier: string): Promise<DomainRow[]> {
     return [...(this.domainIdsByUser.get(userKey(partnerId, userIdentifier)) ?? [])]
-      .map((id) => this.findDomain(id)!)
+      .map((id) => this.domainCopy(id)!)
       .sort((a, b) => b.purchasedAt.getTime() - a.purchasedAt.getTime() || (a.name < b.name ? -1 : 1));
   }
 
-  countDomains(partnerId: string, userIdentifier: string): number {
+  async countDomains(partnerId: string, userIdentifier: string): Promise<number> {
     return this.domainIdsByUser.get(userKey(partnerId, userIdentifier))?.size ?? 0;
   }
 
-  saveDomain(domain: DomainRow): void {
+  async saveDomain(domain: DomainRow): Promise<void> {
     const owner = userKey(domain.partnerId, domain.userIdentifier);
     const isNew = !this.domainIdsByUser.get(owner)?.has(domain.id);
     this.domains.set(domain.id, { ...domain, nameservers: [...domain.nameservers] });
@@ -232,40 +241,48 @@ export class MemoryStore implements Store {
     if (isNew) this.reorder(domain.partnerId, owner, ["domain_count"], () => addToIndex(this.domainIdsByUser, owner, domain.id));
   }
 
-  findRecord(id: string): DnsRecordRow | undefined {
+  async findRecord(id: string): Promise<DnsRecordRow | undefined> {
     const row = this.records.get(id);
     return row && { ...row };
   }
 
-  recordsOfDomain(domainId: string): DnsRecordRow[] {
-    return this.recordPage(domainId, null, this.countRecords(domainId));
+  async recordsOfDomain(domainId: string): Promise<DnsRecordRow[]> {
+    return this.recordPage(domainId, null, this.recordCount(domainId));
   }
 
-  recordPage(domainId: string, after: RecordListPosition | null, limit: number): DnsRecordRow[] {
+  async recordPage(domainId: string, after: RecordListPosition | null, limit: number): Promise<DnsRecordRow[]> {
     const list = this.recordListByDomain.get(domainId);
     if (!list) return [];
     const keys = after === null ? list.page(0, limit) : list.after(listKey(after), limit);
     return keys.map((key) => ({ ...this.records.get(idOfListKey(key))! }));
   }
 
-  recordsAtName(domainId: string, name: string): DnsRecordRow[] {
+  async recordsAtName(domainId: string, name: string): Promise<DnsRecordRow[]> {
     const ids = this.recordIdsByName.get(recordNameKey(domainId, name));
     if (ids === undefined) return [];
     return (typeof ids === "string" ? [ids] : [...ids]).map((id) => ({ ...this.records.get(id)! }));
   }
 
-  countRecords(domainId: string): number {
+  async countRecords(domainId: string): Promise<number> {
+    return this.recordCount(domainId);
+  }
+
+  private recordCount(domainId: string): number {
     return this.recordListByDomain.get(domainId)?.size ?? 0;
   }
 
-  addRecords(domainId: string, records: readonly DnsRecordRow[], maxRecords: number): boolean {
+  async addRecords(domainId: string, records: readonly DnsRecordRow[], maxRecords: number): Promise<boolean> {
     // Synchronous from the count to the last write: no other request runs in between.
-    if (this.countRecords(domainId) + records.length > maxRecords) return false;
-    for (const record of records) this.saveRecord(record);
+    if (this.recordCount(domainId) + records.length > maxRecords) return false;
+    for (const record of records) this.putRecord(record);
     return true;
   }
 
-  saveRecord(record: DnsRecordRow): void {
+  async saveRecord(record: DnsRecordRow): Promise<void> {
+    this.putRecord(record);
+  }
+
+  private putRecord(record: DnsRecordRow): void {
     const previous = this.records.get(record.id);
     if (previous) {
       this.unindexName(previous);
@@ -276,7 +293,11 @@ export class MemoryStore implements Store {
     this.indexName(record);
   }
 
-  deleteRecord(id: string): void {
+  async deleteRecord(id: string): Promise<void> {
+    this.removeRecord(id);
+  }
+
+  private removeRecord(id: string): void {
     const record = this.records.get(id);
     if (!record) return;
     this.recordListByDomain.get(record.domainId)?.remove(listKey(record));
@@ -308,17 +329,21 @@ export class MemoryStore implements Store {
     }
   }
 
-  findTransfer(id: string): TransferRow | undefined {
+  async findTransfer(id: string): Promise<TransferRow | undefined> {
+    return this.transferCopy(id);
+  }
+
+  private transferCopy(id: string): TransferRow | undefined {
     const row = this.transfers.get(id);
     return row && { ...row, history: row.history.map((step) => ({ ...step })) };
   }
 
-  activeTransferOf(domainName: string): TransferRow | undefined {
+  async activeTransferOf(domainName: string): Promise<TransferRow | undefined> {
     const id = this.activeTransferIdByName.get(domainName);
-    return id === undefined ? undefined : this.findTransfer(id);
+    return id === undefined ? undefined : this.transferCopy(id);
   }
 
-  saveTransfer(transfer: TransferRow): void {
+  async saveTransfer(transfer: TransferRow): Promise<void> {
     this.transfers.set(transfer.id, { ...transfer, history: transfer.history.map((step) => ({ ...step })) });
     addToIndex(this.transferIdsByUser, userKey(transfer.partnerId, transfer.userIdentifier), transfer.id);
     const active = transfer.status === "pending" || transfer.status === "in_progress";
@@ -326,36 +351,40 @@ export class MemoryStore implements Store {
     else if (this.activeTransferIdByName.get(transfer.domainName) === transfer.id) this.activeTransferIdByName.delete(transfer.domainName);
   }
 
-  saveSession(session: SessionRow): void {
+  async saveSession(session: SessionRow): Promise<void> {
     this.sessions.set(session.tokenHash, { ...session });
     addToIndex(this.sessionHashesByUser, userKey(session.partnerId, session.userIdentifier), session.tokenHash);
     addToIndex(this.sessionHashesByPartner, session.partnerId, session.tokenHash);
   }
 
-  findSession(tokenHash: string): SessionRow | undefined {
+  async findSession(tokenHash: string): Promise<SessionRow | undefined> {
     const row = this.sessions.get(tokenHash);
     return row && { ...row };
   }
 
-  sessionsOfUser(partnerId: string, userIdentifier: string): string[] {
+  async sessionsOfUser(partnerId: string, userIdentifier: string): Promise<string[]> {
     return [...(this.sessionHashesByUser.get(userKey(partnerId, userIdentifier)) ?? [])];
   }
 
-  deleteSession(tokenHash: string): void {
+  async deleteSession(tokenHash: string): Promise<void> {
+    this.removeSession(tokenHash);
+  }
+
+  private removeSession(tokenHash: string): void {
     const session = this.sessions.get(tokenHash);
     if (!session) return;
-    for (const idHash of [...(this.embedSessionHashesByLogin.get(tokenHash) ?? [])]) this.deleteEmbedSession(idHash);
+    for (const idHash of [...(this.embedSessionHashesByLogin.get(tokenHash) ?? [])]) this.removeEmbedSession(idHash);
     removeFromIndex(this.sessionHashesByUser, userKey(session.partnerId, session.userIdentifier), tokenHash);
     removeFromIndex(this.sessionHashesByPartner, session.partnerId, tokenHash);
     this.sessions.delete(tokenHash);
   }
 
-  deleteEndedSessions(partnerId: string, now: Date): number {
+  async deleteEndedSessions(partnerId: string, now: Date): Promise<number> {
     let deleted = 0;
     // Oldest first, so the first session still open ends the walk (see sessionHashesByPartner).
     for (const tokenHash of this.sessionHashesByPartner.get(partnerId) ?? []) {
       if (this.sessions.get(tokenHash)!.expiresAt > now) break;
-      this.deleteSession(tokenHash);
+      this.removeSession(tokenHash);
       deleted++;
     }
     // Few: only the browser sessions of deleted users, kept until their login session would have ended.
@@ -367,27 +396,31 @@ export class MemoryStore implements Store {
     return deleted;
   }
 
-  saveEmbedSession(session: EmbedSessionRow): void {
+  async saveEmbedSession(session: EmbedSessionRow): Promise<void> {
     this.embedSessions.set(session.idHash, { ...session });
     addToIndex(this.embedSessionHashesByUser, userKey(session.partnerId, session.userIdentifier), session.idHash);
     addToIndex(this.embedSessionHashesByLogin, session.loginTokenHash, session.idHash);
   }
 
-  findEmbedSession(idHash: string): EmbedSessionRow | undefined {
+  async findEmbedSession(idHash: string): Promise<EmbedSessionRow | undefined> {
     const row = this.embedSessions.get(idHash);
     return row && { ...row };
   }
 
-  findEndedEmbedSession(idHash: string): EndedEmbedSessionRow | undefined {
+  async findEndedEmbedSession(idHash: string): Promise<EndedEmbedSessionRow | undefined> {
     const row = this.endedEmbedSessions.get(idHash);
     return row && { ...row };
   }
 
-  embedSessionsOfUser(partnerId: string, userIdentifier: string): string[] {
+  async embedSessionsOfUser(partnerId: string, userIdentifier: string): Promise<string[]> {
     return [...(this.embedSessionHashesByUser.get(userKey(partnerId, userIdentifier)) ?? [])];
   }
 
-  deleteEmbedSession(idHash: string): void {
+  async deleteEmbedSession(idHash: string): Promise<void> {
+    this.removeEmbedSession(idHash);
+  }
+
+  private removeEmbedSession(idHash: string): void {
     const session = this.embedSessions.get(idHash);
     if (!session) return;
     removeFromIndex(this.embedSessionHashesByUser, userKey(session.partnerId, session.userIdentifier), idHash);

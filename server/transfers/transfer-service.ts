@@ -20,14 +20,14 @@ export interface TransferRequest {
   extendRegistration: boolean;
 }
 
-export function startTransfer(services: Services, request: TransferRequest): TransferRow {
+export async function startTransfer(services: Services, request: TransferRequest): Promise<TransferRow> {
   const { store, clock } = services;
   const { name, tld } = parseDomainName(request.domainName, "domain_name");
-  if (!store.findUser(request.partnerId, request.userIdentifier)) throw apiErrors.notFound("User", request.userIdentifier);
-  if (store.findDomainByName(name)) {
+  if (!(await store.findUser(request.partnerId, request.userIdentifier))) throw apiErrors.notFound("User", request.userIdentifier);
+  if (await store.findDomainByName(name)) {
     throw apiErrors.conflict(`${name} is already registered through this service`, { field: "domain_name", code: "already_registered" });
   }
-  if (store.activeTransferOf(name)) {
+  if (await store.activeTransferOf(name)) {
     throw apiErrors.conflict(`A transfer of ${name} is already in progress`, { field: "domain_name", code: "transfer_in_progress" });
   }
   if (tld.transfer === 0) {
@@ -54,7 +54,7 @@ export function startTransfer(services: Services, request: TransferRequest): Tra
     domainId: null,
     history: [{ status: "pending", at: now }],
   };
-  store.saveTransfer(transfer);
+  await store.saveTransfer(transfer);
   return transfer;
 }
 
@@ -74,9 +74,9 @@ export function transferStatusView(transfer: TransferRow): components["schemas"]
  * Moves a transfer to its next state. Completion registers the domain under the user (charging
  * the transfer cost); failure and cancellation leave nothing behind. Emits one event per move.
  */
-export function moveTransfer(services: Services, transferId: string, to: TransferStatus): TransferRow {
+export async function moveTransfer(services: Services, transferId: string, to: TransferStatus): Promise<TransferRow> {
   const { store, clock, outbox } = services;
-  const transfer = store.findTransfer(transferId);
+  const transfer = await store.findTransfer(transferId);
   if (!transfer) throw apiErrors.notFound("Transfer", transferId);
   if (!canMove(transfer.status, to)) {
     throw apiErrors.conflict(`A ${transfer.status} transfer cannot become ${to}`, { field: "status", code: "invalid_status" });
@@ -90,7 +90,7 @@ export function moveTransfer(services: Services, transferId: string, to: Transfe
   };
   if (to === "completed") {
     const tld = findTld(transfer.domainName.split(".").pop()!)!;
-    const domain = registerDomain(store, clock, {
+    const domain = await registerDomain(store, clock, {
       partnerId: transfer.partnerId,
       userIdentifier: transfer.userIdentifier,
       name: transfer.domainName,
@@ -100,9 +100,9 @@ export function moveTransfer(services: Services, transferId: string, to: Transfe
     });
     moved.domainId = domain.id;
     // The spec's domain.registered: "Sent when a purchase ... or a completed transfer creates a domain."
-    outbox.emit(transfer.partnerId, "domain.registered", { data: domainDetail(services, domain) });
+    outbox.emit(transfer.partnerId, "domain.registered", { data: await domainDetail(services, domain) });
   }
-  store.saveTransfer(moved);
+  await store.saveTransfer(moved);
   outbox.emit(transfer.partnerId, "transfer.status_changed", { previous_status: transfer.status, data: transferStatusView(moved) });
   return moved;
 }

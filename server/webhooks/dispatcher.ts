@@ -49,27 +49,43 @@ export interface DispatcherOptions {
   send: WebhookSender;
   /** For the jitter; tests pass a fixed one. */
   random?: () => number;
+  /**
+   * How long a claimed delivery is held for this instance (real time); should it die mid-attempt,
+   * another instance attempts the delivery once the lease has run out. Longer than an attempt
+   * may take (the sender's timeout), or a slow attempt would be made twice at once.
+   */
+  leaseMs?: number;
 }
+
+/** Well beyond the sender's timeout (server/webhooks/sender.ts). */
+export const DEFAULT_DELIVERY_LEASE_MS = 60_000;
 
 export class WebhookDispatcher {
   private readonly busy = new Map<string, Promise<void>>();
 
   constructor(private readonly options: DispatcherOptions) {}
 
+  private get leaseMs(): number {
+    return this.options.leaseMs ?? DEFAULT_DELIVERY_LEASE_MS;
+  }
+
   private get store(): WebhookStore {
     return this.options.store();
   }
 
-  /** Queues a delivery of the event to every enabled endpoint of its partner that subscribes to its type. */
-  fanOut(event: OutboxEvent): void {
-    for (const endpoint of this.store.endpointsOf(event.partnerId)) {
+  /**
+   * Queues, in `store` (the transaction that emitted the event), a delivery of the event to every
+   * enabled endpoint of its partner that subscribes to its type.
+   */
+  async fanOut(event: OutboxEvent, store: WebhookStore): Promise<void> {
+    for (const endpoint of await store.endpointsOf(event.partnerId)) {
       if (!endpoint.enabled || (endpoint.events && !(endpoint.events as readonly string[]).includes(event.type))) continue;
-      this.queue(endpoint, event);
+      await this.queue(endpoint, event, store);
     }
   }
 
   /** A new delivery of the event to one endpoint, due at once (test events, redeliveries). */
-  queue(endpoint: WebhookEndpointRow, event: OutboxEvent): WebhookDeliveryRow {
+  async queue(endpoint: WebhookEndpointRow, event: OutboxEvent, store: WebhookStore): Promise<WebhookDeliveryRow> {
     const now = this.options.clocks.clockFor(endpoint.partnerId).now();
     const delivery: WebhookDeliveryRow = {
       id: newId("whd"),
@@ -81,7 +97,7 @@ export class WebhookDispatcher {
       nextAttemptAt: now,
       createdAt: now,
     };
-    this.store.saveDelivery(delivery);
+    await store.saveDelivery(delivery);
     return delivery;
   }
 
@@ -89,23 +105,24 @@ export class WebhookDispatcher {
    * Starts a worker for every endpoint with a delivery due and no worker running; resolves when
    * the workers started by this call are done.
    */
-  tick(): Promise<void> {
+  async tick(): Promise<void> {
     const started: Promise<void>[] = [];
-    for (const endpointId of this.store.endpointsWithPendingDeliveries()) {
+    for (const endpointId of await this.store.endpointsWithPendingDeliveries()) {
       if (this.busy.has(endpointId)) continue;
       const worker = this.work(endpointId).finally(() => this.busy.delete(endpointId));
       this.busy.set(endpointId, worker);
       started.push(worker);
     }
-    return Promise.all(started).then(() => undefined);
+    await Promise.all(started);
   }
 
   /** Forgets finished deliveries older than the retention period; returns how many. */
-  prune(): number {
+  async prune(): Promise<number> {
     let pruned = 0;
-    for (const endpoint of this.store.allEndpoints()) {
+    for (const endpoint of await this.store.allEndpoints()) {
+      await this.options.clocks.refresh(endpoint.partnerId);
       const now = this.options.clocks.clockFor(endpoint.partnerId).now();
-      pruned += this.store.deleteFinishedDeliveriesBefore(endpoint.id, new Date(now.getTime() - DELIVERY_RETENTION_MS));
+      pruned += await this.store.deleteFinishedDeliveriesBefore(endpoint.id, new Date(now.getTime() - DELIVERY_RETENTION_MS));
     }
     return pruned;
   }
@@ -117,10 +134,11 @@ export class WebhookDispatcher {
 
   private async work(endpointId: string): Promise<void> {
     for (;;) {
-      const endpoint = this.store.findEndpoint(endpointId);
+      const endpoint = await this.store.findEndpoint(endpointId);
       if (!endpoint?.enabled) return;
+      await this.options.clocks.refresh(endpoint.partnerId);
       const now = this.options.clocks.clockFor(endpoint.partnerId).now();
-      const due = this.store.nextDueDelivery(endpointId, now);
+      const due = await this.store.claimDueDelivery(endpointId, now, this.leaseMs);
       if (!due) return;
       await this.attempt(endpoint, due);
     }
@@ -140,8 +158,8 @@ export class WebhookDispatcher {
       "Partner-Event-Type": delivery.event.type,
     });
     // The endpoint may have been deleted or changed while the request was in flight.
-    const current = this.store.findEndpoint(endpoint.id);
-    if (!current || !this.store.findDelivery(delivery.id)) return;
+    const current = await this.store.findEndpoint(endpoint.id);
+    if (!current || !(await this.store.findDelivery(delivery.id))) return;
     const attempts = [
       ...delivery.attempts,
       { attemptedAt, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs },
@@ -149,8 +167,8 @@ export class WebhookDispatcher {
     const succeeded = result.error === null;
     const next = succeeded ? null : nextAttemptAt(attempts.length, clock.now(), this.options.random ?? Math.random);
     const status = succeeded ? "succeeded" : next ? "pending" : "failed";
-    this.store.saveDelivery({ ...delivery, attempts, status, nextAttemptAt: next });
-    if (succeeded && current.failing) this.store.saveEndpoint({ ...current, failing: false });
-    if (status === "failed" && !current.failing) this.store.saveEndpoint({ ...current, failing: true });
+    await this.store.saveDelivery({ ...delivery, attempts, status, nextAttemptAt: next });
+    if (succeeded && current.failing) await this.store.saveEndpoint({ ...current, failing: false });
+    if (status === "failed" && !current.failing) await this.store.saveEndpoint({ ...current, failing: true });
   }
 }

@@ -80,23 +80,27 @@ export class MemoryWebhookStore implements WebhookStore {
   private readonly deliveryIdsByEndpoint = new Map<string, string[]>();
   private readonly pending = new Map<string, Set<string>>();
 
-  saveEndpoint(endpoint: WebhookEndpointRow): void {
+  async saveEndpoint(endpoint: WebhookEndpointRow): Promise<void> {
     this.endpoints.set(endpoint.id, { ...endpoint, events: endpoint.events && [...endpoint.events] });
     let ids = this.endpointIdsByPartner.get(endpoint.partnerId);
     if (!ids) this.endpointIdsByPartner.set(endpoint.partnerId, (ids = new Set()));
     ids.add(endpoint.id);
   }
 
-  findEndpoint(id: string): WebhookEndpointRow | undefined {
+  async findEndpoint(id: string): Promise<WebhookEndpointRow | undefined> {
+    return this.endpointCopy(id);
+  }
+
+  private endpointCopy(id: string): WebhookEndpointRow | undefined {
     const row = this.endpoints.get(id);
     return row && { ...row, events: row.events && [...row.events] };
   }
 
-  endpointsOf(partnerId: string): WebhookEndpointRow[] {
-    return [...(this.endpointIdsByPartner.get(partnerId) ?? [])].map((id) => this.findEndpoint(id)!);
+  async endpointsOf(partnerId: string): Promise<WebhookEndpointRow[]> {
+    return [...(this.endpointIdsByPartner.get(partnerId) ?? [])].map((id) => this.endpointCopy(id)!);
   }
 
-  deleteEndpoint(id: string): void {
+  async deleteEndpoint(id: string): Promise<void> {
     for (const deliveryId of this.deliveryIdsByEndpoint.get(id) ?? []) this.deliveries.delete(deliveryId);
     this.deliveryIdsByEndpoint.delete(id);
     this.pending.delete(id);
@@ -105,7 +109,7 @@ export class MemoryWebhookStore implements WebhookStore {
     this.endpoints.delete(id);
   }
 
-  saveDelivery(delivery: WebhookDeliveryRow): void {
+  async saveDelivery(delivery: WebhookDeliveryRow): Promise<void> {
     if (!this.deliveries.has(delivery.id)) {
       const ids = this.deliveryIdsByEndpoint.get(delivery.endpointId) ?? [];
       ids.push(delivery.id);
@@ -119,21 +123,25 @@ export class MemoryWebhookStore implements WebhookStore {
     else this.pending.delete(delivery.endpointId);
   }
 
-  findDelivery(id: string): WebhookDeliveryRow | undefined {
+  async findDelivery(id: string): Promise<WebhookDeliveryRow | undefined> {
     const row = this.deliveries.get(id);
     return row && copyDelivery(row);
   }
 
-  deliveriesOf(endpointId: string, { limit, offset }: { limit: number; offset: number }) {
+  async deliveriesOf(
+    endpointId: string,
+    { limit, offset }: { limit: number; offset: number },
+  ): Promise<{ deliveries: WebhookDeliveryRow[]; total: number }> {
     const ids = this.deliveryIdsByEndpoint.get(endpointId) ?? [];
     const newestFirst = ids
       .slice()
       .reverse()
       .slice(offset, offset + limit);
-    return { deliveries: newestFirst.map((id) => this.findDelivery(id)!), total: ids.length };
+    return { deliveries: newestFirst.map((id) => copyDelivery(this.deliveries.get(id)!)), total: ids.length };
   }
 
-  nextDueDelivery(endpointId: string, now: Date): WebhookDeliveryRow | undefined {
+  /** One process: the dispatcher already works each endpoint with one worker at a time, so there is no lease to keep. */
+  async claimDueDelivery(endpointId: string, now: Date): Promise<WebhookDeliveryRow | undefined> {
     // Reads in place and copies only the one returned: a receiver that was down has a backlog.
     for (const id of this.pending.get(endpointId) ?? []) {
       const delivery = this.deliveries.get(id)!;
@@ -142,11 +150,11 @@ export class MemoryWebhookStore implements WebhookStore {
     return undefined;
   }
 
-  endpointsWithPendingDeliveries(): string[] {
+  async endpointsWithPendingDeliveries(): Promise<string[]> {
     return [...this.pending.keys()];
   }
 
-  deleteFinishedDeliveriesBefore(endpointId: string, before: Date): number {
+  async deleteFinishedDeliveriesBefore(endpointId: string, before: Date): Promise<number> {
     const ids = this.deliveryIdsByEndpoint.get(endpointId) ?? [];
     const kept = ids.filter((id) => {
       const delivery = this.deliveries.get(id)!;
@@ -158,7 +166,7 @@ export class MemoryWebhookStore implements WebhookStore {
     return ids.length - kept.length;
   }
 
-  allEndpoints(): WebhookEndpointRow[] {
-    return [...this.endpoints.keys()].map((id) => this.findEndpoint(id)!);
+  async allEndpoints(): Promise<WebhookEndpointRow[]> {
+    return [...this.endpoints.keys()].map((id) => this.endpointCopy(id)!);
   }
 }

@@ -22,7 +22,7 @@ let domainId: string;
 
 beforeEach(async () => {
   await api().POST("/api/v1/users", { body: { user_identifier: "u1", email: "ada@example.com" } });
-  domainId = s.registerDomainFor("u1", "adalovelace.com");
+  domainId = await s.registerDomainFor("u1", "adalovelace.com");
 });
 
 describe("typed calls", () => {

@@ -89,7 +89,7 @@ describe("userPages", () => {
 describe("paginateDnsRecords and dnsRecordPages", () => {
   let domainId: string;
   beforeEach(async () => {
-    domainId = s.registerDomainFor("u01", "adalovelace.com");
+    domainId = await s.registerDomainFor("u01", "adalovelace.com");
     const records = Array.from({ length: 7 }, (_, i) => ({ type: "A" as const, name: `h${i}`, content: "203.0.113.10" }));
     await recordingClient().api.POST("/api/v1/domains/{domain_id}/dns/bulk", {
       params: { path: { domain_id: domainId } },

@@ -22,7 +22,7 @@ describe("a deployment serving Variant R only", () => {
   it("serves the record-centric operations and answers Variant D paths with 404", async () => {
     s = await startTestServer({ variants: ["R"] });
     await s.api.POST("/api/v1/users", { body: { user_identifier: "u1" } });
-    const domainId = s.registerDomainFor("u1", "adalovelace.com");
+    const domainId = await s.registerDomainFor("u1", "adalovelace.com");
     expect((await get(`/api/v1/domains/${domainId}/dns`)).status).toBe(404);
     // The path exists in Variant R (POST), so listing is a method this deployment does not allow.
     expect((await get("/api/v1/users")).status).toBe(405);

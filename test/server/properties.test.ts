@@ -40,7 +40,10 @@ import {
   type QueryPair,
 } from "../support/arbitraries.js";
 import { loadDocument, pointer, SchemaValidator } from "../support/openapi-document.js";
-import { PARTNER_A_KEY, useTestServer } from "../support/test-server.js";
+import { MemoryPersistence } from "../../server/store/memory-persistence.js";
+import { MemoryStore } from "../../server/store/memory-store.js";
+import { MemoryWebhookStore } from "../../server/webhooks/webhook-store.js";
+import { PARTNER_A_KEY, usePersistence, useTestServer } from "../support/test-server.js";
 
 const SEED = Number(process.env.FC_SEED ?? 20261123);
 const SCALE = Number(process.env.FC_RUNS_SCALE ?? 1);
@@ -318,15 +321,16 @@ function recording<T extends object>(store: T, writes: Write[]): T {
   });
 }
 
-function replay(store: object, writes: readonly Write[]): void {
-  for (const { method, args } of writes) (store as Record<string, (...args: unknown[]) => unknown>)[method]!(...structuredClone(args));
+async function replay(store: object, writes: readonly Write[]): Promise<void> {
+  for (const { method, args } of writes)
+    await (store as Record<string, (...args: unknown[]) => unknown>)[method]!(...structuredClone(args));
 }
 
 /** Puts the server back to the state set up in beforeAll: a fresh deployment holding the fixtures. */
-function restore(): Fixtures {
-  s.reset();
-  replay(s.services.store, template.storeWrites);
-  replay(s.services.webhooks.store, template.webhookWrites);
+async function restore(): Promise<Fixtures> {
+  await s.reset();
+  await replay(s.services.store, template.storeWrites);
+  await replay(s.services.webhooks.store, template.webhookWrites);
   s.outbox.events.push(...structuredClone(template.events));
   return template.fixtures;
 }
@@ -338,13 +342,11 @@ async function created(answer: Promise<{ data?: unknown; response: Response }>):
 }
 
 beforeAll(async () => {
-  s.reset();
+  await s.reset();
   const storeWrites: Write[] = [];
   const webhookWrites: Write[] = [];
-  const plainStore = s.services.store;
-  const plainWebhooks = s.services.webhooks.store;
-  s.services.store = recording(plainStore, storeWrites);
-  s.services.webhooks.store = recording(plainWebhooks, webhookWrites);
+  // Transactions write through the persistence's own stores: those are the recording ones.
+  usePersistence(s, new MemoryPersistence(recording(new MemoryStore(), storeWrites), recording(new MemoryWebhookStore(), webhookWrites)));
   const ids = {} as Fixtures;
   for (const [prefix, client, partnerId, user, name, transferName] of [
     ["", s.api, "partner_a", "u1", "example.com", "moving.org"],
@@ -352,7 +354,7 @@ beforeAll(async () => {
   ] as const) {
     const key = (field: string) => (prefix ? `${prefix}${field[0]!.toUpperCase()}${field.slice(1)}` : field) as keyof Fixtures;
     await created(client.POST("/api/v1/users", { body: { user_identifier: user, email: `${user}@example.com` } }));
-    const domainId = s.registerDomainFor(user, name, partnerId);
+    const domainId = await s.registerDomainFor(user, name, partnerId);
     const record = await created(
       client.POST("/api/v1/domains/{domain_id}/dns", {
         params: { path: { domain_id: domainId } },
@@ -376,8 +378,6 @@ beforeAll(async () => {
       [key("deliveryId")]: delivery.id,
     });
   }
-  s.services.store = plainStore;
-  s.services.webhooks.store = plainWebhooks;
   template = { storeWrites, webhookWrites, events: structuredClone(s.outbox.events), fixtures: ids };
 });
 
@@ -606,7 +606,7 @@ describe("every operation", () => {
     async (_id, op) => {
       await fc.assert(
         fc.asyncProperty(requestCase(op, "valid"), async (request) => {
-          const fixtures = restore();
+          const fixtures = await restore();
           await exchange(build(request, fixtures));
         }),
         settings(20),
@@ -617,7 +617,7 @@ describe("every operation", () => {
   it.each(cases)("%s, ill-typed requests (body, query, path, media type): the same, and nothing polluted", async (_id, op) => {
     await fc.assert(
       fc.asyncProperty(requestCase(op), async (request) => {
-        const fixtures = restore();
+        const fixtures = await restore();
         await exchange(build(request, fixtures));
       }),
       settings(15),
@@ -631,7 +631,7 @@ describe("methods a path does not have", () => {
     async (_id, op) => {
       await fc.assert(
         fc.asyncProperty(otherMethodCase(op), async (request) => {
-          const fixtures = restore();
+          const fixtures = await restore();
           await exchange(build(request, fixtures));
         }),
         settings(4),
@@ -670,7 +670,7 @@ describe("prototype pollution", () => {
           const answers: Answer[] = [];
           for (const name of [key, "zz_unknown_key"]) {
             const body = updateAt(valid, at, (object) => withKey(object as Record<string, unknown>, name, value));
-            const fixtures = restore();
+            const fixtures = await restore();
             const request: RequestCase = {
               operationId: op.id,
               path: ownPath(op),
@@ -719,7 +719,7 @@ describe("prototype pollution", () => {
       );
     await fc.assert(
       fc.asyncProperty(hostileBody, fc.boolean(), async (body, update) => {
-        const fixtures = restore();
+        const fixtures = await restore();
         const rowKeys = Object.keys(s.services.store.findUser("partner_a", fixtures.user)!).sort();
         const identifierOf = (body as { user_identifier: string }).user_identifier;
         const request: RequestCase = update
@@ -800,7 +800,7 @@ const advance = fc.constantFrom(3_600, 2 * 86_400, 8 * 86_400, 400 * 86_400, 3 *
 
 /** Sends the steps, then lets time pass, then reads back what they created and the fixtures: every answer checked. */
 async function runThenLetTimePass(steps: RequestCase[], passing: RequestCase, readBack: readonly RequestCase[] = READ_BACK): Promise<void> {
-  const fixtures = restore();
+  const fixtures = await restore();
   const reads: RequestCase[] = [];
   for (const step of steps) {
     const answer = await exchange(build(step, fixtures));

@@ -83,8 +83,8 @@ describe("POST /api/v1/users", () => {
 describe("GET /api/v1/users/{user_identifier}", () => {
   it("returns the user with domain_count and total_spent computed from its domains", async () => {
     await createUser("u1", "ada@example.com");
-    s.registerDomainFor("u1", "example.com");
-    s.registerDomainFor("u1", "example.io");
+    await s.registerDomainFor("u1", "example.com");
+    await s.registerDomainFor("u1", "example.io");
     const { data, response } = await s.api.GET("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } });
     expect(response.status).toBe(200);
     expect(data).toEqual({
@@ -167,7 +167,7 @@ describe("GET /api/v1/users", () => {
     await createUser("b");
     await createUser("a");
     await createUser("c");
-    s.registerDomainFor("c", "cee.com");
+    await s.registerDomainFor("c", "cee.com");
     s.clock.advance(1000);
     await createUser("b");
     const byDomains = await s.api.GET("/api/v1/users", { params: { query: { sort: "domain_count", order: "desc" } } });
@@ -229,7 +229,7 @@ describe("PUT /api/v1/users/{user_identifier}", () => {
 describe("DELETE /api/v1/users/{user_identifier}", () => {
   it("deletes the user with its domains, records and transfers, and answers 204 with no body", async () => {
     await createUser("u1");
-    const domainId = s.registerDomainFor("u1", "example.com");
+    const domainId = await s.registerDomainFor("u1", "example.com");
     await s.api.POST("/api/v1/domains/{domain_id}/dns", {
       params: { path: { domain_id: domainId } },
       body: { type: "A", name: "@", content: "203.0.113.10" },
@@ -252,7 +252,7 @@ describe("DELETE /api/v1/users/{user_identifier}", () => {
 
   it("frees the user's domain names for others", async () => {
     await createUser("u1");
-    s.registerDomainFor("u1", "adalovelace.com");
+    await s.registerDomainFor("u1", "adalovelace.com");
     await s.api.DELETE("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } });
     const { data } = await s.api.GET("/api/v1/domains/availability/{domain_name}", {
       params: { path: { domain_name: "adalovelace.com" } },

@@ -9,8 +9,8 @@ import type { paths } from "../../generated/types/full.js";
 import { createApp, type PartnerApi } from "../../server/app.js";
 import { ManualClock } from "../../server/clock.js";
 import { createEmbedApp } from "../../server/embed/embed-app.js";
-import { MemoryStore } from "../../server/store/memory-store.js";
-import { PARTNER_A_KEY, PARTNER_B_KEY } from "./test-server.js";
+import { PARTNER_A_KEY, PARTNER_B_KEY, usePersistence } from "./test-server.js";
+import { emptyTestPersistence } from "./test-persistence.js";
 import { listen } from "./listen.js";
 
 export { listen, type Listener } from "./listen.js";
@@ -29,7 +29,7 @@ export interface EmbedTestServer extends PartnerApi {
   logs: string[];
   /** A fresh login_url for a user of partner A (created if new). */
   loginUrl(userIdentifier?: string): Promise<string>;
-  reset(): void;
+  reset(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -46,6 +46,7 @@ export async function startEmbedTestServer(options: EmbedTestServerOptions = {})
   const [apiListener, embedListener] = await Promise.all([listen(), listen()]);
   const embedUrl = `http://localhost:${embedListener.port}`;
   const partnerApi = createApp({
+    persistence: await emptyTestPersistence(),
     environment: "sandbox",
     embedBaseUrl: embedUrl,
     clock,
@@ -82,11 +83,9 @@ export async function startEmbedTestServer(options: EmbedTestServerOptions = {})
       if (response.status !== 201) throw new Error(`POST /api/v1/users answered ${response.status}`);
       return data!.login_url;
     },
-    reset() {
-      partnerApi.services.store = new MemoryStore();
+    async reset() {
+      usePersistence(partnerApi, await emptyTestPersistence(partnerApi.services.persistence));
       partnerApi.outbox.events.length = 0;
-      partnerApi.services.rateLimitStore.clear();
-      partnerApi.services.clocks.clear();
       clock.set(CLOCK_START);
       logs.length = 0;
     },

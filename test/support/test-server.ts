@@ -7,12 +7,12 @@ import type { paths } from "../../generated/types/full.js";
 import type { Variant } from "../../generated/deployment.js";
 import { createApp, type PartnerApi } from "../../server/app.js";
 import { ManualClock } from "../../server/clock.js";
-import { MemoryStore } from "../../server/store/memory-store.js";
+import type { Persistence } from "../../server/store/persistence.js";
 import type { DnsRecordRow } from "../../server/store/types.js";
 import { findTld } from "../../server/catalog/tlds.js";
 import { registerDomain } from "../../server/domains/registration.js";
 import type { RateLimitTable } from "../../server/rate-limits/policy.js";
-import { MemoryWebhookStore } from "../../server/webhooks/webhook-store.js";
+import { emptyTestPersistence } from "./test-persistence.js";
 import { captureLogger } from "./capture-logger.js";
 
 export interface TestServerOptions {
@@ -34,15 +34,26 @@ export interface TestServer extends PartnerApi {
   /** Typed client authenticated as partner B. */
   otherPartner: ReturnType<typeof createClient<paths>>;
   /** Registers a domain for a user of partner A (what a purchase in the embedded interface does). */
-  registerDomainFor(userIdentifier: string, name: string, partnerId?: string): string;
+  registerDomainFor(userIdentifier: string, name: string, partnerId?: string): Promise<string>;
   /** Stores `n` A records h0000, h0001, ... in the domain, as if created one by one earlier (no events, no limits). */
-  seedRecords(domainId: string, n: number): DnsRecordRow[];
+  seedRecords(domainId: string, n: number): Promise<DnsRecordRow[]>;
   /**
-   * Empties the store, the outbox and the rate-limit counters, restores both keys and the clock: a fresh deployment without
-   * rebuilding the app (building compiles every validator, the largest part of a start-up: bench/results/).
+   * Empties the persistence (data, webhooks, rate-limit counters, clocks) and the event log, restores both keys and the
+   * clock: a fresh deployment without rebuilding the app (building compiles every validator, the largest part of a
+   * start-up: bench/results/).
    */
-  reset(): void;
+  reset(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Points every service at another persistence, as a deployment started on it would be. */
+export function usePersistence(api: PartnerApi, persistence: Persistence): void {
+  const { services } = api;
+  services.persistence = persistence;
+  services.store = persistence.store;
+  services.webhooks.store = persistence.webhooks;
+  services.rateLimitStore = persistence.rateLimits;
+  services.clocks.forgetOffsets();
 }
 
 const CLOCK_START = "2026-11-22T10:00:00Z";
@@ -54,6 +65,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   // Only error-level lines: the unexpected errors (500s) that fail close().
   const errors = captureLogger("error");
   const api = createApp({
+    persistence: await emptyTestPersistence(),
     environment: "sandbox",
     variants: options.variants,
     rateLimits: options.rateLimits,
@@ -77,11 +89,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     clock,
     api: client(PARTNER_A_KEY),
     otherPartner: client(PARTNER_B_KEY),
-    registerDomainFor(userIdentifier, name, partnerId = "partner_a") {
+    async registerDomainFor(userIdentifier, name, partnerId = "partner_a") {
       const tld = findTld(name.split(".").pop()!)!;
-      return registerDomain(api.services.store, clock, { partnerId, userIdentifier, name, tld, years: 1, charge: tld.registration }).id;
+      const registration = { partnerId, userIdentifier, name, tld, years: 1, charge: tld.registration };
+      return (await registerDomain(api.services.store, clock, registration)).id;
     },
-    seedRecords(domainId, n) {
+    async seedRecords(domainId, n) {
       const at = clock.now();
       const rows = Array.from(
         { length: n },
@@ -97,15 +110,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
           updatedAt: at,
         }),
       );
-      for (const row of rows) api.services.store.saveRecord(row);
+      for (const row of rows) await api.services.store.saveRecord(row);
       return rows;
     },
-    reset() {
-      api.services.store = new MemoryStore();
+    async reset() {
+      usePersistence(api, await emptyTestPersistence(api.services.persistence));
       api.outbox.events.length = 0;
-      api.services.rateLimitStore.clear();
-      api.services.clocks.clear();
-      api.services.webhooks.store = new MemoryWebhookStore();
       clock.set(CLOCK_START);
       api.keys.addKey(PARTNER_A, PARTNER_A_KEY);
       api.keys.addKey(PARTNER_B, PARTNER_B_KEY);

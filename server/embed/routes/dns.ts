@@ -4,18 +4,19 @@ import { dnsTemplates, type DnsTemplateId } from "../../../generated/operations.
 import type { RecordDraft } from "../../dns/record-rules.js";
 import { createRecord, deleteRecord, updateRecord } from "../../dns/record-service.js";
 import { applyTemplate } from "../../dns/template-service.js";
-import { ApiError, apiErrors } from "../../errors.js";
+import { apiErrors } from "../../errors.js";
 import type { DnsRecordRow, DomainRow } from "../../store/types.js";
-import { chromeOf, domainOfSessionUser, embedContextOf, type EmbedContext } from "../embed-context.js";
+import { answerChange, chromeOf, domainOfSessionUser, embedContextOf, type EmbedContext } from "../embed-context.js";
 import { choiceOf, formErrors, integerOf, textOf, valuesOf, type FormBody, type FormState } from "../forms.js";
 import { DEFAULT_TTL, dnsPage, RECORD_TYPES, recordEditPage, recordFormFields, type DnsView } from "../views/dns-view.js";
 import { noticeFor, type NoticeCode } from "./notices.js";
 
 type Failure = Pick<DnsView, "addRecord" | "template">;
 
-function renderDns(context: EmbedContext, req: Request, domain: DomainRow, failure: Failure = {}): string {
-  const records = context.services.store.recordsOfDomain(domain.id);
-  const notice = Object.keys(failure).length > 0 ? null : noticeFor(context, req.query);
+async function renderDns(context: EmbedContext, req: Request, domainId: string, failure: Failure = {}): Promise<string> {
+  const domain = await domainOfSessionUser(context, domainId);
+  const records = await context.services.store.recordsOfDomain(domain.id);
+  const notice = Object.keys(failure).length > 0 ? null : await noticeFor(context, req.query);
   return dnsPage({ chrome: chromeOf(context, "domains"), csrfToken: context.session.csrfToken, domain, records, notice, ...failure });
 }
 
@@ -30,26 +31,10 @@ function draftOf(body: FormBody, type: DnsRecordRow["type"]): RecordDraft {
   };
 }
 
-function recordOf(domain: DomainRow, context: EmbedContext, recordId: string): DnsRecordRow {
-  const record = context.services.store.findRecord(recordId);
+async function recordOf(domain: DomainRow, context: EmbedContext, recordId: string): Promise<DnsRecordRow> {
+  const record = await context.services.store.findRecord(recordId);
   if (!record || record.domainId !== domain.id) throw apiErrors.notFound("DNS record", recordId);
   return record;
-}
-
-/** Runs a change; on an ApiError answers the page with the refused form instead of redirecting. */
-function change(res: Response, redirectTo: string, act: () => void, refused: (error: ApiError) => { status?: number; html: string }): void {
-  try {
-    act();
-  } catch (error) {
-    if (!(error instanceof ApiError) || error.status === 404 || error.status === 403) throw error;
-    const answer = refused(error);
-    res
-      .status(answer.status ?? error.status)
-      .type("html")
-      .send(answer.html);
-    return;
-  }
-  res.redirect(303, redirectTo);
 }
 
 const afterChange = (domain: DomainRow, notice: NoticeCode) => `/domains/${domain.id}?notice=${notice}&domain=${domain.id}`;
@@ -57,29 +42,34 @@ const afterChange = (domain: DomainRow, notice: NoticeCode) => `/domains/${domai
 const isTemplateId = (id: string): id is DnsTemplateId => Object.hasOwn(dnsTemplates, id);
 
 export function registerDnsRoutes(app: Express): void {
-  app.get("/domains/:domainId", (req: Request, res: Response) => {
-    const context = embedContextOf(res);
-    res.type("html").send(renderDns(context, req, domainOfSessionUser(context, String(req.params.domainId))));
+  app.get("/domains/:domainId", async (req: Request, res: Response) => {
+    res.type("html").send(await renderDns(embedContextOf(res), req, String(req.params.domainId)));
   });
 
-  app.post("/domains/:domainId/dns", (req: Request, res: Response) => {
+  app.post("/domains/:domainId/dns", async (req: Request, res: Response) => {
     const context = embedContextOf(res);
-    const domain = domainOfSessionUser(context, String(req.params.domainId));
+    const domainId = String(req.params.domainId);
     const body = req.body as FormBody;
-    change(
+    await answerChange(
       res,
-      afterChange(domain, "record-added"),
-      () => createRecord(context.services, domain, draftOf(body, choiceOf(body, "type", RECORD_TYPES))),
-      (error) => ({
-        html: renderDns(context, req, domain, { addRecord: { values: valuesOf(body, recordFormFields), errors: formErrors(error) } }),
+      context,
+      async (tx) => {
+        const domain = await domainOfSessionUser(tx, domainId);
+        await createRecord(tx.services, domain, draftOf(body, choiceOf(body, "type", RECORD_TYPES)));
+        return afterChange(domain, "record-added");
+      },
+      async (error) => ({
+        html: await renderDns(context, req, domainId, {
+          addRecord: { values: valuesOf(body, recordFormFields), errors: formErrors(error) },
+        }),
       }),
     );
   });
 
-  app.get("/domains/:domainId/dns/:recordId/edit", (req: Request, res: Response) => {
+  app.get("/domains/:domainId/dns/:recordId/edit", async (req: Request, res: Response) => {
     const context = embedContextOf(res);
-    const domain = domainOfSessionUser(context, String(req.params.domainId));
-    const record = recordOf(domain, context, String(req.params.recordId));
+    const domain = await domainOfSessionUser(context, String(req.params.domainId));
+    const record = await recordOf(domain, context, String(req.params.recordId));
     const values = {
       name: record.name,
       content: record.content,
@@ -97,16 +87,23 @@ export function registerDnsRoutes(app: Express): void {
     );
   });
 
-  app.post("/domains/:domainId/dns/:recordId", (req: Request, res: Response) => {
+  app.post("/domains/:domainId/dns/:recordId", async (req: Request, res: Response) => {
     const context = embedContextOf(res);
-    const domain = domainOfSessionUser(context, String(req.params.domainId));
-    const record = recordOf(domain, context, String(req.params.recordId));
+    const domainId = String(req.params.domainId);
+    const recordId = String(req.params.recordId);
     const body = req.body as FormBody;
-    change(
+    await answerChange(
       res,
-      afterChange(domain, "record-saved"),
-      () => updateRecord(context.services, domain, record, draftOf(body, record.type)),
-      (error) => {
+      context,
+      async (tx) => {
+        const domain = await domainOfSessionUser(tx, domainId);
+        const record = await recordOf(domain, tx, recordId);
+        await updateRecord(tx.services, domain, record, draftOf(body, record.type));
+        return afterChange(domain, "record-saved");
+      },
+      async (error) => {
+        const domain = await domainOfSessionUser(context, domainId);
+        const record = await recordOf(domain, context, recordId);
         const state: FormState = { values: valuesOf(body, recordFormFields), errors: formErrors(error) };
         return {
           html: recordEditPage({ chrome: chromeOf(context, "domains"), csrfToken: context.session.csrfToken, domain, record, state }),
@@ -115,17 +112,27 @@ export function registerDnsRoutes(app: Express): void {
     );
   });
 
-  app.post("/domains/:domainId/dns/:recordId/delete", (req: Request, res: Response) => {
+  app.post("/domains/:domainId/dns/:recordId/delete", async (req: Request, res: Response) => {
     const context = embedContextOf(res);
-    const domain = domainOfSessionUser(context, String(req.params.domainId));
-    const record = recordOf(domain, context, String(req.params.recordId));
-    deleteRecord(context.services, domain, record);
-    res.redirect(303, afterChange(domain, "record-deleted"));
+    const domainId = String(req.params.domainId);
+    const recordId = String(req.params.recordId);
+    await answerChange(
+      res,
+      context,
+      async (tx) => {
+        const domain = await domainOfSessionUser(tx, domainId);
+        await deleteRecord(tx.services, domain, await recordOf(domain, tx, recordId));
+        return afterChange(domain, "record-deleted");
+      },
+      // Deleting refuses nothing a form shows: only a missing domain or record, which is the not-found page.
+      (error) => Promise.reject(error),
+    );
   });
 
-  app.post("/domains/:domainId/templates", (req: Request, res: Response) => {
+  app.post("/domains/:domainId/templates", async (req: Request, res: Response) => {
     const context = embedContextOf(res);
-    const domain = domainOfSessionUser(context, String(req.params.domainId));
+    const domainId = String(req.params.domainId);
+    await domainOfSessionUser(context, domainId);
     const body = req.body as FormBody;
     // Which template's form answers; the field itself is read (and refused if repeated) with the others.
     const templateId = valuesOf(body, ["template_id"]).template_id!;
@@ -136,12 +143,16 @@ export function registerDnsRoutes(app: Express): void {
       Object.fromEntries(
         variableNames.map((field) => [field.slice("variables.".length), textOf(body, field)]).filter(([, value]) => value !== ""),
       );
-    change(
+    await answerChange(
       res,
-      afterChange(domain, "template-applied"),
-      () => applyTemplate(context.services, domain, choiceOf(body, "template_id", [templateId]), variablesOf()),
-      (error) => ({
-        html: renderDns(context, req, domain, {
+      context,
+      async (tx) => {
+        const domain = await domainOfSessionUser(tx, domainId);
+        await applyTemplate(tx.services, domain, choiceOf(body, "template_id", [templateId]), variablesOf());
+        return afterChange(domain, "template-applied");
+      },
+      async (error) => ({
+        html: await renderDns(context, req, domainId, {
           template: { id: templateId, state: { values: valuesOf(body, variableNames), errors: formErrors(error) } },
         }),
       }),

@@ -2,22 +2,21 @@
 import type { Express, Request, Response } from "express";
 import { updateDomainSettings } from "../../domains/domain-settings.js";
 import { renewDomain } from "../../domains/renewal.js";
-import { ApiError } from "../../errors.js";
-import { chromeOf, domainOfSessionUser, embedContextOf, type EmbedContext } from "../embed-context.js";
+import { answerChange, chromeOf, domainOfSessionUser, embedContextOf, type EmbedContext } from "../embed-context.js";
 import { choiceOf, formErrors, integerOf, textOf, valuesOf, type FormBody } from "../forms.js";
 import { domainsPage, type DomainsView } from "../views/domains-view.js";
 import { noticeFor } from "./notices.js";
 
-function renderDomains(context: EmbedContext, req: Request, failed?: DomainsView["failed"]): string {
+async function renderDomains(context: EmbedContext, req: Request, failed?: DomainsView["failed"]): Promise<string> {
   const { store } = context.services;
-  const domains = store
-    .domainsOfUser(context.session.partnerId, context.session.userIdentifier)
-    .map((domain) => ({ ...domain, recordCount: store.countRecords(domain.id) }));
+  const owned = await store.domainsOfUser(context.session.partnerId, context.session.userIdentifier);
+  const counts = await Promise.all(owned.map((domain) => store.countRecords(domain.id)));
+  const domains = owned.map((domain, index) => ({ ...domain, recordCount: counts[index]! }));
   return domainsPage({
     chrome: chromeOf(context, "domains"),
     csrfToken: context.session.csrfToken,
     domains,
-    notice: failed ? null : noticeFor(context, req.query),
+    notice: failed ? null : await noticeFor(context, req.query),
     failed,
   });
 }
@@ -31,46 +30,46 @@ function settingsOf(body: FormBody) {
 }
 
 export function registerDomainRoutes(app: Express): void {
-  app.get("/domains", (req: Request, res: Response) => {
-    res.type("html").send(renderDomains(embedContextOf(res), req));
+  app.get("/domains", async (req: Request, res: Response) => {
+    res.type("html").send(await renderDomains(embedContextOf(res), req));
   });
 
-  app.post("/domains/:domainId/settings", (req: Request, res: Response) => {
+  app.post("/domains/:domainId/settings", async (req: Request, res: Response) => {
     const context = embedContextOf(res);
-    const domain = domainOfSessionUser(context, String(req.params.domainId));
-    try {
-      updateDomainSettings(context.services, domain, settingsOf(req.body as FormBody));
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      res
-        .status(error.status)
-        .type("html")
-        .send(renderDomains(context, req, { domainId: domain.id, form: "settings", state: { values: {}, errors: formErrors(error) } }));
-      return;
-    }
-    res.redirect(303, `/domains?notice=settings&domain=${domain.id}#domain-${domain.id}`);
+    const domainId = String(req.params.domainId);
+    await answerChange(
+      res,
+      context,
+      async (tx) => {
+        const domain = await domainOfSessionUser(tx, domainId);
+        await updateDomainSettings(tx.services, domain, settingsOf(req.body as FormBody));
+        return `/domains?notice=settings&domain=${domain.id}#domain-${domain.id}`;
+      },
+      async (error) => ({
+        html: await renderDomains(context, req, { domainId, form: "settings", state: { values: {}, errors: formErrors(error) } }),
+      }),
+    );
   });
 
-  app.post("/domains/:domainId/renew", (req: Request, res: Response) => {
+  app.post("/domains/:domainId/renew", async (req: Request, res: Response) => {
     const context = embedContextOf(res);
-    const domain = domainOfSessionUser(context, String(req.params.domainId));
+    const domainId = String(req.params.domainId);
     const body = req.body as FormBody;
-    try {
-      renewDomain(context.services, domain, integerOf(body, "years") ?? 1);
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      res
-        .status(error.status)
-        .type("html")
-        .send(
-          renderDomains(context, req, {
-            domainId: domain.id,
-            form: "renew",
-            state: { values: valuesOf(body, ["years"]), errors: formErrors(error) },
-          }),
-        );
-      return;
-    }
-    res.redirect(303, `/domains?notice=renewed&domain=${domain.id}#domain-${domain.id}`);
+    await answerChange(
+      res,
+      context,
+      async (tx) => {
+        const domain = await domainOfSessionUser(tx, domainId);
+        await renewDomain(tx.services, domain, integerOf(body, "years") ?? 1);
+        return `/domains?notice=renewed&domain=${domain.id}#domain-${domain.id}`;
+      },
+      async (error) => ({
+        html: await renderDomains(context, req, {
+          domainId,
+          form: "renew",
+          state: { values: valuesOf(body, ["years"]), errors: formErrors(error) },
+        }),
+      }),
+    );
   });
 }

@@ -17,11 +17,11 @@ const NOTICES = {
 
 export type NoticeCode = keyof typeof NOTICES;
 
-export function noticeFor({ services, session }: EmbedContext, query: Record<string, unknown>): string | null {
+export async function noticeFor({ services, session }: EmbedContext, query: Record<string, unknown>): Promise<string | null> {
   const code = query.notice;
   const domainId = query.domain;
   if (typeof code !== "string" || !Object.hasOwn(NOTICES, code) || typeof domainId !== "string") return null;
-  const domain = services.store.findDomain(domainId);
+  const domain = await services.store.findDomain(domainId);
   if (!domain || domain.partnerId !== session.partnerId || domain.userIdentifier !== session.userIdentifier) return null;
   return NOTICES[code as NoticeCode](domain.name, timestamp(domain.expiresAt).slice(0, 10));
 }

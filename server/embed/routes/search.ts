@@ -3,7 +3,7 @@ import type { Express, Request, Response } from "express";
 import { checkAvailability } from "../../catalog/availability.js";
 import { purchaseDomain } from "../../domains/purchase.js";
 import { ApiError } from "../../errors.js";
-import { chromeOf, embedContextOf, type EmbedContext } from "../embed-context.js";
+import { answerChange, chromeOf, embedContextOf, type EmbedContext } from "../embed-context.js";
 import { formErrors, integerOf, NO_ERRORS, textOf, valuesOf, type FormBody, type FormState } from "../forms.js";
 import { searchPage } from "../views/search-view.js";
 
@@ -12,12 +12,12 @@ import { searchPage } from "../views/search-view.js";
  * purchase): its availability, or why the field is not a name we sell. A refused purchase whose name
  * cannot be read shows its errors at the search field.
  */
-function renderSearch(
+async function renderSearch(
   context: EmbedContext,
   fields: FormBody,
   name: "q" | "domain_name",
   purchase?: FormState,
-): { status: number; html: string } {
+): Promise<{ status: number; html: string }> {
   const base = {
     chrome: chromeOf(context, "search"),
     csrfToken: context.session.csrfToken,
@@ -27,7 +27,7 @@ function renderSearch(
   try {
     const query = textOf(fields, name);
     if (query === "") return { status: 200, html: searchPage({ ...base, queryErrors: purchase?.errors ?? NO_ERRORS, result: null }) };
-    const result = checkAvailability(context.services.store, context.services.deployment.environment, query);
+    const result = await checkAvailability(context.services.store, context.services.deployment.environment, query);
     return { status: 200, html: searchPage({ ...base, queryErrors: NO_ERRORS, result }) };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
@@ -36,26 +36,30 @@ function renderSearch(
 }
 
 export function registerSearchRoutes(app: Express): void {
-  app.get("/search", (req: Request, res: Response) => {
-    const { status, html } = renderSearch(embedContextOf(res), req.query as FormBody, "q");
+  app.get("/search", async (req: Request, res: Response) => {
+    const { status, html } = await renderSearch(embedContextOf(res), req.query as FormBody, "q");
     res.status(status).type("html").send(html);
   });
 
-  app.post("/purchase", (req: Request, res: Response) => {
+  app.post("/purchase", async (req: Request, res: Response) => {
     const context = embedContextOf(res);
     const body = req.body as FormBody;
-    try {
-      const domain = purchaseDomain(context.services, {
-        partnerId: context.session.partnerId,
-        userIdentifier: context.session.userIdentifier,
-        domainName: textOf(body, "domain_name"),
-        years: integerOf(body, "years") ?? 1,
-      });
-      res.redirect(303, `/domains/${domain.id}?notice=purchased&domain=${domain.id}`);
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      const { html } = renderSearch(context, body, "domain_name", { values: valuesOf(body, ["years"]), errors: formErrors(error) });
-      res.status(error.status).type("html").send(html);
-    }
+    await answerChange(
+      res,
+      context,
+      async (tx) => {
+        const domain = await purchaseDomain(tx.services, {
+          partnerId: context.session.partnerId,
+          userIdentifier: context.session.userIdentifier,
+          domainName: textOf(body, "domain_name"),
+          years: integerOf(body, "years") ?? 1,
+        });
+        return `/domains/${domain.id}?notice=purchased&domain=${domain.id}`;
+      },
+      async (error) => {
+        const { html } = await renderSearch(context, body, "domain_name", { values: valuesOf(body, ["years"]), errors: formErrors(error) });
+        return { status: error.status, html };
+      },
+    );
   });
 }

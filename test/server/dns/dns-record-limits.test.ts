@@ -78,7 +78,7 @@ describe("at most 1,000 records per domain", () => {
   });
 
   it("makes room again when a record is deleted", async () => {
-    const [first] = seedRecords(MAX);
+    const [first] = await seedRecords(MAX);
     expect(
       (
         await s.api.DELETE("/api/v1/domains/{domain_id}/dns/{record_id}", {
@@ -90,7 +90,7 @@ describe("at most 1,000 records per domain", () => {
   });
 
   it("lets an update of a full domain's record through: it adds nothing", async () => {
-    const [first] = seedRecords(MAX);
+    const [first] = await seedRecords(MAX);
     const { response } = await s.api.PUT("/api/v1/domains/{domain_id}/dns/{record_id}", {
       params: { path: { domain_id: ids.domainId, record_id: first!.id } },
       body: { ttl: 600 },

@@ -37,7 +37,7 @@ async function walk(limit: number | undefined, between: (page: number) => Promis
 
 describe("GET /api/v1/domains/{domain_id}/dns, one page at a time", () => {
   it("answers the first 100 records, the total and a next_cursor when given neither limit nor cursor", async () => {
-    const rows = seedRecords(250);
+    const rows = await seedRecords(250);
     const { data } = await list();
     expect(data!.records.map((record) => record.id)).toEqual(rows.slice(0, 100).map((row) => row.id));
     expect(data!.total).toBe(250);
@@ -45,7 +45,7 @@ describe("GET /api/v1/domains/{domain_id}/dns, one page at a time", () => {
   });
 
   it("answers a whole list of 100 records in one page, next_cursor null", async () => {
-    seedRecords(100);
+    await seedRecords(100);
     const { data } = await list();
     expect(data!.records).toHaveLength(100);
     expect(data!.next_cursor).toBeNull();
@@ -56,7 +56,7 @@ describe("GET /api/v1/domains/{domain_id}/dns, one page at a time", () => {
   });
 
   it("pages to the end with limit and cursor, every record once, in list order", async () => {
-    const rows = seedRecords(230);
+    const rows = await seedRecords(230);
     expect(await walk(40)).toEqual([...rows].sort(listOrder).map((row) => row.id));
     expect(await walk(undefined)).toEqual(rows.map((row) => row.id));
   });
@@ -85,7 +85,7 @@ describe("GET /api/v1/domains/{domain_id}/dns, one page at a time", () => {
   });
 
   it("lists every record that exists all along exactly once when records are created and deleted between pages", async () => {
-    const rows = seedRecords(150);
+    const rows = await seedRecords(150);
     const gone = rows[120]!;
     const ids = await walk(50, async (page) => {
       if (page !== 1) return;
@@ -99,13 +99,14 @@ describe("GET /api/v1/domains/{domain_id}/dns, one page at a time", () => {
     expect(new Set(ids).size).toBe(ids.length);
     const expected = rows.filter((row) => row !== gone).map((row) => row.id);
     expect(ids.filter((id) => expected.includes(id))).toEqual(expected);
-    const names = new Map((await walk(100)).map((id) => [id, s.services.store.findRecord(id)!.name]));
+    const walked = await walk(100);
+    const names = new Map(await Promise.all(walked.map(async (id) => [id, (await s.services.store.findRecord(id))!.name] as const)));
     expect(ids.map((id) => names.get(id))).toContain("z-late");
     expect(ids.map((id) => names.get(id))).not.toContain("a-early");
   });
 
   it("continues from a cursor whose record was deleted meanwhile", async () => {
-    const rows = seedRecords(30);
+    const rows = await seedRecords(30);
     const first = (await list({ limit: 10 })).data!;
     await s.api.DELETE("/api/v1/domains/{domain_id}/dns/{record_id}", {
       params: { path: { domain_id: domains.domainId, record_id: rows[9]!.id } },
@@ -122,7 +123,7 @@ describe("GET /api/v1/domains/{domain_id}/dns, one page at a time", () => {
     ["a cursor of another version", () => encoded(["r0", domains.domainId, "h0001", "A", 0, "rec_x"])],
     ["a cursor with a time that is no time", () => encoded(["r1", domains.domainId, "h0001", "A", "yesterday", "rec_x"])],
   ])("refuses %s with 400 invalid_cursor", async (_label, cursor) => {
-    seedRecords(3);
+    await seedRecords(3);
     const { error, response } = await list({ cursor: cursor() });
     expect(response.status).toBe(400);
     expect(error).toEqual({
@@ -133,7 +134,7 @@ describe("GET /api/v1/domains/{domain_id}/dns, one page at a time", () => {
   });
 
   it("refuses the cursor of another domain's list with 400 invalid_cursor", async () => {
-    seedRecords(3, domains.secondDomainId);
+    await seedRecords(3, domains.secondDomainId);
     const other = (await list({ limit: 1 }, domains.secondDomainId)).data!.next_cursor!;
     const { error, response } = await list({ cursor: other });
     expect(response.status).toBe(400);
@@ -153,7 +154,7 @@ describe("GET /api/v1/domains/{domain_id}/dns, one page at a time", () => {
 
 describe("GET /api/v1/domains/{domain_id} embeds at most the first page of records", () => {
   it("embeds the first 100 records with the total and the cursor of the rest", async () => {
-    const rows = seedRecords(250);
+    const rows = await seedRecords(250);
     const { data } = await s.api.GET("/api/v1/domains/{domain_id}", domainPath());
     expect(data!.dns_records.map((record) => record.id)).toEqual(rows.slice(0, 100).map((row) => row.id));
     expect(data!.dns_records_total).toBe(250);
@@ -162,7 +163,7 @@ describe("GET /api/v1/domains/{domain_id} embeds at most the first page of recor
   });
 
   it("embeds every record of a domain of at most 100, next cursor null", async () => {
-    seedRecords(100);
+    await seedRecords(100);
     const { data } = await s.api.GET("/api/v1/domains/{domain_id}", domainPath());
     expect(data!.dns_records).toHaveLength(100);
     expect(data!.dns_records_total).toBe(100);
@@ -170,7 +171,7 @@ describe("GET /api/v1/domains/{domain_id} embeds at most the first page of recor
   });
 
   it("bounds the domain in events the same way", async () => {
-    seedRecords(250);
+    await seedRecords(250);
     await s.api.PUT("/api/v1/domains/{domain_id}", { ...domainPath(), body: { auto_renew: false } });
     const event = s.outbox.events.find((e) => e.type === "domain.updated")!;
     const data = (event.payload as { data: { dns_records: unknown[]; dns_records_total: number } }).data;

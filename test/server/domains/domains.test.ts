@@ -5,7 +5,7 @@ const s = useTestServer();
 let domainId: string;
 beforeEach(async () => {
   await s.api.POST("/api/v1/users", { body: { user_identifier: "u1" } });
-  domainId = s.registerDomainFor("u1", "adalovelace.com");
+  domainId = await s.registerDomainFor("u1", "adalovelace.com");
 });
 
 const path = () => ({ params: { path: { domain_id: domainId } } });
@@ -13,7 +13,7 @@ const path = () => ({ params: { path: { domain_id: domainId } } });
 describe("GET /api/v1/users/{user_identifier}/domains", () => {
   it("lists the user's domains, newest purchase first, with total", async () => {
     s.clock.advance(60_000);
-    const second = s.registerDomainFor("u1", "adalovelace.io");
+    const second = await s.registerDomainFor("u1", "adalovelace.io");
     const { data, response } = await s.api.GET("/api/v1/users/{user_identifier}/domains", { params: { path: { user_identifier: "u1" } } });
     expect(response.status).toBe(200);
     expect(data!.total).toBe(2);
@@ -140,12 +140,12 @@ describe("POST /api/v1/domains/{domain_id}/renew", () => {
 
   it("accepts 10 years for a domain that has expired, renewing from today", async () => {
     s.clock.advance(400 * 24 * 3_600_000);
-    const domain = s.services.store.findDomain(domainId)!;
-    s.services.store.saveDomain({ ...domain, status: "expired" });
+    const domain = (await s.services.store.findDomain(domainId))!;
+    await s.services.store.saveDomain({ ...domain, status: "expired" });
     const { data, response } = await s.api.POST("/api/v1/domains/{domain_id}/renew", { ...path(), body: { years: 10 } });
     expect(response.status).toBe(200);
     expect(data!.expires_at).toBe("2037-12-27T10:00:00Z");
-    expect(s.services.store.findDomain(domainId)!.status).toBe("active");
+    expect((await s.services.store.findDomain(domainId))!.status).toBe("active");
   });
 
   it("refuses a renewal beyond ten years with 422 unprocessable_entity and charges nothing", async () => {
@@ -157,7 +157,7 @@ describe("POST /api/v1/domains/{domain_id}/renew", () => {
   });
 
   it.each(["pending", "suspended"] as const)("refuses to renew a %s domain with 409 conflict", async (status) => {
-    s.services.store.saveDomain({ ...s.services.store.findDomain(domainId)!, status });
+    await s.services.store.saveDomain({ ...(await s.services.store.findDomain(domainId))!, status });
     const { error, response } = await s.api.POST("/api/v1/domains/{domain_id}/renew", { ...path(), body: { years: 1 } });
     expect(response.status).toBe(409);
     expect(error).toMatchObject({ error: "conflict", details: { code: "invalid_status" } });

@@ -16,9 +16,9 @@ afterAll(() => s.close());
 
 const advance = (seconds: number) => s.api.POST("/api/v1/sandbox/clock/advance", { body: { seconds } });
 const tokenOf = (loginUrl: string) => loginUrl.split("/").pop()!;
-const storedSessions = (partnerId = "partner_a", userIdentifier = "u1") => ({
-  login: s.services.store.sessionsOfUser(partnerId, userIdentifier).length,
-  browser: s.services.store.embedSessionsOfUser(partnerId, userIdentifier).length,
+const storedSessions = async (partnerId = "partner_a", userIdentifier = "u1") => ({
+  login: (await s.services.store.sessionsOfUser(partnerId, userIdentifier)).length,
+  browser: (await s.services.store.embedSessionsOfUser(partnerId, userIdentifier)).length,
 });
 
 describe("GET /session/{token} (login_url)", () => {
@@ -179,11 +179,11 @@ describe("DELETE /api/v1/users/{user_identifier}", () => {
     const cookie = browser.cookie;
     await s.api.DELETE("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } });
     await advance(DAY / 1000 - 1);
-    removeEndedSessions(s.services);
+    await removeEndedSessions(s.services);
     expect((await browser.get("/domains")).status).toBe(410);
     browser.cookie = cookie;
     await advance(1);
-    removeEndedSessions(s.services);
+    await removeEndedSessions(s.services);
     // Nothing is kept any more: the cookie reads as unknown.
     expect((await browser.get("/domains")).status).toBe(401);
   });
@@ -203,10 +203,10 @@ describe("ended sessions", () => {
     const browser = new EmbedBrowser(s.embedUrl);
     await browser.open(loginUrl);
     await s.otherPartner.POST("/api/v1/users", { body: { user_identifier: "u1" } });
-    expect(storedSessions()).toEqual({ login: 1, browser: 1 });
+    expect(await storedSessions()).toEqual({ login: 1, browser: 1 });
     await advance(DAY / 1000);
     expect(removeEndedSessions(s.services)).toBe(1);
-    expect(storedSessions()).toEqual({ login: 0, browser: 0 });
+    expect(await storedSessions()).toEqual({ login: 0, browser: 0 });
     expect(s.services.store.findSession(hashSessionToken(tokenOf(loginUrl)))).toBeUndefined();
     expect(storedSessions("partner_b")).toEqual({ login: 1, browser: 0 });
     // Gone from the store, the token and the cookie read as unknown: the same session-ended page.
@@ -219,7 +219,7 @@ describe("ended sessions", () => {
     await browser.open(await s.loginUrl("u1"));
     await advance(DAY / 1000 - 1);
     expect(removeEndedSessions(s.services)).toBe(0);
-    expect(storedSessions()).toEqual({ login: 1, browser: 1 });
+    expect(await storedSessions()).toEqual({ login: 1, browser: 1 });
     expect((await browser.get("/domains")).status).toBe(200);
   });
 
@@ -234,8 +234,8 @@ describe("ended sessions", () => {
     );
     try {
       s.clock.advance(DAY);
-      for (let i = 0; i < 200 && storedSessions().login > 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
-      expect(storedSessions()).toEqual({ login: 0, browser: 0 });
+      for (let i = 0; i < 200 && (await storedSessions()).login > 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(await storedSessions()).toEqual({ login: 0, browser: 0 });
     } finally {
       stop();
     }
@@ -249,9 +249,9 @@ describe("the sessions of one user", () => {
     expect((await oldestBrowser.open(oldest)).status).toBe(200);
     const second = await s.loginUrl("u1");
     for (let i = 2; i < LOGIN_SESSIONS_PER_USER; i++) await s.loginUrl("u1");
-    expect(storedSessions()).toEqual({ login: LOGIN_SESSIONS_PER_USER, browser: 1 });
+    expect(await storedSessions()).toEqual({ login: LOGIN_SESSIONS_PER_USER, browser: 1 });
     const newest = await s.loginUrl("u1");
-    expect(storedSessions()).toEqual({ login: LOGIN_SESSIONS_PER_USER, browser: 0 });
+    expect(await storedSessions()).toEqual({ login: LOGIN_SESSIONS_PER_USER, browser: 0 });
     expect((await new EmbedBrowser(s.embedUrl).open(oldest)).status).toBe(404);
     expect((await oldestBrowser.get("/domains")).status).not.toBe(200);
     expect((await new EmbedBrowser(s.embedUrl).open(second)).status).toBe(200);
@@ -262,7 +262,7 @@ describe("the sessions of one user", () => {
     const loginUrl = await s.loginUrl("u1");
     const browsers = Array.from({ length: BROWSER_SESSIONS_PER_USER + 1 }, () => new EmbedBrowser(s.embedUrl));
     for (const browser of browsers) expect((await browser.open(loginUrl)).status).toBe(200);
-    expect(storedSessions()).toEqual({ login: 1, browser: BROWSER_SESSIONS_PER_USER });
+    expect(await storedSessions()).toEqual({ login: 1, browser: BROWSER_SESSIONS_PER_USER });
     expect((await browsers[0]!.get("/domains")).status).toBe(401);
     expect((await browsers[1]!.get("/domains")).status).toBe(200);
     expect((await browsers.at(-1)!.get("/domains")).status).toBe(200);

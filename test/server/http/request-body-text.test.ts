@@ -17,7 +17,7 @@ const post = (path: string, body: string | Buffer, contentType = "application/js
 /** A domain of a new user u1, for the record operations. */
 async function domainOfNewUser(): Promise<string> {
   await s.api.POST("/api/v1/users", { body: { user_identifier: "u1" } });
-  return s.registerDomainFor("u1", "adalovelace.com");
+  return await s.registerDomainFor("u1", "adalovelace.com");
 }
 
 const recordsOf = async (domainId: string) =>

@@ -9,7 +9,10 @@ import { MemoryWindowStore } from "../../../server/rate-limits/window-store.js";
 const T0 = Date.parse("2026-11-22T10:00:00Z");
 const MINUTE = 60_000;
 
-const limiterFor = (table: RateLimitTable = DEFAULT_RATE_LIMITS) => new RateLimiter(table, new MemoryWindowStore());
+const limiterFor = (table: RateLimitTable = DEFAULT_RATE_LIMITS) => {
+  const counters = new MemoryWindowStore();
+  return new RateLimiter(table, () => counters);
+};
 /** The class limits on their own: an overall allowance no class can reach. */
 const classesOnly: RateLimitTable = { ...DEFAULT_RATE_LIMITS, overall: [{ limit: 1_000_000, window: 3600 }] };
 

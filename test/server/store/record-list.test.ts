@@ -26,7 +26,7 @@ const listOrder = (a: RecordListPosition, b: RecordListPosition) =>
   byText(a.id, b.id);
 
 describe("recordPage", () => {
-  it("agrees with sorting the zone, from the start and after any position, whatever the sequence of saves and deletes", () => {
+  it("agrees with sorting the zone, from the start and after any position, whatever the sequence of saves and deletes", async () => {
     const names = fc.constantFrom("@", "www", "WWW", "mail", "_dmarc", "*", "1a", "a-b", "a.b");
     const types = fc.constantFrom<DnsRecordRow["type"]>("A", "AAAA", "TXT", "MX");
     const action = fc.oneof(
@@ -46,14 +46,14 @@ describe("recordPage", () => {
       createdAt: fc.integer({ min: -1, max: 4 }).map((m) => new Date(T0 + m * 60_000)),
       id: fc.constantFrom("rec_0", "rec_15", "rec_9"),
     });
-    fc.assert(
-      fc.property(fc.array(action, { maxLength: 80 }), position, fc.integer({ min: 1, max: 40 }), (actions, after, limit) => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(action, { maxLength: 80 }), position, fc.integer({ min: 1, max: 40 }), async (actions, after, limit) => {
         const store = new MemoryStore();
         const rows = new Map<string, DnsRecordRow>();
         for (const step of actions) {
           const id = `rec_${step.id}`;
           if (step.kind === "delete") {
-            store.deleteRecord(id);
+            await store.deleteRecord(id);
             rows.delete(id);
           } else {
             // A record keeps its domain and creation time; name and type may change (a rename, a Variant R type change).
@@ -61,16 +61,16 @@ describe("recordPage", () => {
             const saved = previous
               ? { ...previous, name: step.name, type: step.type }
               : row(id, step.domain, step.name, step.type, step.minute);
-            store.saveRecord(saved);
+            await store.saveRecord(saved);
             rows.set(id, saved);
           }
         }
         for (const domainId of ["dom_a", "dom_b"]) {
           const expected = [...rows.values()].filter((r) => r.domainId === domainId).sort(listOrder);
-          expect(store.recordsOfDomain(domainId)).toEqual(expected);
-          expect(store.countRecords(domainId)).toBe(expected.length);
-          expect(store.recordPage(domainId, null, limit)).toEqual(expected.slice(0, limit));
-          expect(store.recordPage(domainId, after, limit)).toEqual(expected.filter((r) => listOrder(r, after) > 0).slice(0, limit));
+          expect(await store.recordsOfDomain(domainId)).toEqual(expected);
+          expect(await store.countRecords(domainId)).toBe(expected.length);
+          expect(await store.recordPage(domainId, null, limit)).toEqual(expected.slice(0, limit));
+          expect(await store.recordPage(domainId, after, limit)).toEqual(expected.filter((r) => listOrder(r, after) > 0).slice(0, limit));
         }
       }),
       { seed: 20261124, numRuns: 300 },
@@ -79,13 +79,13 @@ describe("recordPage", () => {
 });
 
 describe("addRecords", () => {
-  it("adds all records while the domain stays within the maximum, and none when it would not", () => {
+  it("adds all records while the domain stays within the maximum, and none when it would not", async () => {
     const store = new MemoryStore();
-    expect(store.addRecords("dom_a", [row("rec_1", "dom_a", "a", "A", 0), row("rec_2", "dom_a", "b", "A", 0)], 3)).toBe(true);
-    expect(store.addRecords("dom_a", [row("rec_3", "dom_a", "c", "A", 0), row("rec_4", "dom_a", "d", "A", 0)], 3)).toBe(false);
-    expect(store.recordsOfDomain("dom_a").map((r) => r.id)).toEqual(["rec_1", "rec_2"]);
-    expect(store.findRecord("rec_3")).toBeUndefined();
-    expect(store.addRecords("dom_a", [row("rec_3", "dom_a", "c", "A", 0)], 3)).toBe(true);
-    expect(store.addRecords("dom_b", [row("rec_5", "dom_b", "a", "A", 0)], 3)).toBe(true);
+    expect(await store.addRecords("dom_a", [row("rec_1", "dom_a", "a", "A", 0), row("rec_2", "dom_a", "b", "A", 0)], 3)).toBe(true);
+    expect(await store.addRecords("dom_a", [row("rec_3", "dom_a", "c", "A", 0), row("rec_4", "dom_a", "d", "A", 0)], 3)).toBe(false);
+    expect((await store.recordsOfDomain("dom_a")).map((r) => r.id)).toEqual(["rec_1", "rec_2"]);
+    expect(await store.findRecord("rec_3")).toBeUndefined();
+    expect(await store.addRecords("dom_a", [row("rec_3", "dom_a", "c", "A", 0)], 3)).toBe(true);
+    expect(await store.addRecords("dom_b", [row("rec_5", "dom_b", "a", "A", 0)], 3)).toBe(true);
   });
 });

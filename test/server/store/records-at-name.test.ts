@@ -19,31 +19,31 @@ const record = (id: string, domainId: string, name: string): DnsRecordRow => ({
 const ids = (rows: DnsRecordRow[]) => rows.map((row) => row.id).sort();
 
 describe("recordsAtName", () => {
-  it("finds a zone's records at a name without regard to case, and only that zone's", () => {
+  it("finds a zone's records at a name without regard to case, and only that zone's", async () => {
     const store = new MemoryStore();
-    store.saveRecord(record("rec_1", "dom_a", "www"));
-    store.saveRecord(record("rec_2", "dom_a", "WWW"));
-    store.saveRecord(record("rec_3", "dom_a", "mail"));
-    store.saveRecord(record("rec_4", "dom_b", "www"));
-    expect(ids(store.recordsAtName("dom_a", "Www"))).toEqual(["rec_1", "rec_2"]);
-    expect(ids(store.recordsAtName("dom_b", "www"))).toEqual(["rec_4"]);
-    expect(store.recordsAtName("dom_c", "www")).toEqual([]);
+    await store.saveRecord(record("rec_1", "dom_a", "www"));
+    await store.saveRecord(record("rec_2", "dom_a", "WWW"));
+    await store.saveRecord(record("rec_3", "dom_a", "mail"));
+    await store.saveRecord(record("rec_4", "dom_b", "www"));
+    expect(ids(await store.recordsAtName("dom_a", "Www"))).toEqual(["rec_1", "rec_2"]);
+    expect(ids(await store.recordsAtName("dom_b", "www"))).toEqual(["rec_4"]);
+    expect(await store.recordsAtName("dom_c", "www")).toEqual([]);
   });
 
-  it("follows renames and deletions, and hands out copies", () => {
+  it("follows renames and deletions, and hands out copies", async () => {
     const store = new MemoryStore();
-    store.saveRecord(record("rec_1", "dom_a", "www"));
-    store.saveRecord({ ...record("rec_1", "dom_a", "api"), content: "renamed" });
-    expect(store.recordsAtName("dom_a", "www")).toEqual([]);
-    const [copy] = store.recordsAtName("dom_a", "api");
+    await store.saveRecord(record("rec_1", "dom_a", "www"));
+    await store.saveRecord({ ...record("rec_1", "dom_a", "api"), content: "renamed" });
+    expect(await store.recordsAtName("dom_a", "www")).toEqual([]);
+    const [copy] = await store.recordsAtName("dom_a", "api");
     expect(copy?.content).toBe("renamed");
     copy!.name = "changed";
-    expect(store.findRecord("rec_1")?.name).toBe("api");
-    store.deleteRecord("rec_1");
-    expect(store.recordsAtName("dom_a", "api")).toEqual([]);
+    expect((await store.findRecord("rec_1"))?.name).toBe("api");
+    await store.deleteRecord("rec_1");
+    expect(await store.recordsAtName("dom_a", "api")).toEqual([]);
   });
 
-  it("always agrees with filtering the whole zone, whatever the sequence of saves and deletes", () => {
+  it("always agrees with filtering the whole zone, whatever the sequence of saves and deletes", async () => {
     const names = fc.constantFrom("@", "www", "WWW", "mail", "_dmarc", "*");
     const action = fc.oneof(
       fc.record({
@@ -54,17 +54,20 @@ describe("recordsAtName", () => {
       }),
       fc.record({ kind: fc.constant("delete" as const), id: fc.integer({ min: 1, max: 8 }) }),
     );
-    fc.assert(
-      fc.property(fc.array(action, { maxLength: 40 }), (actions) => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(action, { maxLength: 40 }), async (actions) => {
         const store = new MemoryStore();
         for (const step of actions) {
-          if (step.kind === "delete") store.deleteRecord(`rec_${step.id}`);
-          else store.saveRecord(record(`rec_${step.id}`, store.findRecord(`rec_${step.id}`)?.domainId ?? step.domain, step.name));
+          if (step.kind === "delete") await store.deleteRecord(`rec_${step.id}`);
+          else
+            await store.saveRecord(
+              record(`rec_${step.id}`, (await store.findRecord(`rec_${step.id}`))?.domainId ?? step.domain, step.name),
+            );
         }
         for (const domainId of ["dom_a", "dom_b"]) {
           for (const name of ["@", "www", "Www", "mail", "_dmarc", "*"]) {
-            const expected = store.recordsOfDomain(domainId).filter((row) => row.name.toLowerCase() === name.toLowerCase());
-            expect(ids(store.recordsAtName(domainId, name))).toEqual(ids(expected));
+            const expected = (await store.recordsOfDomain(domainId)).filter((row) => row.name.toLowerCase() === name.toLowerCase());
+            expect(ids(await store.recordsAtName(domainId, name))).toEqual(ids(expected));
           }
         }
       }),

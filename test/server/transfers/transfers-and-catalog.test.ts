@@ -2,6 +2,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { DAY } from "../../../server/clock.js";
 import { ApiError } from "../../../server/errors.js";
+import { inTransaction } from "../../../server/transactions.js";
 import { moveTransfer } from "../../../server/transfers/transfer-service.js";
 import type { TransferStatus } from "../../../server/transfers/transfer-states.js";
 import { useTestServer } from "../../support/test-server.js";
@@ -29,7 +30,9 @@ const domainsOfU1 = async () =>
   (await s.api.GET("/api/v1/users/{user_identifier}/domains", { params: { path: { user_identifier: "u1" } } })).data!;
 const availability = (domain_name: string) =>
   s.api.GET("/api/v1/domains/availability/{domain_name}", { params: { path: { domain_name } } });
-const moveThrough = (id: string, ...statuses: TransferStatus[]) => statuses.forEach((status) => moveTransfer(s.services, id, status));
+const moveThrough = async (id: string, ...statuses: TransferStatus[]) => {
+  for (const status of statuses) await inTransaction(s.services, (tx) => moveTransfer(tx, id, status));
+};
 const eventsOf = (type: string) => s.outbox.events.filter((event) => event.type === type);
 const invalid = (message: string, code = "invalid_format") => ({
   error: "validation_error",
@@ -92,7 +95,7 @@ describe("POST /api/v1/domains/transfer", () => {
   });
 
   it("answers 409 already_registered for a domain registered through this service", async () => {
-    s.registerDomainFor("u1", "adalovelace.com");
+    await s.registerDomainFor("u1", "adalovelace.com");
     const { error, response } = await transfer("adalovelace.com");
     expect(response.status).toBe(409);
     expect(error).toEqual({
@@ -104,7 +107,7 @@ describe("POST /api/v1/domains/transfer", () => {
   });
 
   it("answers 409 for a domain registered by another partner's user, whatever the case of the name", async () => {
-    s.registerDomainFor("b1", "gracehopper.com", "partner_b");
+    await s.registerDomainFor("b1", "gracehopper.com", "partner_b");
     const { error, response } = await transfer("GraceHopper.com");
     expect(response.status).toBe(409);
     expect(error).toMatchObject({ error: "conflict", details: { code: "already_registered" } });
@@ -123,7 +126,7 @@ describe("POST /api/v1/domains/transfer", () => {
 
   it("answers 409 while the first transfer is in_progress, also to partner B", async () => {
     const id = await startedTransfer("turing.com");
-    moveThrough(id, "in_progress");
+    await moveThrough(id, "in_progress");
     expect((await transfer("turing.com")).response.status).toBe(409);
     const other = await s.otherPartner.POST("/api/v1/domains/transfer", {
       body: { domain_name: "turing.com", user_identifier: "b1", auth_code: "x" },
@@ -133,7 +136,7 @@ describe("POST /api/v1/domains/transfer", () => {
 
   it.each([["failed" as const], ["cancelled" as const]])("accepts a new transfer once the first has %s", async (final) => {
     const id = await startedTransfer("turing.com");
-    moveThrough(id, "in_progress", final);
+    await moveThrough(id, "in_progress", final);
     expect((await transfer("turing.com")).response.status).toBe(201);
   });
 
@@ -275,10 +278,10 @@ describe("the transfer state machine", () => {
   it("completes pending -> in_progress -> completed: the domain is created under the user", async () => {
     const id = await startedTransfer("turing.com");
     s.clock.advance(DAY);
-    moveThrough(id, "in_progress");
+    await moveThrough(id, "in_progress");
     expect((await getTransfer(id)).data).toMatchObject({ status: "in_progress", completed_at: null, domain_id: null });
     s.clock.advance(4 * DAY);
-    moveThrough(id, "completed");
+    await moveThrough(id, "completed");
 
     const { data } = await getTransfer(id);
     expect(data).toEqual({
@@ -311,20 +314,20 @@ describe("the transfer state machine", () => {
   it("charges the user the transfer cost on completion, not before", async () => {
     const id = await startedTransfer("turing.com", { extend_registration: true });
     expect((await userU1()).total_spent).toBe("0.00");
-    moveThrough(id, "in_progress", "completed");
+    await moveThrough(id, "in_progress", "completed");
     expect((await userU1()).total_spent).toBe("27.98");
     expect((await userU1()).domain_count).toBe(1);
   });
 
   it("extends the registration by a year on completion when asked", async () => {
     const id = await startedTransfer("turing.com", { extend_registration: true });
-    moveThrough(id, "in_progress", "completed");
+    await moveThrough(id, "in_progress", "completed");
     expect((await domainsOfU1()).domains[0]!.expires_at).toBe("2028-11-22T10:00:00Z");
   });
 
   it("emits transfer.status_changed with previous_status on every transition", async () => {
     const id = await startedTransfer("turing.com");
-    moveThrough(id, "in_progress", "completed");
+    await moveThrough(id, "in_progress", "completed");
     const events = eventsOf("transfer.status_changed");
     expect(events.map((event) => event.payload)).toEqual([
       {
@@ -357,9 +360,9 @@ describe("the transfer state machine", () => {
 
   it("emits domain.registered with the new domain when a transfer completes", async () => {
     const id = await startedTransfer("turing.com");
-    moveThrough(id, "in_progress");
+    await moveThrough(id, "in_progress");
     expect(eventsOf("domain.registered")).toEqual([]);
-    moveThrough(id, "completed");
+    await moveThrough(id, "completed");
     const domainId = (await getTransfer(id)).data!.domain_id;
     expect(eventsOf("domain.registered")).toEqual([
       expect.objectContaining({
@@ -371,7 +374,7 @@ describe("the transfer state machine", () => {
 
   it("makes the name taken once completed: availability false, a new transfer 409 already_registered", async () => {
     const id = await startedTransfer("turing.com");
-    moveThrough(id, "in_progress", "completed");
+    await moveThrough(id, "in_progress", "completed");
     expect((await availability("turing.com")).data).toMatchObject({ available: false, price: null, currency: null });
     expect((await transfer("turing.com")).error).toMatchObject({ details: { code: "already_registered" } });
   });
@@ -383,7 +386,7 @@ describe("the transfer state machine", () => {
   ])("leaves no domain and no charge when %s", async (_label, path) => {
     const id = await startedTransfer("turing.com");
     s.clock.advance(2 * DAY);
-    moveThrough(id, ...path);
+    await moveThrough(id, ...path);
     const final = path[path.length - 1]!;
     expect((await getTransfer(id)).data).toEqual({
       transfer_id: id,
@@ -417,12 +420,12 @@ describe("the transfer state machine", () => {
     "refuses %s -> %s with a 409 ApiError and changes nothing",
     async (from, path, to) => {
       const id = await startedTransfer("turing.com");
-      moveThrough(id, ...path);
+      await moveThrough(id, ...path);
       const before = (await getTransfer(id)).data;
       const eventCount = s.outbox.events.length;
       let thrown: unknown;
       try {
-        moveTransfer(s.services, id, to);
+        await inTransaction(s.services, (tx) => moveTransfer(tx, id, to));
       } catch (error) {
         thrown = error;
       }
@@ -438,8 +441,10 @@ describe("the transfer state machine", () => {
     },
   );
 
-  it("refuses to move an unknown transfer with a 404 ApiError", () => {
-    expect(() => moveTransfer(s.services, "trf_nope", "in_progress")).toThrow(expect.objectContaining({ status: 404, code: "not_found" }));
+  it("refuses to move an unknown transfer with a 404 ApiError", async () => {
+    await expect(inTransaction(s.services, (tx) => moveTransfer(tx, "trf_nope", "in_progress"))).rejects.toThrow(
+      expect.objectContaining({ status: 404, code: "not_found" }),
+    );
   });
 });
 
@@ -493,7 +498,7 @@ describe("GET /api/v1/domains/availability/{domain_name}", () => {
   });
 
   it("reports a registered name as taken, with null price and currency", async () => {
-    s.registerDomainFor("u1", "adalovelace.com");
+    await s.registerDomainFor("u1", "adalovelace.com");
     const { data } = await availability("adalovelace.com");
     expect(data).toEqual({
       domain_name: "adalovelace.com",
@@ -529,12 +534,12 @@ describe("GET /api/v1/domains/availability/{domain_name}", () => {
   });
 
   it("flags a taken premium name as premium without a price", async () => {
-    s.registerDomainFor("u1", "ab.com");
+    await s.registerDomainFor("u1", "ab.com");
     expect((await availability("ab.com")).data).toMatchObject({ available: false, premium: true, price: null, currency: null });
   });
 
   it("treats the name case-insensitively and answers in lower case", async () => {
-    s.registerDomainFor("u1", "adalovelace.com");
+    await s.registerDomainFor("u1", "adalovelace.com");
     expect((await availability("AdaLovelace.COM")).data).toMatchObject({ domain_name: "adalovelace.com", available: false });
     expect((await availability("EXAMPLE.COM")).data!.domain_name).toBe("example.com");
   });
@@ -574,7 +579,7 @@ describe("GET /api/v1/domains/availability/{domain_name}", () => {
   });
 
   it("suggests at most 5 available names, none equal to the name asked", async () => {
-    s.registerDomainFor("u1", "adalovelace.net");
+    await s.registerDomainFor("u1", "adalovelace.net");
     const { data } = await availability("adalovelace.com");
     expect(data!.suggestions.length).toBeGreaterThan(0);
     expect(data!.suggestions.length).toBeLessThanOrEqual(5);

@@ -41,9 +41,9 @@ export function useDnsRecordFixture() {
   beforeEach(async () => {
     await s.api.POST("/api/v1/users", { body: { user_identifier: "u1" } });
     await s.otherPartner.POST("/api/v1/users", { body: { user_identifier: "b1" } });
-    ids.domainId = s.registerDomainFor("u1", "adalovelace.com");
-    ids.secondDomainId = s.registerDomainFor("u1", "adalovelace.io");
-    ids.otherDomainId = s.registerDomainFor("b1", "gracehopper.com", "partner_b");
+    ids.domainId = await s.registerDomainFor("u1", "adalovelace.com");
+    ids.secondDomainId = await s.registerDomainFor("u1", "adalovelace.io");
+    ids.otherDomainId = await s.registerDomainFor("b1", "gracehopper.com", "partner_b");
   });
 
   const domainPath = (domain_id = ids.domainId) => ({ params: { path: { domain_id } } });

@@ -1,0 +1,52 @@
+/**
+ * The persistence of one process, in its memory: the default of `npm start` and of most tests.
+ * Nothing survives the process, and nothing is shared with another one.
+ */
+import { MemoryWindowStore } from "../rate-limits/window-store.js";
+import { MemoryWebhookStore } from "../webhooks/webhook-store.js";
+import { MemoryStore } from "./memory-store.js";
+import type { ClockOffsetStore, DataStores, Persistence } from "./persistence.js";
+
+export class MemoryClockOffsetStore implements ClockOffsetStore {
+  private readonly offsets = new Map<string, number>();
+
+  async offsetOf(partnerId: string): Promise<number> {
+    return this.offsets.get(partnerId) ?? 0;
+  }
+
+  async advance(partnerId: string, milliseconds: number): Promise<number> {
+    const offset = (this.offsets.get(partnerId) ?? 0) + milliseconds;
+    this.offsets.set(partnerId, offset);
+    return offset;
+  }
+
+  async reset(partnerId: string): Promise<void> {
+    this.offsets.delete(partnerId);
+  }
+}
+
+export class MemoryPersistence implements Persistence {
+  readonly kind = "memory";
+  readonly apiKeys = null;
+  readonly rateLimits = new MemoryWindowStore();
+  readonly clockOffsets = new MemoryClockOffsetStore();
+  /** The end of the last transaction queued: each starts when the one before it has ended. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly store = new MemoryStore(),
+    readonly webhooks = new MemoryWebhookStore(),
+  ) {}
+
+  /**
+   * One at a time: the stores' calls are asynchronous, so without the queue two requests could
+   * interleave between one's check and its write. Reads outside transactions do not wait.
+   */
+  transaction<T>(work: (stores: DataStores) => Promise<T>): Promise<T> {
+    const run = this.queue.then(() => work({ store: this.store, webhooks: this.webhooks }));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,23 @@
+/**
+ * Units of work: every request that writes runs as one transaction of the persistence, so the
+ * rules it checks hold against every other writer, on this instance or another on the same
+ * database. Its events become webhook deliveries inside the same transaction (an outbox: a
+ * delivery exists exactly when the change that caused it was committed), and reach this
+ * process's event log once it has committed.
+ */
+import type { Services } from "./context.js";
+import { collectingOutbox, type OutboxEvent } from "./events.js";
+
+export async function inTransaction<T>(services: Services, work: (services: Services) => Promise<T>): Promise<T> {
+  let events: OutboxEvent[] = [];
+  const result = await services.persistence.transaction(async ({ store, webhooks }) => {
+    // A transaction run again starts with none of the events of the attempt before it.
+    events = [];
+    const outbox = collectingOutbox(events, services.clock);
+    const value = await work({ ...services, store, webhooks: { ...services.webhooks, store: webhooks }, outbox });
+    for (const event of events) await services.webhooks.dispatcher.fanOut(event, webhooks);
+    return value;
+  });
+  for (const event of events) services.eventLog.record(event);
+  return result;
+}
