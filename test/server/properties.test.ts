@@ -720,7 +720,7 @@ describe("prototype pollution", () => {
     await fc.assert(
       fc.asyncProperty(hostileBody, fc.boolean(), async (body, update) => {
         const fixtures = await restore();
-        const rowKeys = Object.keys(s.services.store.findUser("partner_a", fixtures.user)!).sort();
+        const rowKeys = Object.keys((await s.services.store.findUser("partner_a", fixtures.user))!).sort();
         const identifierOf = (body as { user_identifier: string }).user_identifier;
         const request: RequestCase = update
           ? {
@@ -733,7 +733,7 @@ describe("prototype pollution", () => {
         const answer = await exchange(build(request, fixtures));
         if (answer.status >= 300) return;
         const id = update ? fixtures.user : identifierOf;
-        const row = s.services.store.findUser("partner_a", id)!;
+        const row = (await s.services.store.findUser("partner_a", id))!;
         expect(Object.getPrototypeOf(row), "the stored user's prototype").toBe(Object.prototype);
         expect(Object.keys(row).sort(), "the stored user's properties").toEqual(rowKeys);
         const read = await exchange(build({ operationId: "getUser", path: { user_identifier: id }, query: [], body: null }, fixtures));

@@ -246,7 +246,7 @@ describe("DELETE /api/v1/users/{user_identifier}", () => {
       (await s.api.GET("/api/v1/domains/transfers/{transfer_id}", { params: { path: { transfer_id: transfer.data!.transfer_id } } }))
         .response.status,
     ).toBe(404);
-    expect(s.services.store.recordsOfDomain(domainId)).toEqual([]);
+    expect(await s.services.store.recordsOfDomain(domainId)).toEqual([]);
     expect(s.outbox.events.at(-1)).toMatchObject({ type: "user.deleted", payload: { data: { user_identifier: "u1" } } });
   });
 
@@ -263,9 +263,9 @@ describe("DELETE /api/v1/users/{user_identifier}", () => {
   it("ends the user's sessions", async () => {
     const { data } = await createUser("u1");
     const token = data!.login_url.split("/").pop()!;
-    expect(s.services.store.findSession(hashSessionToken(token))).toBeDefined();
+    expect(await s.services.store.findSession(hashSessionToken(token))).toBeDefined();
     await s.api.DELETE("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } });
-    expect(s.services.store.findSession(hashSessionToken(token))).toBeUndefined();
+    expect(await s.services.store.findSession(hashSessionToken(token))).toBeUndefined();
   });
 
   it("answers 404 for an unknown user and for another partner's user", async () => {
@@ -297,7 +297,7 @@ describe("many POST /api/v1/users for one user", () => {
       const bounded = storedSize(server.services.store);
       for (let i = 0; i < 10 * LOGIN_SESSIONS_PER_USER; i++) expect((await login()).response.status).toBe(201);
       expect(storedSize(server.services.store)).toBe(bounded);
-      expect(server.services.store.sessionsOfUser("partner_a", "u1")).toHaveLength(LOGIN_SESSIONS_PER_USER);
+      expect(await server.services.store.sessionsOfUser("partner_a", "u1")).toHaveLength(LOGIN_SESSIONS_PER_USER);
     } finally {
       await server.close();
     }

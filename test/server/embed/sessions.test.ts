@@ -205,10 +205,10 @@ describe("ended sessions", () => {
     await s.otherPartner.POST("/api/v1/users", { body: { user_identifier: "u1" } });
     expect(await storedSessions()).toEqual({ login: 1, browser: 1 });
     await advance(DAY / 1000);
-    expect(removeEndedSessions(s.services)).toBe(1);
+    expect(await removeEndedSessions(s.services)).toBe(1);
     expect(await storedSessions()).toEqual({ login: 0, browser: 0 });
-    expect(s.services.store.findSession(hashSessionToken(tokenOf(loginUrl)))).toBeUndefined();
-    expect(storedSessions("partner_b")).toEqual({ login: 1, browser: 0 });
+    expect(await s.services.store.findSession(hashSessionToken(tokenOf(loginUrl)))).toBeUndefined();
+    expect(await storedSessions("partner_b")).toEqual({ login: 1, browser: 0 });
     // Gone from the store, the token and the cookie read as unknown: the same session-ended page.
     expect((await new EmbedBrowser(s.embedUrl).open(loginUrl)).status).toBe(404);
     expect((await browser.get("/domains")).status).toBe(401);
@@ -218,7 +218,7 @@ describe("ended sessions", () => {
     const browser = new EmbedBrowser(s.embedUrl);
     await browser.open(await s.loginUrl("u1"));
     await advance(DAY / 1000 - 1);
-    expect(removeEndedSessions(s.services)).toBe(0);
+    expect(await removeEndedSessions(s.services)).toBe(0);
     expect(await storedSessions()).toEqual({ login: 1, browser: 1 });
     expect((await browser.get("/domains")).status).toBe(200);
   });
@@ -272,7 +272,7 @@ describe("the sessions of one user", () => {
     const other = new EmbedBrowser(s.embedUrl);
     await other.open(await s.loginUrl("u2"));
     for (let i = 0; i <= LOGIN_SESSIONS_PER_USER; i++) await s.loginUrl("u1");
-    expect(storedSessions("partner_a", "u2")).toEqual({ login: 1, browser: 1 });
+    expect(await storedSessions("partner_a", "u2")).toEqual({ login: 1, browser: 1 });
     expect((await other.get("/domains")).status).toBe(200);
   });
 });

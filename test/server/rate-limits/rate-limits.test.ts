@@ -106,8 +106,8 @@ describe("429 rate_limit_exceeded", () => {
     const refused = await transfer("refused.com");
     expect(refused.status).toBe(429);
     expect((await refused.json()).details).toEqual({ limit: 10, window: 60, retry_after: 60 });
-    expect(s.services.store.activeTransferOf("name9.com")).toBeDefined();
-    expect(s.services.store.activeTransferOf("refused.com")).toBeUndefined();
+    expect(await s.services.store.activeTransferOf("name9.com")).toBeDefined();
+    expect(await s.services.store.activeTransferOf("refused.com")).toBeUndefined();
     // 1 user creation + 10 transfers counted; the refused one did not.
     const next = await send("/api/v1/domains/tlds");
     expect(rateHeaders(next).remaining).toBe(String(100 - 12));

@@ -515,7 +515,7 @@ describe("a production deployment", () => {
       await api.POST("/api/v1/domains/transfer", { body: { domain_name: "turing.com", user_identifier: "u1", auth_code: "sandbox-fail" } })
     ).data!.transfer_id;
     clock.advance(8 * DAY_S * 1000);
-    expect(applyAllDueChanges(production.services)).toBe(2);
+    expect(await applyAllDueChanges(production.services)).toBe(2);
     expect((await api.GET("/api/v1/domains/transfers/{transfer_id}", { params: { path: { transfer_id: id } } })).data!.status).toBe(
       "completed",
     );

@@ -85,7 +85,7 @@ describe("POST /api/v1/domains/transfer", () => {
     const { error, response } = await transfer("turing.com", { user_identifier: "nobody" });
     expect(response.status).toBe(404);
     expect(error).toEqual({ error: "not_found", message: "User nobody not found" });
-    expect(s.services.store.activeTransferOf("turing.com")).toBeFalsy();
+    expect(await s.services.store.activeTransferOf("turing.com")).toBeFalsy();
   });
 
   it("answers 404 for a user of partner B", async () => {
@@ -103,7 +103,7 @@ describe("POST /api/v1/domains/transfer", () => {
       message: "adalovelace.com is already registered through this service",
       details: { field: "domain_name", code: "already_registered" },
     });
-    expect(s.services.store.activeTransferOf("adalovelace.com")).toBeFalsy();
+    expect(await s.services.store.activeTransferOf("adalovelace.com")).toBeFalsy();
   });
 
   it("answers 409 for a domain registered by another partner's user, whatever the case of the name", async () => {
@@ -215,7 +215,7 @@ describe("POST /api/v1/domains/transfer", () => {
     const { error, response } = await s.api.POST("/api/v1/domains/transfer", { body: body as never });
     expect(response.status).toBe(400);
     expect(error).toEqual({ error: "validation_error", message, details: { field, code } });
-    expect(s.services.store.activeTransferOf("turing.com")).toBeFalsy();
+    expect(await s.services.store.activeTransferOf("turing.com")).toBeFalsy();
   });
 
   it("refuses extend_registration that is not a boolean with 400 invalid_type", async () => {

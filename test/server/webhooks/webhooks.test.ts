@@ -458,10 +458,10 @@ describe("test events and redelivery", () => {
     await emitUserDeleted("u2");
     await tick();
     advanceSeconds(30 * 86400);
-    expect(s.services.webhooks.dispatcher.prune()).toBe(0);
+    expect(await s.services.webhooks.dispatcher.prune()).toBe(0);
     advanceSeconds(1);
     receiver.answerWith(500);
-    expect(s.services.webhooks.dispatcher.prune()).toBe(1);
+    expect(await s.services.webhooks.dispatcher.prune()).toBe(1);
     const log = await deliveries(id);
     expect(log.deliveries.map((delivery) => delivery.status)).toEqual(["pending"]);
   });
