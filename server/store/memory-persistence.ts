@@ -48,5 +48,7 @@ export class MemoryPersistence implements Persistence {
     return run;
   }
 
+  async ping(): Promise<void> {}
+
   async close(): Promise<void> {}
 }

@@ -63,6 +63,8 @@ export interface Persistence {
    * (its writes are not undone should `work` throw: handlers check before they write).
    */
   transaction<T>(work: (stores: DataStores) => Promise<T>): Promise<T>;
+  /** Resolves when the store answers (GET /health); throws StoreUnavailableError when it does not. */
+  ping(): Promise<void>;
   /** Ends connections; the memory store has none. */
   close(): Promise<void>;
 }
