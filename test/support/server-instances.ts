@@ -1,0 +1,55 @@
+/**
+ * Reference servers started as processes of their own on one PostgreSQL database, as a deployment
+ * of several instances behind a load balancer runs them: for the tests that race instances and
+ * kill them. Each is `server/main.ts` as `npm start` runs it, on a port of its own.
+ */
+import { announcedAddress, spawnServer, type ServerProcess } from "../../scripts/lib/server-process.js";
+
+export const RACE_PARTNER_KEY = "sk_sandbox_multiInstancePartnerKey00000000";
+
+export interface Instance {
+  process: ServerProcess;
+  baseUrl: string;
+  /** A request as the partner, answered with its status and parsed body. */
+  call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any; headers: Headers }>;
+  /** SIGKILL: no shutdown, no finishing what is under way. */
+  kill(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startInstance(databaseUrl: string, env: NodeJS.ProcessEnv = {}): Promise<Instance> {
+  const process = spawnServer(["--import", "tsx", "server/main.ts"], {
+    DATABASE_URL: databaseUrl,
+    PORT: "0",
+    EMBED_PORT: "0",
+    DEMO_HOST_PORT: "0",
+    LOG_LEVEL: "warn",
+    PARTNER_API_KEYS: `racer:${RACE_PARTNER_KEY}`,
+    // The races send bursts no partner's limits would let through; the limits are not what they test.
+    PARTNER_API_RATE_LIMIT_SCALE: "1000",
+    ...env,
+  });
+  const baseUrl = await announcedAddress(process, 30_000);
+  if (!baseUrl) throw new Error(`an instance did not start:\n${process.output()}`);
+  return {
+    process,
+    baseUrl,
+    async call(method, path, body) {
+      const response = await fetch(`${baseUrl}${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${RACE_PARTNER_KEY}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+    },
+    async kill() {
+      process.child.kill("SIGKILL");
+      await process.exited;
+    },
+    async stop() {
+      if (process.child.exitCode === null) process.child.kill("SIGTERM");
+      await process.exited;
+    },
+  };
+}
