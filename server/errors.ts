@@ -15,6 +15,7 @@ const STATUS_OF: Record<ErrorCode, number> = {
   unprocessable_entity: 422,
   rate_limit_exceeded: 429,
   internal_error: 500,
+  service_unavailable: 503,
 };
 
 export interface ErrorDetails {
@@ -111,6 +112,11 @@ export const errorsByCode = {
   },
   internal_error: {
     internal: () => new ApiError("internal_error", "An unexpected error occurred; quote the X-Request-Id when contacting support"),
+  },
+  service_unavailable: {
+    /** 503: the database cannot be reached for now (server/store/persistence.ts, StoreUnavailableError); the answer carries Retry-After. */
+    serviceUnavailable: () =>
+      new ApiError("service_unavailable", "The service is briefly unavailable; retry after the Retry-After seconds"),
   },
 } satisfies { [Code in ErrorCode]: Record<string, (...args: never[]) => ApiError> };
 

@@ -28,6 +28,7 @@ const EXAMPLES: Record<keyof typeof apiErrors, [ApiError, number]> = {
   unprocessable: [apiErrors.unprocessable("The domain is not active"), 422],
   rateLimitExceeded: [apiErrors.rateLimitExceeded(60, 60, 12), 429],
   internal: [apiErrors.internal(), 500],
+  serviceUnavailable: [apiErrors.serviceUnavailable(), 503],
 };
 
 function sourceFiles(folder: string): string[] {
