@@ -109,10 +109,10 @@ describe("npm run keys", () => {
     expect(config.app.partners).toEqual([{ partner: { id: "acme_hosting", name: "Acme Hosting" }, embedOrigins: [] }]);
     expect(config.app.partnersFile).toBe(file);
     const { keys } = createApp(config.app);
-    expect(keys.partnerFor(key)).toEqual({ id: "acme_hosting", name: "Acme Hosting" });
+    expect(await keys.partnerFor(key)).toEqual({ id: "acme_hosting", name: "Acme Hosting" });
 
     execFileSync("node_modules/.bin/tsx", ["scripts/keys.ts", "revoke", "--key", key, "--config", file]);
-    expect(createApp(loadDeploymentConfig({ PARTNER_API_CONFIG: file }).app).keys.partnerFor(key)).toBeNull();
+    expect(await createApp(loadDeploymentConfig({ PARTNER_API_CONFIG: file }).app).keys.partnerFor(key)).toBeNull();
   });
 });
 
