@@ -11,6 +11,9 @@ import { rateLimits } from "../../generated/operations.js";
 import { captureLogger } from "../support/capture-logger.js";
 import { PARTNER_A_KEY, startTestServer, type TestServer } from "../support/test-server.js";
 
+/** `npm run keys` keeps keys in the partners file unless DATABASE_URL or PARTNER_API_DATA_DIR is set (empty is unset). */
+const PARTNERS_FILE_MODE = { ...process.env, DATABASE_URL: "", PARTNER_API_DATA_DIR: "" };
+
 let s: TestServer | undefined;
 afterEach(async () => {
   await s?.close();
@@ -176,7 +179,7 @@ describe("npm run keys", () => {
     const output = execFileSync(
       "node_modules/.bin/tsx",
       ["scripts/keys.ts", "create", "--partner", "Acme Hosting", "--env", "sandbox", "--config", file],
-      { encoding: "utf8" },
+      { encoding: "utf8", env: PARTNERS_FILE_MODE },
     );
     const key = /sk_sandbox_[A-Za-z0-9]{32}/.exec(output)![0];
     const stored = readFileSync(file, "utf8");
@@ -189,7 +192,7 @@ describe("npm run keys", () => {
     const { keys } = createApp(config.app);
     expect(await keys.partnerFor(key)).toEqual({ id: "acme_hosting", name: "Acme Hosting" });
 
-    execFileSync("node_modules/.bin/tsx", ["scripts/keys.ts", "revoke", "--key", key, "--config", file]);
+    execFileSync("node_modules/.bin/tsx", ["scripts/keys.ts", "revoke", "--key", key, "--config", file], { env: PARTNERS_FILE_MODE });
     expect(await createApp(loadDeploymentConfig({ PARTNER_API_CONFIG: file }).app).keys.partnerFor(key)).toBeNull();
   });
 });

@@ -12,6 +12,9 @@ import { hashApiKey } from "../../../server/auth/api-keys.js";
 import { announcedAddress, spawnServer, type ServerProcess } from "../../../scripts/lib/server-process.js";
 import { captureLogger } from "../../support/capture-logger.js";
 
+/** `npm run keys` keeps keys in the partners file unless DATABASE_URL or PARTNER_API_DATA_DIR is set (empty is unset). */
+const PARTNERS_FILE_MODE = { ...process.env, DATABASE_URL: "", PARTNER_API_DATA_DIR: "" };
+
 const directories: string[] = [];
 afterEach(() => directories.splice(0).forEach((directory) => rmSync(directory, { recursive: true, force: true })));
 
@@ -23,7 +26,7 @@ function partnersFilePath(): string {
 
 /** `npm run keys -- ...`; returns what it printed. */
 const keysCli = (file: string, ...args: string[]) =>
-  execFileSync("node_modules/.bin/tsx", ["scripts/keys.ts", ...args, "--config", file], { encoding: "utf8" });
+  execFileSync("node_modules/.bin/tsx", ["scripts/keys.ts", ...args, "--config", file], { encoding: "utf8", env: PARTNERS_FILE_MODE });
 const createKey = (file: string, partner: string, environment = "sandbox") =>
   /sk_(?:sandbox|live)_[A-Za-z0-9]{32}/.exec(keysCli(file, "create", "--partner", partner, "--env", environment))![0];
 

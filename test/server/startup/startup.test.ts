@@ -22,6 +22,9 @@ const QUIET = {
   LOG_LEVEL: "info",
   PARTNER_API_CONFIG: "/nonexistent.json",
   PARTNER_API_KEYS: `starter:${KEY}`,
+  // In memory whatever the environment running the tests sets (empty is unset).
+  DATABASE_URL: "",
+  PARTNER_API_DATA_DIR: "",
 };
 
 const running: ServerProcess[] = [];
