@@ -20,6 +20,7 @@ import { openPersistence, PostgresStoreMissingError, SchemaNotCurrentError } fro
 import { exitWithLine, stdoutLogger, tolerateClosedOutput } from "./startup/output.js";
 import { storageLine } from "./startup/storage-report.js";
 import type { Persistence } from "./store/persistence.js";
+import { storeUnavailableIn } from "./store/unavailable.js";
 
 /** Exit codes: 1 when the server cannot run or its stop was not clean, 2 for a setting it cannot use. */
 const EXIT_FAILED = 1;
@@ -103,6 +104,18 @@ function assemble(persistence: Persistence): Deployment {
   return { persistence, services, keys, server, embed, demoHost, servers, demo };
 }
 
+/**
+ * How a periodic task's failure is logged. A database out of reach is expected in operation and the
+ * task runs again on its next tick: a warning without a stack, as a request's 503 is.
+ */
+function backgroundFailure(what: string): (error: unknown) => void {
+  return (error) => {
+    const unavailable = storeUnavailableIn(error);
+    if (unavailable) logger.warn({ reason: unavailable.message }, `${what}: store unavailable`);
+    else logger.error({ err: error }, what);
+  };
+}
+
 let stopSweep = () => {};
 let stopWebhooks = () => {};
 
@@ -121,13 +134,9 @@ async function start(deployment: Deployment): Promise<void> {
   }
   // Errors after binding (a failing accept) are logged; they do not stop the other listeners.
   for (const listening of servers) listening.on("error", (error) => logger.error({ err: error }, "listener error"));
-  stopSweep = startDueChangeSweep(services, (error) => logger.error({ err: error }, "due-change sweep failed"));
+  stopSweep = startDueChangeSweep(services, backgroundFailure("due-change sweep failed"));
   // Retries fall due as time passes; a second is well inside the shortest retry delay (1 minute).
-  stopWebhooks = every(
-    1000,
-    () => services.webhooks.dispatcher.tick(),
-    (error) => logger.error({ err: error }, "webhook dispatch failed"),
-  );
+  stopWebhooks = every(1000, () => services.webhooks.dispatcher.tick(), backgroundFailure("webhook dispatch failed"));
   markStartup("listening");
   // Milliseconds since the process started at which each step finished (see server/startup-timeline.ts).
   logger.info({ startupMs: startupMarks() }, "listening");

@@ -129,6 +129,29 @@ describe("once the database answers again", () => {
   });
 });
 
+describe("webhook deliveries while the database cannot be reached", () => {
+  it("a prompt delivery attempt that finds the webhook store gone neither crashes the process nor leaves a rejection unhandled", async () => {
+    const unhandled: unknown[] = [];
+    const collect = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", collect);
+    try {
+      const prompt = createApp({
+        persistence,
+        environment: "sandbox",
+        embedBaseUrl: embedListener.url,
+        partners: [],
+        deliverWebhooksPromptly: true,
+      });
+      persistence.takeDown("webhooks");
+      prompt.outbox.record({ id: "evt_1", partnerId: "partner_a", type: "user.deleted", createdAt: new Date(), payload: {} });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      process.off("unhandledRejection", collect);
+    }
+    expect(unhandled).toEqual([]);
+  });
+});
+
 describe("the embedded interface while the database cannot be reached", () => {
   it("answers a 503 page with Retry-After, not the problem page, and logs no stack", async () => {
     const created = (await (await call("POST", "/api/v1/users", { user_identifier: "u4" })).json()) as { login_url: string };
