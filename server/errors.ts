@@ -1,7 +1,8 @@
 /** The one error registry: every error the API answers with has a stable code and status here. */
 import type { components } from "../generated/types/full.js";
 
-export type ErrorCode = components["schemas"]["ErrorCode"];
+/** The codes of the spec's ErrorCode, and the 503's own (outside ErrorCode, which does not grow within v1). */
+export type ErrorCode = components["schemas"]["ErrorCode"] | components["schemas"]["ServiceUnavailableError"]["error"];
 
 const STATUS_OF: Record<ErrorCode, number> = {
   validation_error: 400,
@@ -47,8 +48,8 @@ export interface FieldProblem {
 }
 
 /**
- * The named constructors, grouped by the spec's ErrorCode they answer with: every code has its
- * group (test/server/errors.test.ts checks them against the spec's enum), and nothing outside this
+ * The named constructors, grouped by the code they answer with: every code has its group
+ * (test/server/errors.test.ts checks them against the spec's enums), and nothing outside this
  * module constructs an ApiError, so messages, codes and statuses stay uniform.
  */
 export const errorsByCode = {

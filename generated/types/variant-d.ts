@@ -1327,7 +1327,7 @@ export interface components {
             records_created: components["schemas"]["DnsRecordD"][];
         };
         /** @enum {string} */
-        ErrorCode: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable_entity" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
+        ErrorCode: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable_entity" | "rate_limit_exceeded" | "internal_error";
         /** @description The coded error shape. */
         Error: {
             error: components["schemas"]["ErrorCode"];
@@ -1361,6 +1361,13 @@ export interface components {
                 /** @description Seconds to wait before retrying. */
                 retry_after: number;
             };
+        };
+        /** @description *Addition.* The coded error shape of a 503. Its code is its own, outside `ErrorCode`: within v1 the codes of `ErrorCode` do not grow, so a client that handles each of them is not broken by it. */
+        ServiceUnavailableError: {
+            /** @enum {string} */
+            error: "service_unavailable";
+            /** @description For humans; may change. */
+            message: string;
         };
         /**
          * @description Event types are `resource.past_tense_verb`; new types may be added.
@@ -1692,7 +1699,7 @@ export interface components {
                  *       "message": "The service is briefly unavailable; retry after the Retry-After seconds"
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ServiceUnavailableError"];
             };
         };
         /** @description Any 2xx within 10 seconds acknowledges the delivery; anything else is retried. */

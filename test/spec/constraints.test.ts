@@ -202,7 +202,8 @@ describe("responses of every operation", () => {
         const schemaRef = resolved.content?.["application/json"]?.schema?.$ref as string | undefined;
         if (Number(status) >= 400) {
           const listShape = recordCentric(path) && ["400", "403", "404", "409", "422"].includes(status);
-          const expected = status === "429" ? "RateLimitError" : listShape ? "ErrorList" : "Error";
+          const expected =
+            status === "429" ? "RateLimitError" : status === "503" ? "ServiceUnavailableError" : listShape ? "ErrorList" : "Error";
           expect(schemaRef, `${status} shape`).toBe(`#/components/schemas/${expected}`);
         }
         // Refused before counting (401) or not counted at all (500, 503): no rate-limit headers are promised.
