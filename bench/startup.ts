@@ -22,7 +22,9 @@ export interface StartupPhases {
   processStartToEntryMs: number;
   /** Evaluating the server's modules (Express, the validator, the handlers...). */
   importsMs: number;
-  /** Configuration and createApp. */
+  /** Configuration and opening the store (nothing to open in memory; connecting, or PGlite's start and migrations). */
+  openStoreMs: number;
+  /** createApp. */
   createAppMs: number;
   /** The rest of server/main.ts to its listen callback: timers, the embed host, binding the port. */
   listeningMs: number;
@@ -44,7 +46,7 @@ export interface StartupMeasurement {
 interface ListeningLine {
   msg?: string;
   time?: number;
-  startupMs?: { entry: number; imported: number; appBuilt: number; listening: number };
+  startupMs?: { entry: number; imported: number; storeOpened: number; appBuilt: number; listening: number };
 }
 
 async function once(): Promise<{ total: number; phases: StartupPhases }> {
@@ -77,7 +79,8 @@ async function once(): Promise<{ total: number; phases: StartupPhases }> {
         spawnToProcessStartMs: processStartedAt - spawnedAt,
         processStartToEntryMs: marks.entry,
         importsMs: marks.imported - marks.entry,
-        createAppMs: marks.appBuilt - marks.imported,
+        openStoreMs: marks.storeOpened - marks.imported,
+        createAppMs: marks.appBuilt - marks.storeOpened,
         listeningMs: marks.listening - marks.appBuilt,
         firstAnswerMs: answeredAt - processStartedAt - marks.listening,
       },
@@ -111,6 +114,7 @@ export async function measureStartup(runs: number): Promise<StartupMeasurement> 
     spawnToProcessStartMs: phase("spawnToProcessStartMs"),
     processStartToEntryMs: phase("processStartToEntryMs"),
     importsMs: phase("importsMs"),
+    openStoreMs: phase("openStoreMs"),
     createAppMs: phase("createAppMs"),
     listeningMs: phase("listeningMs"),
     firstAnswerMs: phase("firstAnswerMs"),
@@ -126,7 +130,8 @@ export function startupTable({ spawnToFirstResponseMs, phases }: StartupMeasurem
     `| spawn → process start | ${phases.spawnToProcessStartMs} |`,
     `| process start → first module runs (Node's bootstrap, reading the bundle) | ${phases.processStartToEntryMs} |`,
     `| evaluating the modules | ${phases.importsMs} |`,
-    `| configuration and createApp | ${phases.createAppMs} |`,
+    `| configuration and opening the store | ${phases.openStoreMs} |`,
+    `| createApp | ${phases.createAppMs} |`,
     `| → listening (embed host, binding the port) | ${phases.listeningMs} |`,
     `| → first answer to GET /health (the validator prepares its document, sets up on the first request; the request) | ${phases.firstAnswerMs} |`,
     `| **spawn → first answer** | **${spawnToFirstResponseMs}** |`,

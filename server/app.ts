@@ -134,9 +134,11 @@ export function createApp(config: AppConfig): PartnerApi {
     },
   };
   // Deliveries were written with the change that caused them (server/transactions.ts); this only sends them sooner.
-  if (config.deliverWebhooksPromptly) outbox.subscribe(() => setImmediate(() => void services.webhooks.dispatcher.tick()));
+  // A prompt tick that fails (the database out of reach) is dropped: the periodic one retries it and logs why.
+  if (config.deliverWebhooksPromptly)
+    outbox.subscribe(() => setImmediate(() => services.webhooks.dispatcher.tick().catch(() => undefined)));
   const logger = withLoggableErrors(config.logger ?? pino({ level: "silent" }));
-  const keys = new KeyRing(config.environment);
+  const keys = new KeyRing(config.environment, () => services.persistence.apiKeys);
   for (const { partner, keys: plain = [] } of config.partners) {
     plain.forEach((key) => keys.addKey(partner, key));
   }

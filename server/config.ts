@@ -9,6 +9,10 @@
  * PARTNER_API_EMBED_ORIGINS (partnerId=origin,...: origins allowed to frame the embedded interface,
  * added to the partners file's `embed_origins`), DEMO_HOST_PORT (3002: the demo partner's page that
  * frames the interface, served only for the demo partner; 0 turns it off), LOG_LEVEL (info).
+ * Where data lives (docs/persistence.md): DATABASE_URL (postgres://...: a PostgreSQL server, shared
+ * by any number of instances) or PARTNER_API_DATA_DIR (embedded PostgreSQL, PGlite, in that
+ * directory: one process), never both; neither keeps it in this process's memory.
+ * PARTNER_API_DB_POOL_SIZE (connections per instance to DATABASE_URL).
  *
  * A value that cannot be used throws a ConfigurationError whose message names the setting;
  * `npm start` prints that one line and exits 2.
@@ -25,6 +29,12 @@ import { DEFAULT_RATE_LIMITS, scaleRateLimits } from "./rate-limits/policy.js";
 export const DEFAULT_PARTNERS_FILE = "partner-api.config.json";
 const DEFAULT_EMBED_PORT = 3001;
 
+/** Where a deployment keeps its data (server/startup/open-persistence.ts opens it). */
+export type StorageConfig =
+  | { kind: "memory" }
+  | { kind: "postgres"; databaseUrl: string; poolSize?: number }
+  | { kind: "pglite"; dataDir: string };
+
 export interface DeploymentConfig {
   port: number;
   host: string;
@@ -35,6 +45,7 @@ export interface DeploymentConfig {
   /** PARTNER_API_EMBED_ORIGINS by partner id, also for partners made after loading (the demo partner). */
   embedOrigins: ReadonlyMap<string, string[]>;
   logLevel: LevelWithSilent;
+  storage: StorageConfig;
   app: AppConfig;
 }
 
@@ -120,6 +131,41 @@ function parseEmbedOriginsEnv(value: string | undefined): Map<string, string[]> 
   return byPartner;
 }
 
+/** An empty value counts as unset: `DATABASE_URL= npm start` is the memory store, as without it. */
+const setting = (value: string | undefined) => (value === undefined || value === "" ? undefined : value);
+
+/**
+ * DATABASE_URL, PARTNER_API_DATA_DIR and PARTNER_API_DB_POOL_SIZE. Messages never repeat
+ * DATABASE_URL: it may hold a password, and the line reaches logs.
+ */
+export function parseStorage(env: NodeJS.ProcessEnv): StorageConfig {
+  const databaseUrl = setting(env.DATABASE_URL);
+  const dataDir = setting(env.PARTNER_API_DATA_DIR);
+  const poolSizeSetting = setting(env.PARTNER_API_DB_POOL_SIZE);
+  if (databaseUrl !== undefined && dataDir !== undefined)
+    fail("DATABASE_URL and PARTNER_API_DATA_DIR are both set: choose PostgreSQL (DATABASE_URL) or the embedded one (PARTNER_API_DATA_DIR)");
+  if (poolSizeSetting !== undefined && databaseUrl === undefined)
+    fail("PARTNER_API_DB_POOL_SIZE applies only to a PostgreSQL server: set DATABASE_URL too, or remove it");
+  if (databaseUrl !== undefined) {
+    if (!isPostgresUrl(databaseUrl))
+      fail("DATABASE_URL must be a postgres:// or postgresql:// URL (its value is not shown: it may hold a password)");
+    if (poolSizeSetting === undefined) return { kind: "postgres", databaseUrl };
+    const poolSize = Number(poolSizeSetting);
+    if (!Number.isInteger(poolSize) || poolSize < 1)
+      fail(`PARTNER_API_DB_POOL_SIZE must be a positive whole number (got ${poolSizeSetting})`);
+    return { kind: "postgres", databaseUrl, poolSize };
+  }
+  if (dataDir !== undefined) return { kind: "pglite", dataDir };
+  return { kind: "memory" };
+}
+
+function isPostgresUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  // No host is allowed: libpq's convention for the local socket (`postgres:///partner_api`).
+  return url.protocol === "postgres:" || url.protocol === "postgresql:";
+}
+
 export function loadDeploymentConfig(env: NodeJS.ProcessEnv): DeploymentConfig {
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`PORT must be a port number (got ${env.PORT})`);
@@ -158,6 +204,7 @@ export function loadDeploymentConfig(env: NodeJS.ProcessEnv): DeploymentConfig {
     demoHostPort: parsePort("DEMO_HOST_PORT", env.DEMO_HOST_PORT, 3002),
     embedOrigins,
     logLevel: parseLogLevel(env.LOG_LEVEL),
+    storage: parseStorage(env),
     app: {
       environment,
       variants: parseVariants(env.PARTNER_API_VARIANTS),

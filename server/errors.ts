@@ -1,7 +1,8 @@
 /** The one error registry: every error the API answers with has a stable code and status here. */
 import type { components } from "../generated/types/full.js";
 
-export type ErrorCode = components["schemas"]["ErrorCode"];
+/** The codes of the spec's ErrorCode, and the 503's own (outside ErrorCode, which does not grow within v1). */
+export type ErrorCode = components["schemas"]["ErrorCode"] | components["schemas"]["ServiceUnavailableError"]["error"];
 
 const STATUS_OF: Record<ErrorCode, number> = {
   validation_error: 400,
@@ -15,6 +16,7 @@ const STATUS_OF: Record<ErrorCode, number> = {
   unprocessable_entity: 422,
   rate_limit_exceeded: 429,
   internal_error: 500,
+  service_unavailable: 503,
 };
 
 export interface ErrorDetails {
@@ -46,8 +48,8 @@ export interface FieldProblem {
 }
 
 /**
- * The named constructors, grouped by the spec's ErrorCode they answer with: every code has its
- * group (test/server/errors.test.ts checks them against the spec's enum), and nothing outside this
+ * The named constructors, grouped by the code they answer with: every code has its group
+ * (test/server/errors.test.ts checks them against the spec's enums), and nothing outside this
  * module constructs an ApiError, so messages, codes and statuses stay uniform.
  */
 export const errorsByCode = {
@@ -111,6 +113,11 @@ export const errorsByCode = {
   },
   internal_error: {
     internal: () => new ApiError("internal_error", "An unexpected error occurred; quote the X-Request-Id when contacting support"),
+  },
+  service_unavailable: {
+    /** 503: the database cannot be reached for now (server/store/persistence.ts, StoreUnavailableError); the answer carries Retry-After. */
+    serviceUnavailable: () =>
+      new ApiError("service_unavailable", "The service is briefly unavailable; retry after the Retry-After seconds"),
   },
 } satisfies { [Code in ErrorCode]: Record<string, (...args: never[]) => ApiError> };
 

@@ -4,9 +4,10 @@ import { markStartup, startupMarks } from "./startup-timeline.js";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createApp } from "./app.js";
-import { generateApiKey } from "./auth/api-keys.js";
+import { generateApiKey, type KeyRing } from "./auth/api-keys.js";
 import { PartnersFileError } from "./auth/partners-file.js";
-import { ConfigurationError, loadDeploymentConfig, type DeploymentConfig } from "./config.js";
+import type { Services } from "./context.js";
+import { ConfigurationError, loadDeploymentConfig, type DeploymentConfig, type StorageConfig } from "./config.js";
 import { createEmbedApp } from "./embed/embed-app.js";
 import { createDemoHostApp, DEMO_USER, demoHostOrigin, demoLines } from "./embed/demo-host.js";
 import { every } from "./scheduling/every.js";
@@ -15,7 +16,11 @@ import { createHttpServer } from "./http/http-server.js";
 import { startDueChangeSweep } from "./scheduling/sweep.js";
 import { noKeyWarning, partnerKeyLines } from "./startup/key-report.js";
 import { ListenError, listenOn } from "./startup/listen.js";
+import { openPersistence, PostgresStoreMissingError, SchemaNotCurrentError } from "./startup/open-persistence.js";
 import { exitWithLine, stdoutLogger, tolerateClosedOutput } from "./startup/output.js";
+import { storageLine } from "./startup/storage-report.js";
+import type { Persistence } from "./store/persistence.js";
+import { storeUnavailableIn } from "./store/unavailable.js";
 
 /** Exit codes: 1 when the server cannot run or its stop was not clean, 2 for a setting it cannot use. */
 const EXIT_FAILED = 1;
@@ -51,21 +56,72 @@ if (environment === "sandbox" && config.app.partners.length === 0) {
   ];
   config.app.partners = [{ partner: { id: "demo", name: "Demo partner" }, keys: [demoKey], embedOrigins }];
 }
-const { app, services, keys } = configured(() => createApp({ ...config.app, deliverWebhooksPromptly: true, logger }));
-markStartup("appBuilt");
+/** The setting that chose the store, for messages. */
+const STORAGE_SETTING: Record<StorageConfig["kind"], string> = {
+  memory: "memory",
+  postgres: "DATABASE_URL",
+  pglite: "PARTNER_API_DATA_DIR",
+};
 
-const embedLog = (message: string, error?: unknown) => (error === undefined ? logger.warn(message) : logger.error({ err: error }, message));
-const demo = demoKey ? { apiBaseUrl: `http://${config.host}:${config.port}`, apiKey: demoKey, userIdentifier: DEMO_USER } : null;
-const server = createHttpServer(app);
-const embed = config.embedPort === null ? null : createHttpServer(createEmbedApp(services, { log: embedLog }));
-const demoHost = demo && config.demoHostPort !== null ? createHttpServer(createDemoHostApp(demo)) : null;
-const servers = [server, embed, demoHost].filter((listening): listening is Server => listening !== null);
+/**
+ * Opens the store before anything else is built. A schema that is not this server's is a setting
+ * to fix (exit 2, one line naming `npm run db:migrate`); a database that cannot be reached is a
+ * failure to run (exit 1, one line): neither prints a stack, and nothing listens.
+ */
+async function openStore(): Promise<Persistence> {
+  const setting = STORAGE_SETTING[config.storage.kind];
+  try {
+    return await openPersistence(config.storage);
+  } catch (error) {
+    if (error instanceof SchemaNotCurrentError) exitWithLine(`database (${setting}): ${error.message}`, EXIT_CONFIGURATION);
+    if (error instanceof PostgresStoreMissingError) exitWithLine(`configuration: ${setting}: ${error.message}`, EXIT_CONFIGURATION);
+    exitWithLine(`cannot open the database (${setting}): ${error instanceof Error ? error.message : String(error)}`, EXIT_FAILED);
+  }
+}
+
+/** The deployment as assembled on its store: what start-up, the banner and the stop act on. */
+interface Deployment {
+  persistence: Persistence;
+  services: Services;
+  keys: KeyRing;
+  server: Server;
+  embed: Server | null;
+  demoHost: Server | null;
+  servers: Server[];
+  demo: { apiBaseUrl: string; apiKey: string; userIdentifier: string } | null;
+}
+
+function assemble(persistence: Persistence): Deployment {
+  const { app, services, keys } = configured(() => createApp({ ...config.app, persistence, deliverWebhooksPromptly: true, logger }));
+  markStartup("appBuilt");
+  const embedLog = (message: string, error?: unknown) =>
+    error === undefined ? logger.warn(message) : logger.error({ err: error }, message);
+  const demo = demoKey ? { apiBaseUrl: `http://${config.host}:${config.port}`, apiKey: demoKey, userIdentifier: DEMO_USER } : null;
+  const server = createHttpServer(app);
+  const embed = config.embedPort === null ? null : createHttpServer(createEmbedApp(services, { log: embedLog }));
+  const demoHost = demo && config.demoHostPort !== null ? createHttpServer(createDemoHostApp(demo)) : null;
+  const servers = [server, embed, demoHost].filter((listening): listening is Server => listening !== null);
+  return { persistence, services, keys, server, embed, demoHost, servers, demo };
+}
+
+/**
+ * How a periodic task's failure is logged. A database out of reach is expected in operation and the
+ * task runs again on its next tick: a warning without a stack, as a request's 503 is.
+ */
+function backgroundFailure(what: string): (error: unknown) => void {
+  return (error) => {
+    const unavailable = storeUnavailableIn(error);
+    if (unavailable) logger.warn({ reason: unavailable.message }, `${what}: store unavailable`);
+    else logger.error({ err: error }, what);
+  };
+}
 
 let stopSweep = () => {};
 let stopWebhooks = () => {};
 
 /** Binds every listener; nothing is announced until all of them listen. */
-async function start(): Promise<void> {
+async function start(deployment: Deployment): Promise<void> {
+  const { services, servers, server, embed, demoHost } = deployment;
   try {
     await Promise.all([
       listenOn(server, config.port, config.host, { port: "PORT", host: "HOST" }),
@@ -78,31 +134,35 @@ async function start(): Promise<void> {
   }
   // Errors after binding (a failing accept) are logged; they do not stop the other listeners.
   for (const listening of servers) listening.on("error", (error) => logger.error({ err: error }, "listener error"));
-  stopSweep = startDueChangeSweep(services, (error) => logger.error({ err: error }, "due-change sweep failed"));
+  stopSweep = startDueChangeSweep(services, backgroundFailure("due-change sweep failed"));
   // Retries fall due as time passes; a second is well inside the shortest retry delay (1 minute).
-  stopWebhooks = every(
-    1000,
-    () => services.webhooks.dispatcher.tick(),
-    (error) => logger.error({ err: error }, "webhook dispatch failed"),
-  );
+  stopWebhooks = every(1000, () => services.webhooks.dispatcher.tick(), backgroundFailure("webhook dispatch failed"));
   markStartup("listening");
   // Milliseconds since the process started at which each step finished (see server/startup-timeline.ts).
   logger.info({ startupMs: startupMarks() }, "listening");
-  await announce();
+  await announce(deployment);
 }
 
 /**
  * The human banner, written as one block after the `listening` log line: the demo session it names
  * is opened first, so the log line of that request comes before the banner, not inside it.
  */
-async function announce(): Promise<void> {
+async function announce({ server, embed, keys, demo, persistence }: Deployment): Promise<void> {
   // The bound port: PORT=0 asks the system for a free one (the tests do).
   const baseUrl = `http://${config.host}:${(server.address() as AddressInfo).port}`;
   if (demo) demo.apiBaseUrl = baseUrl;
-  const lines = [`partner-api ${environment} server on ${baseUrl} (variants ${config.app.variants?.join(", ")})`];
+  const lines = [
+    `partner-api ${environment} server on ${baseUrl} (variants ${config.app.variants?.join(", ")})`,
+    storageLine(config.storage),
+  ];
   const loaded = keys.loaded();
   const sources = { partnersFile, demoPartnerId: demoKey ? "demo" : null };
   lines.push(...partnerKeyLines(loaded, environment, sources));
+  const stored = await storedKeyCount(persistence);
+  if (stored !== null)
+    lines.push(
+      `  ${stored} ${environment} key${stored === 1 ? "" : "s"} stored in the database (npm run keys with ${STORAGE_SETTING[config.storage.kind]})`,
+    );
   if (demoKey) {
     lines.push("", "API key of the demo partner (shown once, valid until this process ends):", `  ${demoKey}`, "");
     lines.push(
@@ -121,19 +181,33 @@ async function announce(): Promise<void> {
     );
   }
   console.log(lines.join("\n"));
-  const warning = noKeyWarning(loaded, environment, sources);
+  const warning = stored ? null : noKeyWarning(loaded, environment, sources);
   if (warning) console.error(warning);
+}
+
+/** Keys of this environment in the database; null without a database or while it does not answer (the banner still prints). */
+async function storedKeyCount(persistence: Persistence): Promise<number | null> {
+  if (!persistence.apiKeys) return null;
+  try {
+    return (await persistence.apiKeys.keysOf(environment)).length;
+  } catch (error) {
+    logger.warn({ err: error }, "cannot count the keys stored in the database");
+    return null;
+  }
 }
 
 /**
  * SIGTERM (and Ctrl-C): stop accepting, close idle keep-alive connections, let requests in flight
  * and webhook deliveries under way finish (at most SHUTDOWN_GRACE_MS, 10 s: well inside the 30 s
- * an orchestrator usually waits before SIGKILL), then exit 0; exit 1 if something had to be cut,
- * so a supervisor can tell a clean stop from a forced one. A second signal (Ctrl-C twice) ends the
- * process at once with 1.
+ * an orchestrator usually waits before SIGKILL), close the store's connections, then exit 0; exit 1
+ * if something had to be cut, so a supervisor can tell a clean stop from a forced one. A second
+ * signal (Ctrl-C twice) ends the process at once with 1. A signal while the store is still being
+ * opened ends the process at once: nothing listens yet.
  */
 async function shutDown(signal: string): Promise<void> {
   logger.info({ signal }, "shutting down");
+  if (!running) process.exit(0);
+  const { services, servers, persistence } = running;
   stopSweep();
   stopWebhooks();
   const webhooksIdle = Promise.race([
@@ -142,10 +216,19 @@ async function shutDown(signal: string): Promise<void> {
   ]);
   const listening = servers.filter((candidate) => candidate.listening);
   const finished = await Promise.all([...listening.map((candidate) => shutDownGracefully(candidate)), webhooksIdle]);
-  const complete = finished.every(Boolean);
+  const closed = await persistence.close().then(
+    () => true,
+    (error: unknown) => {
+      logger.error({ err: error }, "closing the store failed");
+      return false;
+    },
+  );
+  const complete = finished.every(Boolean) && closed;
   logger.info({ complete }, "stopped");
   process.exit(complete ? 0 : EXIT_FAILED);
 }
+
+let running: Deployment | null = null;
 let stopping = false;
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
   process.on(signal, () => {
@@ -155,4 +238,9 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
   });
 }
 
-void start();
+// No top-level await: the built server is a CommonJS bundle (scripts/lib/server-build.ts).
+void openStore().then((persistence) => {
+  markStartup("storeOpened");
+  running = assemble(persistence);
+  return start(running);
+});

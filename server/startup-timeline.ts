@@ -4,7 +4,7 @@
  * server/main.ts imports this module first, so `entry` is taken before any other module of the
  * server is evaluated: it is Node's own start plus reading the server's code.
  */
-export type StartupStep = "entry" | "imported" | "appBuilt" | "listening";
+export type StartupStep = "entry" | "imported" | "storeOpened" | "appBuilt" | "listening";
 
 const marks: Partial<Record<StartupStep, number>> = { entry: Math.round(performance.now()) };
 

@@ -2,6 +2,7 @@
 import { hash, timingSafeEqual } from "node:crypto";
 import type { Environment } from "../../generated/deployment.js";
 import { randomBase62 } from "../ids.js";
+import type { ApiKeyStore } from "../store/persistence.js";
 import type { FollowedPartnersFile, KeyEntry } from "./followed-partners-file.js";
 
 /** What every key of an environment begins with. */
@@ -32,16 +33,22 @@ export interface LoadedPartner {
 
 /**
  * The keys a deployment accepts: those given in its configuration (PARTNER_API_KEYS, the demo key,
- * tests), fixed for the life of the process, and those of the partners file it follows, which may
- * change between any two requests (server/auth/followed-partners-file.ts). Lookup is by hash, so
- * the time taken depends on the hash, never on how much of a guessed key is right; the stored hash
- * is still compared in constant time.
+ * tests), fixed for the life of the process; those of the partners file it follows, which may
+ * change between any two requests (server/auth/followed-partners-file.ts); and, on a database,
+ * those stored there (`npm run keys` with DATABASE_URL or PARTNER_API_DATA_DIR), looked up on every
+ * request so a key revoked there is refused by every instance from its next request on. Lookup is
+ * by hash, so the time taken depends on the hash, never on how much of a guessed key is right; the
+ * stored hash is still compared in constant time.
  */
 export class KeyRing {
   private readonly byHash = new Map<string, KeyEntry>();
   private file: FollowedPartnersFile | null = null;
 
-  constructor(private readonly environment: Environment) {}
+  constructor(
+    private readonly environment: Environment,
+    /** The database's keys, read at each lookup (tests swap the persistence); null without a database. */
+    private readonly stored: () => ApiKeyStore | null = () => null,
+  ) {}
 
   /** Accepts, from now on, the keys the partners file holds at each lookup. */
   follow(file: FollowedPartnersFile): void {
@@ -61,13 +68,22 @@ export class KeyRing {
     this.byHash.delete(hashApiKey(key).toString("hex"));
   }
 
-  /** The partner owning the key, or null for an unknown key or a key of the other environment. */
-  partnerFor(key: string): Partner | null {
+  /**
+   * The partner owning the key, or null for an unknown or revoked key or a key of the other
+   * environment. Rejects with StoreUnavailableError while the database cannot be asked (a 503).
+   */
+  async partnerFor(key: string): Promise<Partner | null> {
     if (environmentOfKey(key) !== this.environment) return null;
     const keyHash = hashApiKey(key);
     const hex = keyHash.toString("hex");
     const entry = this.byHash.get(hex) ?? this.file?.current().get(hex);
-    return entry && timingSafeEqual(entry.hash, keyHash) ? entry.partner : null;
+    if (entry) return timingSafeEqual(entry.hash, keyHash) ? entry.partner : null;
+    const stored = await this.stored()?.findKey(hex);
+    if (!stored || stored.environment !== this.environment) return null;
+    const storedHash = Buffer.from(stored.hash, "hex");
+    return storedHash.length === keyHash.length && timingSafeEqual(storedHash, keyHash)
+      ? { id: stored.partnerId, name: stored.partnerName }
+      : null;
   }
 
   /** Every partner with keys in the configuration or the partners file, as they stand now. */

@@ -18,9 +18,10 @@ import { frameAncestors } from "./framing.js";
 import { registerDnsRoutes } from "./routes/dns.js";
 import { registerDomainRoutes } from "./routes/domains.js";
 import { registerSearchRoutes } from "./routes/search.js";
-import { notFoundPage, problemPage, refusedPage, sessionEndedPage } from "./views/layout.js";
+import { notFoundPage, problemPage, refusedPage, sessionEndedPage, unavailablePage } from "./views/layout.js";
 import { openSession, resumeEmbedSession, startEmbedSession } from "../auth/user-sessions.js";
 import { inTransaction } from "../transactions.js";
+import { retryAfterHeader, storeUnavailableIn } from "../store/unavailable.js";
 
 export interface EmbedAppOptions {
   log?: (message: string, error?: unknown) => void;
@@ -143,6 +144,14 @@ function errorPage(log: NonNullable<EmbedAppOptions["log"]>): ErrorRequestHandle
     }
     if (typeof status === "number" && status >= 400 && status < 500) {
       res.status(status).type("html").send(refusedPage());
+      return;
+    }
+    // The database out of reach: expected in operation, so no stack; the browser may retry after Retry-After.
+    const unavailable = storeUnavailableIn(error);
+    if (unavailable) {
+      log(`embed: store unavailable on ${req.method} ${routeOf(req)}: ${unavailable.message}`);
+      res.setHeader("Retry-After", retryAfterHeader(unavailable));
+      res.status(503).type("html").send(unavailablePage());
       return;
     }
     log(`embed: unexpected error on ${req.method} ${routeOf(req)}`, error);

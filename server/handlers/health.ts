@@ -1,4 +1,9 @@
-/** GET /health and GET /api/v1/health. */
+/**
+ * GET /health and GET /api/v1/health. GET /health asks the store first: while the database is out of
+ * reach `ping` throws StoreUnavailableError, which answers 503 with Retry-After
+ * (server/http/error-handler.ts), so a load balancer drains the instance until the database answers
+ * again. GET /api/v1/health needs no ping: its rate limits are counted in the store before it runs.
+ */
 import type { OperationHandlers } from "../../generated/handlers.js";
 import { timestamp } from "../clock.js";
 import type { RequestContext } from "../context.js";
@@ -6,7 +11,10 @@ import type { RequestContext } from "../context.js";
 type Handlers = OperationHandlers<RequestContext>;
 
 export const healthHandlers: Pick<Handlers, "getHealth" | "getApiHealth"> = {
-  getHealth: (_input, { services }) => ({ status: 200, body: { status: "ok", time: timestamp(services.clock.now()) } }),
+  getHealth: async (_input, { services }) => {
+    await services.persistence.ping();
+    return { status: 200, body: { status: "ok", time: timestamp(services.clock.now()) } };
+  },
 
   getApiHealth: (_input, { services }) => ({
     status: 200,

@@ -129,7 +129,8 @@ export const webhookEndpointHandlers: Pick<
       updatedAt: now,
     };
     await services.webhooks.store.saveEndpoint(updated);
-    if (enabling) void services.webhooks.dispatcher.tick();
+    // Only sooner than the periodic tick, which retries a failed one (the database out of reach) and logs why.
+    if (enabling) services.webhooks.dispatcher.tick().catch(() => undefined);
     return { status: 200, body: endpointView(updated, now) };
   },
 

@@ -11,13 +11,14 @@ import { operationOf } from "./operation-match.js";
 const BEARER = /^Bearer ([A-Za-z0-9_]{1,200})$/;
 
 export function authenticate(keys: KeyRing): RequestHandler {
-  return (req, res, next) => {
+  // Express 5 passes a rejection (the key store out of reach) to the error handler: a 503.
+  return async (req, res, next) => {
     if (operationOf(res.locals)?.info.authenticated === false) {
       next();
       return;
     }
     const match = BEARER.exec(req.get("authorization") ?? "");
-    const partner = match ? keys.partnerFor(match[1]!) : null;
+    const partner = match ? await keys.partnerFor(match[1]!) : null;
     if (!partner) {
       res.setHeader("WWW-Authenticate", 'Bearer realm="partner-api"');
       next(apiErrors.unauthorized());

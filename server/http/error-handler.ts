@@ -2,20 +2,41 @@
 import type { ErrorRequestHandler } from "express";
 import type { Logger } from "pino";
 import { apiErrors, errorBody } from "../errors.js";
+import { retryAfterHeader, storeUnavailableIn } from "../store/unavailable.js";
 import { operationOf } from "./operation-match.js";
 import { requestErrorToApiError } from "./request-errors.js";
+
+/** The rate-limit fields a 503 drops: the documented 503 carries none (spec/components/responses/ServiceUnavailable.yml). */
+const RATE_LIMIT_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "RateLimit-Policy", "RateLimit"];
 
 /**
  * Unexpected errors (the 500s) go to the logger at error level with the request id, the route
  * template and the error with its stack; like the request lines, never the raw path, headers or body
- * (createApp's logger passes `err` through server/http/loggable-error.ts).
+ * (createApp's logger passes `err` through server/http/loggable-error.ts). A database out of reach
+ * is expected in operation (a restart, a failover): a 503 with Retry-After and one warn line
+ * without a stack, wherever in the chain it was found (authentication, rate limits, a handler).
  */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
     const operation = operationOf(res.locals);
-    const apiError = requestErrorToApiError(error);
-    if (!apiError) {
-      const route = operation?.info.path ?? null;
+    const route = operation?.info.path ?? null;
+    const unavailable = storeUnavailableIn(error);
+    const apiError = unavailable ? apiErrors.serviceUnavailable() : requestErrorToApiError(error);
+    if (unavailable) {
+      logger.warn(
+        {
+          requestId: res.locals.requestId,
+          method: req.method,
+          route,
+          operationId: operation?.id ?? null,
+          reason: unavailable.message,
+          retryAfter: unavailable.retryAfterSeconds,
+        },
+        `store unavailable on ${req.method} ${route ?? "an unknown route"}`,
+      );
+      for (const header of RATE_LIMIT_HEADERS) res.removeHeader(header);
+      res.setHeader("Retry-After", retryAfterHeader(unavailable));
+    } else if (!apiError) {
       logger.error(
         { requestId: res.locals.requestId, method: req.method, route, operationId: operation?.id ?? null, err: error },
         `unexpected error on ${req.method} ${route ?? "an unknown route"}`,

@@ -1,7 +1,7 @@
 /**
  * Opt-in retries: against the reference server's real rate limits, with a fake clock whose sleep
  * moves the server's clock instead of waiting, and with a stub fetch for 503s (the reference
- * server never answers 503).
+ * server answers 503 only while its database is out of reach).
  */
 import { describe, expect, it, vi } from "vitest";
 import { DEFAULT_RATE_LIMITS } from "../../server/rate-limits/policy.js";

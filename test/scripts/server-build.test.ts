@@ -96,6 +96,7 @@ describe("the built server", () => {
       expect(JSON.parse(listening!).startupMs).toEqual({
         entry: expect.any(Number),
         imported: expect.any(Number),
+        storeOpened: expect.any(Number),
         appBuilt: expect.any(Number),
         listening: expect.any(Number),
       });

@@ -6,9 +6,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { hashApiKey } from "../../server/auth/api-keys.js";
 import { createApp } from "../../server/app.js";
 import { loadDeploymentConfig } from "../../server/config.js";
+import { storageLine } from "../../server/startup/storage-report.js";
 import { rateLimits } from "../../generated/operations.js";
 import { captureLogger } from "../support/capture-logger.js";
 import { PARTNER_A_KEY, startTestServer, type TestServer } from "../support/test-server.js";
+
+/** `npm run keys` keeps keys in the partners file unless DATABASE_URL or PARTNER_API_DATA_DIR is set (empty is unset). */
+const PARTNERS_FILE_MODE = { ...process.env, DATABASE_URL: "", PARTNER_API_DATA_DIR: "" };
 
 let s: TestServer | undefined;
 afterEach(async () => {
@@ -92,13 +96,90 @@ describe("configuration from the environment", () => {
   });
 });
 
+describe("where a deployment keeps its data", () => {
+  const storage = (env: NodeJS.ProcessEnv) => loadDeploymentConfig({ PARTNER_API_CONFIG: "/nonexistent.json", ...env }).storage;
+
+  it("is this process's memory unless DATABASE_URL or PARTNER_API_DATA_DIR says otherwise, an empty value counting as unset", () => {
+    expect(storage({})).toEqual({ kind: "memory" });
+    expect(storage({ DATABASE_URL: "", PARTNER_API_DATA_DIR: "" })).toEqual({ kind: "memory" });
+  });
+
+  it("is a PostgreSQL server with DATABASE_URL, with the pool size PARTNER_API_DB_POOL_SIZE gives", () => {
+    const databaseUrl = "postgres://partner:secret@db.internal:5433/partner_api";
+    expect(storage({ DATABASE_URL: databaseUrl })).toEqual({ kind: "postgres", databaseUrl });
+    expect(storage({ DATABASE_URL: databaseUrl, PARTNER_API_DB_POOL_SIZE: "20" })).toEqual({ kind: "postgres", databaseUrl, poolSize: 20 });
+    expect(storage({ DATABASE_URL: "postgresql:///partner_api?host=/run/postgresql" })).toMatchObject({ kind: "postgres" });
+  });
+
+  it("is the embedded PostgreSQL in the directory PARTNER_API_DATA_DIR names", () => {
+    expect(storage({ PARTNER_API_DATA_DIR: "./data" })).toEqual({ kind: "pglite", dataDir: "./data" });
+  });
+
+  it.each([
+    [
+      { DATABASE_URL: "postgres://db.internal/partner_api", PARTNER_API_DATA_DIR: "./data" },
+      "configuration: DATABASE_URL and PARTNER_API_DATA_DIR are both set: choose PostgreSQL (DATABASE_URL) or the embedded one (PARTNER_API_DATA_DIR)",
+    ],
+    [
+      { DATABASE_URL: "mysql://root:hunter2@db.internal/partner_api" },
+      "configuration: DATABASE_URL must be a postgres:// or postgresql:// URL (its value is not shown: it may hold a password)",
+    ],
+    [{ DATABASE_URL: "db.internal:5432" }, "configuration: DATABASE_URL must be a postgres:// or postgresql:// URL"],
+    [
+      { DATABASE_URL: "postgres://db.internal/p", PARTNER_API_DB_POOL_SIZE: "0" },
+      "PARTNER_API_DB_POOL_SIZE must be a positive whole number (got 0)",
+    ],
+    [
+      { DATABASE_URL: "postgres://db.internal/p", PARTNER_API_DB_POOL_SIZE: "2.5" },
+      "PARTNER_API_DB_POOL_SIZE must be a positive whole number (got 2.5)",
+    ],
+    [
+      { DATABASE_URL: "postgres://db.internal/p", PARTNER_API_DB_POOL_SIZE: "many" },
+      "PARTNER_API_DB_POOL_SIZE must be a positive whole number (got many)",
+    ],
+    [
+      { PARTNER_API_DATA_DIR: "./data", PARTNER_API_DB_POOL_SIZE: "5" },
+      "configuration: PARTNER_API_DB_POOL_SIZE applies only to a PostgreSQL server: set DATABASE_URL too, or remove it",
+    ],
+  ])("refuses %j with one line naming the setting, never repeating DATABASE_URL", (env, message) => {
+    expect(() => storage(env)).toThrow(message);
+    try {
+      storage(env);
+    } catch (error) {
+      expect((error as Error).message).not.toContain("hunter2");
+    }
+  });
+});
+
+describe("the start-up banner's line on where data lives", () => {
+  it("says memory keeps nothing across a restart, names PGlite's directory, and a PostgreSQL server by host, port and database only", () => {
+    expect(storageLine({ kind: "memory" })).toBe(
+      "data: in memory: nothing survives a restart (DATABASE_URL or PARTNER_API_DATA_DIR keep it)",
+    );
+    expect(storageLine({ kind: "pglite", dataDir: "/var/lib/partner-api" })).toBe(
+      "data: embedded PostgreSQL (PGlite) in /var/lib/partner-api, for this one process",
+    );
+    expect(storageLine({ kind: "pglite", dataDir: "data" })).toBe(
+      `data: embedded PostgreSQL (PGlite) in ${join(process.cwd(), "data")}, for this one process`,
+    );
+    const line = storageLine({ kind: "postgres", databaseUrl: "postgres://partner:s3cret@db.internal:5433/partner_api" });
+    expect(line).toBe("data: PostgreSQL at db.internal:5433/partner_api");
+    expect(storageLine({ kind: "postgres", databaseUrl: "postgresql://db.internal/partner_api" })).toBe(
+      "data: PostgreSQL at db.internal:5432/partner_api",
+    );
+    expect(storageLine({ kind: "postgres", databaseUrl: "postgres:///partner_api?host=/run/postgresql" })).toBe(
+      "data: PostgreSQL at socket /run/postgresql/partner_api",
+    );
+  });
+});
+
 describe("npm run keys", () => {
   it("creates a key, prints it once, stores only its hash, and the server accepts it", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "keys-")), "partners.json");
     const output = execFileSync(
       "node_modules/.bin/tsx",
       ["scripts/keys.ts", "create", "--partner", "Acme Hosting", "--env", "sandbox", "--config", file],
-      { encoding: "utf8" },
+      { encoding: "utf8", env: PARTNERS_FILE_MODE },
     );
     const key = /sk_sandbox_[A-Za-z0-9]{32}/.exec(output)![0];
     const stored = readFileSync(file, "utf8");
@@ -109,10 +190,10 @@ describe("npm run keys", () => {
     expect(config.app.partners).toEqual([{ partner: { id: "acme_hosting", name: "Acme Hosting" }, embedOrigins: [] }]);
     expect(config.app.partnersFile).toBe(file);
     const { keys } = createApp(config.app);
-    expect(keys.partnerFor(key)).toEqual({ id: "acme_hosting", name: "Acme Hosting" });
+    expect(await keys.partnerFor(key)).toEqual({ id: "acme_hosting", name: "Acme Hosting" });
 
-    execFileSync("node_modules/.bin/tsx", ["scripts/keys.ts", "revoke", "--key", key, "--config", file]);
-    expect(createApp(loadDeploymentConfig({ PARTNER_API_CONFIG: file }).app).keys.partnerFor(key)).toBeNull();
+    execFileSync("node_modules/.bin/tsx", ["scripts/keys.ts", "revoke", "--key", key, "--config", file], { env: PARTNERS_FILE_MODE });
+    expect(await createApp(loadDeploymentConfig({ PARTNER_API_CONFIG: file }).app).keys.partnerFor(key)).toBeNull();
   });
 });
 

@@ -28,6 +28,7 @@ const EXAMPLES: Record<keyof typeof apiErrors, [ApiError, number]> = {
   unprocessable: [apiErrors.unprocessable("The domain is not active"), 422],
   rateLimitExceeded: [apiErrors.rateLimitExceeded(60, 60, 12), 429],
   internal: [apiErrors.internal(), 500],
+  serviceUnavailable: [apiErrors.serviceUnavailable(), 503],
 };
 
 function sourceFiles(folder: string): string[] {
@@ -38,8 +39,9 @@ function sourceFiles(folder: string): string[] {
 }
 
 describe("the error registry", () => {
-  it("has a group of constructors for every code of the spec's ErrorCode, and for no other", () => {
-    const specCodes = loadDocument("full").components.schemas.ErrorCode.enum as string[];
+  it("has a group of constructors for every code of the spec's ErrorCode and the 503's own code, and for no other", () => {
+    const { schemas } = loadDocument("full").components;
+    const specCodes = [...(schemas.ErrorCode.enum as string[]), ...(schemas.ServiceUnavailableError.properties.error.enum as string[])];
     expect(Object.keys(errorsByCode).sort()).toEqual([...specCodes].sort());
     for (const [code, constructors] of Object.entries(errorsByCode)) expect(Object.keys(constructors).length, code).toBeGreaterThan(0);
   });

@@ -175,7 +175,7 @@ describe("responses of every operation", () => {
   const recordCentric = (path: string) => path.startsWith("/api/v1/dns_records");
   const resolve = (response: Record<string, any>) =>
     response.$ref ? document.components.responses[response.$ref.split("/").pop()] : response;
-  const allowedStatuses = ["200", "201", "204", "400", "401", "403", "404", "409", "413", "415", "422", "429", "500"];
+  const allowedStatuses = ["200", "201", "204", "400", "401", "403", "404", "409", "413", "415", "422", "429", "500", "503"];
 
   it.each(operations.map((entry) => [`${entry.method.toUpperCase()} ${entry.path}`, entry] as const))(
     "%s documents its statuses, error shapes and rate-limit headers",
@@ -183,6 +183,9 @@ describe("responses of every operation", () => {
       const responses = operation.responses as Record<string, any>;
       expect(Object.keys(responses).filter((status) => !allowedStatuses.includes(status))).toEqual([]);
       expect(responses["500"]).toBeDefined();
+      // Any operation may find the database out of reach, GET /health included (a load balancer drains the instance).
+      expect(responses["503"]?.$ref).toBe("#/components/responses/ServiceUnavailable");
+      expect(Object.keys(resolve(responses["503"]).headers)).toContain("Retry-After");
       const authenticated = !(Array.isArray(operation.security) && operation.security.length === 0);
       if (!authenticated) return;
       expect(responses["401"]).toBeDefined();
@@ -199,10 +202,12 @@ describe("responses of every operation", () => {
         const schemaRef = resolved.content?.["application/json"]?.schema?.$ref as string | undefined;
         if (Number(status) >= 400) {
           const listShape = recordCentric(path) && ["400", "403", "404", "409", "422"].includes(status);
-          const expected = status === "429" ? "RateLimitError" : listShape ? "ErrorList" : "Error";
+          const expected =
+            status === "429" ? "RateLimitError" : status === "503" ? "ServiceUnavailableError" : listShape ? "ErrorList" : "Error";
           expect(schemaRef, `${status} shape`).toBe(`#/components/schemas/${expected}`);
         }
-        if (status !== "401" && status !== "500") {
+        // Refused before counting (401) or not counted at all (500, 503): no rate-limit headers are promised.
+        if (status !== "401" && status !== "500" && status !== "503") {
           expect(Object.keys(resolved.headers ?? {}), `${status} headers`).toEqual(
             expect.arrayContaining(["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"]),
           );

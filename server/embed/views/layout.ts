@@ -60,3 +60,10 @@ export const refusedPage = () =>
   );
 
 export const problemPage = () => page("Something went wrong", html`<h1>Something went wrong</h1><p>Try again in a moment.</p>`);
+
+/** The database is out of reach for a moment (a restart, a failover): nothing was lost, and a reload soon works. */
+export const unavailablePage = () =>
+  page(
+    "Briefly unavailable",
+    html`<h1>Briefly unavailable</h1><p>The service is restarting. Reload this page in a few seconds; nothing you did is lost.</p>`,
+  );

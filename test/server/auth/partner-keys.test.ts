@@ -12,6 +12,9 @@ import { hashApiKey } from "../../../server/auth/api-keys.js";
 import { announcedAddress, spawnServer, type ServerProcess } from "../../../scripts/lib/server-process.js";
 import { captureLogger } from "../../support/capture-logger.js";
 
+/** `npm run keys` keeps keys in the partners file unless DATABASE_URL or PARTNER_API_DATA_DIR is set (empty is unset). */
+const PARTNERS_FILE_MODE = { ...process.env, DATABASE_URL: "", PARTNER_API_DATA_DIR: "" };
+
 const directories: string[] = [];
 afterEach(() => directories.splice(0).forEach((directory) => rmSync(directory, { recursive: true, force: true })));
 
@@ -23,7 +26,7 @@ function partnersFilePath(): string {
 
 /** `npm run keys -- ...`; returns what it printed. */
 const keysCli = (file: string, ...args: string[]) =>
-  execFileSync("node_modules/.bin/tsx", ["scripts/keys.ts", ...args, "--config", file], { encoding: "utf8" });
+  execFileSync("node_modules/.bin/tsx", ["scripts/keys.ts", ...args, "--config", file], { encoding: "utf8", env: PARTNERS_FILE_MODE });
 const createKey = (file: string, partner: string, environment = "sandbox") =>
   /sk_(?:sandbox|live)_[A-Za-z0-9]{32}/.exec(keysCli(file, "create", "--partner", partner, "--env", environment))![0];
 
@@ -115,25 +118,25 @@ describe("the partners file a server follows", () => {
     expect(readdirSync(join(file, ".."))).toEqual(["partners.json"]);
   });
 
-  it("sees a key changed in place, at the same size, with the old modification time put back", () => {
+  it("sees a key changed in place, at the same size, with the old modification time put back", async () => {
     const file = partnersFilePath();
     writePartners(file, [KEY_1]);
     const { keys } = appFollowing(file);
-    expect(keys.partnerFor(KEY_1)).toEqual({ id: "acme", name: "Acme" });
+    expect(await keys.partnerFor(KEY_1)).toEqual({ id: "acme", name: "Acme" });
     const { atime, mtime } = statSync(file);
     writePartners(file, [KEY_2]);
     utimesSync(file, atime, mtime);
-    expect(keys.partnerFor(KEY_1)).toBeNull();
-    expect(keys.partnerFor(KEY_2)).toEqual({ id: "acme", name: "Acme" });
+    expect(await keys.partnerFor(KEY_1)).toBeNull();
+    expect(await keys.partnerFor(KEY_2)).toEqual({ id: "acme", name: "Acme" });
   });
 
-  it("keeps the keys read last while the file cannot be parsed, says so in one error line however many requests come, and takes the file again once fixed", () => {
+  it("keeps the keys read last while the file cannot be parsed, says so in one error line however many requests come, and takes the file again once fixed", async () => {
     const file = partnersFilePath();
     writePartners(file, [KEY_1]);
     const { keys, logs } = appFollowing(file);
     writeFileSync(file, '{ "partners": [ { "id": "acme", ');
-    for (let i = 0; i < 5; i++) expect(keys.partnerFor(KEY_1)).toEqual({ id: "acme", name: "Acme" });
-    expect(keys.partnerFor(KEY_2)).toBeNull();
+    for (let i = 0; i < 5; i++) expect(await keys.partnerFor(KEY_1)).toEqual({ id: "acme", name: "Acme" });
+    expect(await keys.partnerFor(KEY_2)).toBeNull();
     const errors = logs.lines.filter((line) => line.level === 50);
     expect(errors).toEqual([
       expect.objectContaining({
@@ -143,39 +146,39 @@ describe("the partners file a server follows", () => {
     ]);
 
     writePartners(file, [KEY_2]);
-    expect(keys.partnerFor(KEY_2)).toEqual({ id: "acme", name: "Acme" });
-    expect(keys.partnerFor(KEY_1)).toBeNull();
+    expect(await keys.partnerFor(KEY_2)).toEqual({ id: "acme", name: "Acme" });
+    expect(await keys.partnerFor(KEY_1)).toBeNull();
   });
 
-  it("keeps the keys read last when a hand edit breaks an entry's shape, naming the entry", () => {
+  it("keeps the keys read last when a hand edit breaks an entry's shape, naming the entry", async () => {
     const file = partnersFilePath();
     writePartners(file, [KEY_1]);
     const { keys, logs } = appFollowing(file);
     writeFileSync(file, JSON.stringify({ partners: [{ id: "acme", name: "Acme", environment: "sandbox", key_hashes: "not a list" }] }));
-    expect(keys.partnerFor(KEY_1)).toEqual({ id: "acme", name: "Acme" });
+    expect(await keys.partnerFor(KEY_1)).toEqual({ id: "acme", name: "Acme" });
     expect(logs.lines.at(-1)).toMatchObject({
       level: 50,
       reason: expect.stringContaining("partners[0].key_hashes must be a list of SHA-256 hashes"),
     });
   });
 
-  it("holds no key once it is removed, as at start-up, and the keys of a file written later", () => {
+  it("holds no key once it is removed, as at start-up, and the keys of a file written later", async () => {
     const file = partnersFilePath();
     writePartners(file, [KEY_1]);
     const { keys } = appFollowing(file);
     unlinkSync(file);
-    expect(keys.partnerFor(KEY_1)).toBeNull();
+    expect(await keys.partnerFor(KEY_1)).toBeNull();
     writePartners(file, [KEY_2]);
-    expect(keys.partnerFor(KEY_2)).toEqual({ id: "acme", name: "Acme" });
+    expect(await keys.partnerFor(KEY_2)).toEqual({ id: "acme", name: "Acme" });
   });
 
-  it("gives a deployment only the keys of its environment", () => {
+  it("gives a deployment only the keys of its environment", async () => {
     const file = partnersFilePath();
     const live = createKey(file, "Acme", "production");
     const sandbox = createKey(file, "Acme", "sandbox");
     const { keys } = appFollowing(file);
-    expect(keys.partnerFor(live)).toBeNull();
-    expect(keys.partnerFor(sandbox)).toEqual({ id: "acme", name: "Acme" });
+    expect(await keys.partnerFor(live)).toBeNull();
+    expect(await keys.partnerFor(sandbox)).toEqual({ id: "acme", name: "Acme" });
     expect(keys.loaded()).toEqual([
       { partner: { id: "acme", name: "Acme" }, keys: { sandbox: 1, production: 1 }, source: "partners file" },
     ]);

@@ -22,6 +22,9 @@ const QUIET = {
   LOG_LEVEL: "info",
   PARTNER_API_CONFIG: "/nonexistent.json",
   PARTNER_API_KEYS: `starter:${KEY}`,
+  // In memory whatever the environment running the tests sets (empty is unset).
+  DATABASE_URL: "",
+  PARTNER_API_DATA_DIR: "",
 };
 
 const running: ServerProcess[] = [];
@@ -100,6 +103,10 @@ describe("a setting npm start cannot use", () => {
       "configuration: PARTNER_API_KEYS: the key of starter is not a production key (sk_live_...)",
     ],
     [{ PARTNER_API_CONFIG: "BROKEN" }, /^configuration: PARTNER_API_CONFIG: \S+partners\.json is not valid JSON \(.+\)$/],
+    [
+      { DATABASE_URL: "postgres://partner:secret@127.0.0.1:1/partner_api", PARTNER_API_DATA_DIR: "/nonexistent-data" },
+      "configuration: DATABASE_URL and PARTNER_API_DATA_DIR are both set: choose PostgreSQL (DATABASE_URL) or the embedded one (PARTNER_API_DATA_DIR)",
+    ],
   ])("configuration %j: one line naming the setting, exit 2, no stack", async (env, line) => {
     const settings = { ...env } as Record<string, string>;
     if (settings.PARTNER_API_CONFIG === "BROKEN") settings.PARTNER_API_CONFIG = temporaryFile("partners.json", '{ "partners": [');
@@ -184,6 +191,8 @@ describe("the start-up banner", () => {
     );
     expect(banner.filter(isLogLine)).toEqual([]);
     expect(banner[0]).toMatch(/^partner-api sandbox server on http:\/\/127\.0\.0\.1:\d+ /);
+    // `npm start` without DATABASE_URL or PARTNER_API_DATA_DIR says its data does not last.
+    expect(banner[1]).toBe("data: in memory: nothing survives a restart (DATABASE_URL or PARTNER_API_DATA_DIR keep it)");
     expect(banner.at(-1)).toMatch(/^ {2}the demo partner's page framing it/);
     const logMessages = lines.filter(isLogLine).map((line) => JSON.parse(line) as { msg?: string; route?: string });
     expect(logMessages[0]!.msg).toBe("listening");

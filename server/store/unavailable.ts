@@ -1,0 +1,18 @@
+/** Whether an error means the database is out of reach: both front doors answer it 503 with Retry-After. */
+import { StoreUnavailableError } from "./persistence.js";
+
+/** Causes nest (a library may wrap the store's error); a cycle or a very long chain ends here. */
+const MAX_CAUSES = 5;
+
+/** The StoreUnavailableError the error is or was caused by, if any. */
+export function storeUnavailableIn(error: unknown): StoreUnavailableError | null {
+  let current = error;
+  for (let depth = 0; depth <= MAX_CAUSES && typeof current === "object" && current !== null; depth++) {
+    if (current instanceof StoreUnavailableError) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
+/** Retry-After of an answer: whole seconds, at least one (a client must not retry at once in a loop). */
+export const retryAfterHeader = (error: StoreUnavailableError) => String(Math.max(1, Math.ceil(error.retryAfterSeconds)));
