@@ -64,6 +64,8 @@ export interface AppConfig {
   deliverWebhooksPromptly?: boolean;
   /** The jitter source of webhook retries; tests fix it. */
   random?: () => number;
+  /** How long an instance holds a webhook delivery it attempts (server/webhooks/dispatcher.ts). */
+  webhookLeaseMs?: number;
   /** Replaces handlers; for tests that need a server breaking the contract on purpose. */
   handlers?: Partial<OperationHandlers<RequestContext>>;
   /** Response validation is on unless a benchmark turns it off to measure its cost. */
@@ -116,6 +118,7 @@ export function createApp(config: AppConfig): PartnerApi {
     environment: config.environment,
     send: config.webhookSender ?? httpSender(config.environment),
     random: config.random,
+    leaseMs: config.webhookLeaseMs,
   });
   const services: Services = {
     persistence,

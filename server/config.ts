@@ -5,6 +5,8 @@
  * PARTNER_API_VARIANTS (R,D | R | D), PARTNER_API_EMBED_URL, PARTNER_API_CONFIG (partners file written
  * by `npm run keys`), PARTNER_API_KEYS (partnerId:key,... for CI secrets),
  * PARTNER_API_RATE_LIMIT_SCALE (multiplies every rate limit; default 1, for load tests),
+ * PARTNER_API_WEBHOOK_LEASE_MS (how long an instance holds a webhook delivery it is attempting,
+ * after which another instance may attempt it; default DEFAULT_DELIVERY_LEASE_MS),
  * EMBED_PORT (3001: where the embed host that login_url opens listens; 0 turns it off),
  * PARTNER_API_EMBED_ORIGINS (partnerId=origin,...: origins allowed to frame the embedded interface,
  * added to the partners file's `embed_origins`), DEMO_HOST_PORT (3002: the demo partner's page that
@@ -192,6 +194,10 @@ export function loadDeploymentConfig(env: NodeJS.ProcessEnv): DeploymentConfig {
   }
   for (const entry of partners)
     entry.embedOrigins = [...new Set([...(entry.embedOrigins ?? []), ...(embedOrigins.get(entry.partner.id) ?? [])])];
+  const webhookLeaseSetting = env.PARTNER_API_WEBHOOK_LEASE_MS;
+  const webhookLeaseMs = webhookLeaseSetting === undefined || webhookLeaseSetting === "" ? undefined : Number(webhookLeaseSetting);
+  if (webhookLeaseMs !== undefined && !(Number.isInteger(webhookLeaseMs) && webhookLeaseMs >= 1000))
+    fail(`PARTNER_API_WEBHOOK_LEASE_MS must be a whole number of milliseconds, at least 1000 (got ${webhookLeaseSetting})`);
   const rateLimitScale = Number(env.PARTNER_API_RATE_LIMIT_SCALE ?? 1);
   if (!(rateLimitScale > 0) || !Number.isFinite(rateLimitScale))
     fail(`PARTNER_API_RATE_LIMIT_SCALE must be a positive number (got ${env.PARTNER_API_RATE_LIMIT_SCALE})`);
@@ -212,6 +218,7 @@ export function loadDeploymentConfig(env: NodeJS.ProcessEnv): DeploymentConfig {
       partners,
       partnersFile: partnersFilePath,
       rateLimits: scaleRateLimits(DEFAULT_RATE_LIMITS, rateLimitScale),
+      webhookLeaseMs,
     },
   };
 }

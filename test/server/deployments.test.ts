@@ -74,6 +74,13 @@ describe("configuration from the environment", () => {
     expect(config.app.variants).toEqual(["D"]);
   });
 
+  it("holds a webhook delivery being attempted for PARTNER_API_WEBHOOK_LEASE_MS, or the dispatcher's default", () => {
+    const leaseOf = (env: NodeJS.ProcessEnv) =>
+      loadDeploymentConfig({ PARTNER_API_CONFIG: "/nonexistent.json", ...env }).app.webhookLeaseMs;
+    expect(leaseOf({})).toBeUndefined();
+    expect(leaseOf({ PARTNER_API_WEBHOOK_LEASE_MS: "1500" })).toBe(1500);
+  });
+
   it("applies the description's rate limits unless PARTNER_API_RATE_LIMIT_SCALE raises them", () => {
     expect(loadDeploymentConfig({ PARTNER_API_CONFIG: "/nonexistent.json" }).app.rateLimits).toEqual(rateLimits);
     const raised = loadDeploymentConfig({ PARTNER_API_CONFIG: "/nonexistent.json", PARTNER_API_RATE_LIMIT_SCALE: "100" }).app.rateLimits!;
@@ -91,6 +98,8 @@ describe("configuration from the environment", () => {
     [{ PARTNER_API_KEYS: "no-colon" }, /PARTNER_API_KEYS/],
     [{ PARTNER_API_RATE_LIMIT_SCALE: "0" }, /PARTNER_API_RATE_LIMIT_SCALE/],
     [{ PARTNER_API_RATE_LIMIT_SCALE: "lots" }, /PARTNER_API_RATE_LIMIT_SCALE/],
+    [{ PARTNER_API_WEBHOOK_LEASE_MS: "500" }, /PARTNER_API_WEBHOOK_LEASE_MS/],
+    [{ PARTNER_API_WEBHOOK_LEASE_MS: "soon" }, /PARTNER_API_WEBHOOK_LEASE_MS/],
   ])("refuses %j with a message naming the setting", (env, message) => {
     expect(() => loadDeploymentConfig({ PARTNER_API_CONFIG: "/nonexistent.json", ...env })).toThrow(message);
   });
