@@ -16,7 +16,7 @@ import { createHttpServer } from "./http/http-server.js";
 import { startDueChangeSweep } from "./scheduling/sweep.js";
 import { noKeyWarning, partnerKeyLines } from "./startup/key-report.js";
 import { ListenError, listenOn } from "./startup/listen.js";
-import { openPersistence, PostgresStoreMissingError, SchemaNotCurrentError } from "./startup/open-persistence.js";
+import { openPersistence, SchemaNotCurrentError } from "./startup/open-persistence.js";
 import { exitWithLine, stdoutLogger, tolerateClosedOutput } from "./startup/output.js";
 import { storageLine } from "./startup/storage-report.js";
 import type { Persistence } from "./store/persistence.js";
@@ -74,7 +74,6 @@ async function openStore(): Promise<Persistence> {
     return await openPersistence(config.storage);
   } catch (error) {
     if (error instanceof SchemaNotCurrentError) exitWithLine(`database (${setting}): ${error.message}`, EXIT_CONFIGURATION);
-    if (error instanceof PostgresStoreMissingError) exitWithLine(`configuration: ${setting}: ${error.message}`, EXIT_CONFIGURATION);
     exitWithLine(`cannot open the database (${setting}): ${error instanceof Error ? error.message : String(error)}`, EXIT_FAILED);
   }
 }

@@ -51,7 +51,7 @@ const runs = (count: number) => Math.max(1, Math.round(count * SCALE));
 const settings = (numRuns: number) => ({ seed: SEED, numRuns: runs(numRuns) });
 
 // Every limit 1000 times the description's: the suite sends thousands of requests a minute.
-const s = useTestServer({ rateLimits: scaleRateLimits(DEFAULT_RATE_LIMITS, 1000) });
+const s = useTestServer({ rateLimits: scaleRateLimits(DEFAULT_RATE_LIMITS, 1000), store: "memory" });
 
 /** The sandbox document of both variants: what the test server serves. */
 const document = loadDocument("full");

@@ -84,7 +84,7 @@ export async function startEmbedTestServer(options: EmbedTestServerOptions = {})
       return data!.login_url;
     },
     async reset() {
-      usePersistence(partnerApi, await emptyTestPersistence(partnerApi.services.persistence));
+      usePersistence(partnerApi, await emptyTestPersistence());
       partnerApi.outbox.events.length = 0;
       clock.set(CLOCK_START);
       logs.length = 0;

@@ -1,11 +1,59 @@
 /**
- * The persistence the API tests run on: this process's memory by default. Each test starts on an
- * empty one.
+ * The persistence the API tests run on, chosen by PARTNER_API_TEST_STORE: `memory` (the default),
+ * `pglite` (the PostgreSQL store on PGlite, in this process; what `npm test` runs the suite on a
+ * second time) or `postgres` (the PostgreSQL store on the server DATABASE_URL names, a database of
+ * its own per test worker; `npm run test:postgres`). Each test starts on an empty one.
  */
 import { MemoryPersistence } from "../../server/store/memory-persistence.js";
 import type { Persistence } from "../../server/store/persistence.js";
+import { migrate, openSql, PostgresPersistence, type PostgresLocation } from "../../server/store/postgres/index.js";
 
-/** An empty persistence; `previous` is the one the last test used. */
-export async function emptyTestPersistence(_previous?: Persistence): Promise<Persistence> {
-  return new MemoryPersistence();
+export type TestStore = "memory" | "pglite" | "postgres";
+
+export const testStore = (): TestStore => {
+  const store = process.env.PARTNER_API_TEST_STORE ?? "memory";
+  if (store !== "memory" && store !== "pglite" && store !== "postgres") throw new Error(`PARTNER_API_TEST_STORE: unknown store ${store}`);
+  return store;
+};
+
+/** Every table of the schema but the migrations' own, emptied between tests: much faster than a new database. */
+const EMPTY_EVERY_TABLE = `TRUNCATE users, domains, dns_records, transfers, login_sessions, embed_sessions, ended_embed_sessions,
+  webhook_endpoints, webhook_deliveries, rate_limit_counters, sandbox_clock_offsets, api_keys RESTART IDENTITY CASCADE`;
+
+/** A database of this test worker's own on the server DATABASE_URL names: workers run at once. */
+async function workerDatabase(): Promise<PostgresLocation> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) throw new Error("PARTNER_API_TEST_STORE=postgres needs DATABASE_URL (npm run test:postgres starts a server)");
+  const name = `partner_api_test_${process.env.VITEST_POOL_ID ?? "0"}`;
+  const admin = await openSql({ databaseUrl: serverUrl, poolSize: 1 });
+  try {
+    const [exists] = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
+    if (!exists) await admin.exec(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.close();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { databaseUrl: url.toString() };
+}
+
+let shared: Promise<PostgresPersistence> | undefined;
+
+/** One PostgreSQL persistence per test worker, migrated once. */
+function sharedPostgres(store: "pglite" | "postgres"): Promise<PostgresPersistence> {
+  shared ??= (async () => {
+    const sql = await openSql(store === "pglite" ? { inMemory: true } : await workerDatabase());
+    await migrate(sql);
+    return new PostgresPersistence(sql);
+  })();
+  return shared;
+}
+
+/** An empty persistence of the chosen store, or of `only` for a file that needs that one. */
+export async function emptyTestPersistence(only?: TestStore): Promise<Persistence> {
+  const store = only ?? testStore();
+  if (store === "memory") return new MemoryPersistence();
+  const persistence = await sharedPostgres(store);
+  await persistence.sql.exec(EMPTY_EVERY_TABLE);
+  return persistence;
 }

@@ -12,7 +12,7 @@ import type { DnsRecordRow } from "../../server/store/types.js";
 import { findTld } from "../../server/catalog/tlds.js";
 import { registerDomain } from "../../server/domains/registration.js";
 import type { RateLimitTable } from "../../server/rate-limits/policy.js";
-import { emptyTestPersistence } from "./test-persistence.js";
+import { emptyTestPersistence, type TestStore } from "./test-persistence.js";
 import { captureLogger } from "./capture-logger.js";
 
 export interface TestServerOptions {
@@ -21,6 +21,8 @@ export interface TestServerOptions {
   rateLimits?: RateLimitTable;
   /** The jitter of webhook retries; default none (0), so retry times are exact. */
   random?: () => number;
+  /** The store this file needs whatever PARTNER_API_TEST_STORE says (a file that reads the memory store's insides). */
+  store?: TestStore;
 }
 
 export const PARTNER_A_KEY = "sk_sandbox_partnerAkey000000000000000000";
@@ -65,7 +67,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   // Only error-level lines: the unexpected errors (500s) that fail close().
   const errors = captureLogger("error");
   const api = createApp({
-    persistence: await emptyTestPersistence(),
+    persistence: await emptyTestPersistence(options.store),
     environment: "sandbox",
     variants: options.variants,
     rateLimits: options.rateLimits,
@@ -114,7 +116,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       return rows;
     },
     async reset() {
-      usePersistence(api, await emptyTestPersistence(api.services.persistence));
+      usePersistence(api, await emptyTestPersistence(options.store));
       api.outbox.events.length = 0;
       clock.set(CLOCK_START);
       api.keys.addKey(PARTNER_A, PARTNER_A_KEY);

@@ -1,0 +1,93 @@
+/** What every instance on the database shares besides the data: rate-limit counters, sandbox clocks, API keys. */
+import type { Environment } from "../../../generated/deployment.js";
+import type { ConsumeResult, WindowCounter, WindowStore } from "../../rate-limits/window-store.js";
+import type { ApiKeyStore, ClockOffsetStore, StoredApiKey } from "../persistence.js";
+import type { Row, Sql } from "./sql-client.js";
+
+/** Fixed-window counters; `consume` is one call of the function the schema defines (migrations/0001_initial.sql). */
+export class PgWindowStore implements WindowStore {
+  constructor(private readonly sql: Sql) {}
+
+  async consume(counters: readonly WindowCounter[]): Promise<ConsumeResult> {
+    const [row] = await this.sql.query<{ counts: number[]; refused: number[] }>(
+      "SELECT counts, refused FROM consume_rate_limits($1::text[], $2::bigint[], $3::integer[])",
+      [counters.map((c) => c.key), counters.map((c) => c.windowStart), counters.map((c) => c.limit)],
+    );
+    return { counts: row!.counts, refused: row!.refused };
+  }
+
+  async peek(counters: readonly WindowCounter[]): Promise<number[]> {
+    const rows = await this.sql.query<{ key: string; window_start: number; count: number }>(
+      "SELECT key, window_start, count FROM rate_limit_counters WHERE key = ANY ($1::text[])",
+      [counters.map((c) => c.key)],
+    );
+    const byKey = new Map(rows.map((row) => [row.key, row]));
+    return counters.map(({ key, windowStart }) => {
+      const row = byKey.get(key);
+      return row && row.window_start === windowStart ? row.count : 0;
+    });
+  }
+
+  async forget(scope: string): Promise<void> {
+    // The scope's keys, `scope:...`, are the range from "scope:" up to "scope;" (":" + 1) in "C" order.
+    await this.sql.query("DELETE FROM rate_limit_counters WHERE key >= $1 AND key < $2", [`${scope}:`, `${scope};`]);
+  }
+}
+
+export class PgClockOffsetStore implements ClockOffsetStore {
+  constructor(private readonly sql: Sql) {}
+
+  async offsetOf(partnerId: string): Promise<number> {
+    const [row] = await this.sql.query<{ offset_ms: number }>("SELECT offset_ms FROM sandbox_clock_offsets WHERE partner_id = $1", [
+      partnerId,
+    ]);
+    return row?.offset_ms ?? 0;
+  }
+
+  async advance(partnerId: string, milliseconds: number): Promise<number> {
+    const [row] = await this.sql.query<{ offset_ms: number }>(
+      `INSERT INTO sandbox_clock_offsets (partner_id, offset_ms) VALUES ($1, $2)
+       ON CONFLICT (partner_id) DO UPDATE SET offset_ms = sandbox_clock_offsets.offset_ms + EXCLUDED.offset_ms
+       RETURNING offset_ms`,
+      [partnerId, milliseconds],
+    );
+    return row!.offset_ms;
+  }
+
+  async reset(partnerId: string): Promise<void> {
+    await this.sql.query("DELETE FROM sandbox_clock_offsets WHERE partner_id = $1", [partnerId]);
+  }
+}
+
+const apiKey = (row: Row): StoredApiKey => ({
+  hash: row.hash as string,
+  partnerId: row.partner_id as string,
+  partnerName: row.partner_name as string,
+  environment: row.environment as Environment,
+  createdAt: row.created_at as Date,
+  hint: row.hint as string,
+});
+
+export class PgApiKeyStore implements ApiKeyStore {
+  constructor(private readonly sql: Sql) {}
+
+  async findKey(hash: string): Promise<StoredApiKey | undefined> {
+    const [row] = await this.sql.query("SELECT * FROM api_keys WHERE hash = $1", [hash]);
+    return row && apiKey(row);
+  }
+
+  async addKey(key: StoredApiKey): Promise<void> {
+    await this.sql.query(
+      "INSERT INTO api_keys (hash, partner_id, partner_name, environment, hint, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
+      [key.hash, key.partnerId, key.partnerName, key.environment, key.hint, key.createdAt],
+    );
+  }
+
+  async revokeKey(hash: string): Promise<boolean> {
+    return (await this.sql.query("DELETE FROM api_keys WHERE hash = $1 RETURNING 1", [hash])).length > 0;
+  }
+
+  async keysOf(environment: Environment): Promise<StoredApiKey[]> {
+    return (await this.sql.query("SELECT * FROM api_keys WHERE environment = $1 ORDER BY created_at, hash", [environment])).map(apiKey);
+  }
+}

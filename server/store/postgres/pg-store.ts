@@ -1,0 +1,410 @@
+/** The service's data in PostgreSQL: the Store contract over one connection or transaction. */
+import type {
+  DnsRecordRow,
+  DomainRow,
+  EmbedSessionRow,
+  EndedEmbedSessionRow,
+  RecordListPosition,
+  SessionRow,
+  Store,
+  TransferRow,
+  UserPageEntry,
+  UserPageQuery,
+  UserRow,
+} from "../types.js";
+import type { Row, Sql } from "./sql-client.js";
+
+const user = (row: Row): UserRow => ({
+  partnerId: row.partner_id as string,
+  userIdentifier: row.user_identifier as string,
+  email: row.email as string | null,
+  createdAt: row.created_at as Date,
+  lastLogin: row.last_login as Date,
+  updatedAt: row.updated_at as Date,
+  totalSpent: row.total_spent as number,
+});
+
+const domain = (row: Row): DomainRow => ({
+  id: row.id as string,
+  partnerId: row.partner_id as string,
+  userIdentifier: row.user_identifier as string,
+  name: row.name as string,
+  status: row.status as DomainRow["status"],
+  purchasedAt: row.purchased_at as Date,
+  expiresAt: row.expires_at as Date,
+  autoRenew: row.auto_renew as boolean,
+  whoisPrivacy: row.whois_privacy as boolean,
+  nameservers: row.nameservers as string[],
+  registrationPrice: row.registration_price as number,
+  renewalPrice: row.renewal_price as number,
+  currency: row.currency as string,
+  updatedAt: row.updated_at as Date,
+});
+
+const RECORD_COLUMNS = "id, domain_id, type, name, content, ttl, priority, created_at, updated_at";
+const record = (row: Row): DnsRecordRow => ({
+  id: row.id as string,
+  domainId: row.domain_id as string,
+  type: row.type as DnsRecordRow["type"],
+  name: row.name as string,
+  content: row.content as string,
+  ttl: row.ttl as number,
+  priority: row.priority as number | null,
+  createdAt: row.created_at as Date,
+  updatedAt: row.updated_at as Date,
+});
+
+const transfer = (row: Row): TransferRow => ({
+  id: row.id as string,
+  partnerId: row.partner_id as string,
+  userIdentifier: row.user_identifier as string,
+  domainName: row.domain_name as string,
+  status: row.status as TransferRow["status"],
+  authCode: row.auth_code as string,
+  extendRegistration: row.extend_registration as boolean,
+  cost: row.cost as number,
+  currency: row.currency as string,
+  startedAt: row.started_at as Date,
+  estimatedCompletion: row.estimated_completion as Date,
+  completedAt: row.completed_at as Date | null,
+  domainId: row.domain_id as string | null,
+  history: (row.history as Array<{ status: TransferRow["status"]; at: string }>).map((step) => ({ status: step.status, at: new Date(step.at) })),
+});
+
+/** Each sort and direction of the users list; every one has its index (migrations/0001_initial.sql). */
+const USER_ORDER: Record<`${UserPageQuery["sort"]}:${UserPageQuery["order"]}`, string> = {
+  "created_at:asc": "created_at, user_identifier",
+  "created_at:desc": "created_at DESC, user_identifier",
+  "last_login:asc": "last_login, user_identifier",
+  "last_login:desc": "last_login DESC, user_identifier",
+  "domain_count:asc": "domain_count, user_identifier",
+  "domain_count:desc": "domain_count DESC, user_identifier",
+};
+
+const ACTIVE = "status IN ('pending', 'in_progress')";
+
+/** Keeps what is left of the browser sessions of the users `where` selects: their cookies get the session-ended page. */
+const KEEP_ENDED_EMBED_SESSIONS = (where: string) => `
+  INSERT INTO ended_embed_sessions (id_hash, partner_id, expires_at)
+  SELECT e.id_hash, e.partner_id, coalesce(l.expires_at, 'epoch')
+  FROM embed_sessions e LEFT JOIN login_sessions l ON l.token_hash = e.login_token_hash
+  WHERE ${where}
+  ON CONFLICT (id_hash) DO NOTHING`;
+
+export class PgStore implements Store {
+  constructor(private readonly sql: Sql) {}
+
+  async findUser(partnerId: string, userIdentifier: string): Promise<UserRow | undefined> {
+    const [row] = await this.sql.query("SELECT * FROM users WHERE partner_id = $1 AND user_identifier = $2", [partnerId, userIdentifier]);
+    return row && user(row);
+  }
+
+  async saveUser(row: UserRow): Promise<void> {
+    await this.sql.query(
+      `INSERT INTO users (partner_id, user_identifier, email, created_at, last_login, updated_at, total_spent)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (partner_id, user_identifier) DO UPDATE SET
+         email = EXCLUDED.email, created_at = EXCLUDED.created_at, last_login = EXCLUDED.last_login,
+         updated_at = EXCLUDED.updated_at, total_spent = EXCLUDED.total_spent`,
+      [row.partnerId, row.userIdentifier, row.email, row.createdAt, row.lastLogin, row.updatedAt, row.totalSpent],
+    );
+  }
+
+  async listUsers(partnerId: string, { limit, offset, sort, order }: UserPageQuery): Promise<{ users: UserPageEntry[]; total: number }> {
+    const [rows, [count]] = await Promise.all([
+      this.sql.query(`SELECT * FROM users WHERE partner_id = $1 ORDER BY ${USER_ORDER[`${sort}:${order}`]} LIMIT $2 OFFSET $3`, [
+        partnerId,
+        limit,
+        offset,
+      ]),
+      this.sql.query<{ total: number }>("SELECT count(*)::integer AS total FROM users WHERE partner_id = $1", [partnerId]),
+    ]);
+    return { users: rows.map((row) => ({ user: user(row), domainCount: row.domain_count as number })), total: count!.total };
+  }
+
+  async deleteUser(partnerId: string, userIdentifier: string): Promise<void> {
+    await this.sql.query(KEEP_ENDED_EMBED_SESSIONS("e.partner_id = $1 AND e.user_identifier = $2"), [partnerId, userIdentifier]);
+    // Domains, records, transfers and sessions go with the user (ON DELETE CASCADE).
+    await this.sql.query("DELETE FROM users WHERE partner_id = $1 AND user_identifier = $2", [partnerId, userIdentifier]);
+  }
+
+  async deletePartnerData(partnerId: string): Promise<void> {
+    await this.sql.query(KEEP_ENDED_EMBED_SESSIONS("e.partner_id = $1"), [partnerId]);
+    await this.sql.query("DELETE FROM users WHERE partner_id = $1", [partnerId]);
+  }
+
+  async partnersWithData(): Promise<string[]> {
+    return (await this.sql.query<{ partner_id: string }>("SELECT DISTINCT partner_id FROM users")).map((row) => row.partner_id);
+  }
+
+  async partnersWithSessions(): Promise<string[]> {
+    const rows = await this.sql.query<{ partner_id: string }>(
+      "SELECT DISTINCT partner_id FROM login_sessions UNION SELECT DISTINCT partner_id FROM ended_embed_sessions",
+    );
+    return rows.map((row) => row.partner_id);
+  }
+
+  async findDomain(id: string): Promise<DomainRow | undefined> {
+    const [row] = await this.sql.query("SELECT * FROM domains WHERE id = $1", [id]);
+    return row && domain(row);
+  }
+
+  async findDomainByName(name: string): Promise<DomainRow | undefined> {
+    const [row] = await this.sql.query("SELECT * FROM domains WHERE name = $1", [name]);
+    return row && domain(row);
+  }
+
+  async domainsOfUser(partnerId: string, userIdentifier: string): Promise<DomainRow[]> {
+    const rows = await this.sql.query(
+      `SELECT * FROM domains WHERE partner_id = $1 AND user_identifier = $2 ORDER BY purchased_at DESC, name COLLATE "C"`,
+      [partnerId, userIdentifier],
+    );
+    return rows.map(domain);
+  }
+
+  async countDomains(partnerId: string, userIdentifier: string): Promise<number> {
+    const [row] = await this.sql.query<{ domain_count: number }>(
+      "SELECT domain_count FROM users WHERE partner_id = $1 AND user_identifier = $2",
+      [partnerId, userIdentifier],
+    );
+    return row?.domain_count ?? 0;
+  }
+
+  async domainsOfPartner(partnerId: string): Promise<DomainRow[]> {
+    return (await this.sql.query("SELECT * FROM domains WHERE partner_id = $1 ORDER BY purchased_at, id", [partnerId])).map(domain);
+  }
+
+  async saveDomain(row: DomainRow): Promise<void> {
+    await this.sql.query(
+      `INSERT INTO domains (id, partner_id, user_identifier, name, status, purchased_at, expires_at, auto_renew, whois_privacy,
+         nameservers, registration_price, renewal_price, currency, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+       ON CONFLICT (id) DO UPDATE SET
+         name = EXCLUDED.name, status = EXCLUDED.status, purchased_at = EXCLUDED.purchased_at, expires_at = EXCLUDED.expires_at,
+         auto_renew = EXCLUDED.auto_renew, whois_privacy = EXCLUDED.whois_privacy, nameservers = EXCLUDED.nameservers,
+         registration_price = EXCLUDED.registration_price, renewal_price = EXCLUDED.renewal_price,
+         currency = EXCLUDED.currency, updated_at = EXCLUDED.updated_at`,
+      [
+        row.id,
+        row.partnerId,
+        row.userIdentifier,
+        row.name,
+        row.status,
+        row.purchasedAt,
+        row.expiresAt,
+        row.autoRenew,
+        row.whoisPrivacy,
+        row.nameservers,
+        row.registrationPrice,
+        row.renewalPrice,
+        row.currency,
+        row.updatedAt,
+      ],
+    );
+  }
+
+  async findRecord(id: string): Promise<DnsRecordRow | undefined> {
+    const [row] = await this.sql.query(`SELECT ${RECORD_COLUMNS} FROM dns_records WHERE id = $1`, [id]);
+    return row && record(row);
+  }
+
+  async recordsOfDomain(domainId: string): Promise<DnsRecordRow[]> {
+    const rows = await this.sql.query(
+      `SELECT ${RECORD_COLUMNS} FROM dns_records WHERE domain_id = $1 ORDER BY name_key, type, created_at, id`,
+      [domainId],
+    );
+    return rows.map(record);
+  }
+
+  async recordPage(domainId: string, after: RecordListPosition | null, limit: number): Promise<DnsRecordRow[]> {
+    const rows =
+      after === null
+        ? await this.sql.query(
+            `SELECT ${RECORD_COLUMNS} FROM dns_records WHERE domain_id = $1 ORDER BY name_key, type, created_at, id LIMIT $2`,
+            [domainId, limit],
+          )
+        : await this.sql.query(
+            `SELECT ${RECORD_COLUMNS} FROM dns_records
+             WHERE domain_id = $1 AND (name_key, type, created_at, id) > (lower($2), $3, $4, $5)
+             ORDER BY name_key, type, created_at, id LIMIT $6`,
+            [domainId, after.name, after.type, after.createdAt, after.id, limit],
+          );
+    return rows.map(record);
+  }
+
+  async recordsAtName(domainId: string, name: string): Promise<DnsRecordRow[]> {
+    const rows = await this.sql.query(`SELECT ${RECORD_COLUMNS} FROM dns_records WHERE domain_id = $1 AND name_key = lower($2)`, [
+      domainId,
+      name,
+    ]);
+    return rows.map(record);
+  }
+
+  async countRecords(domainId: string): Promise<number> {
+    const [row] = await this.sql.query<{ count: number }>("SELECT count(*)::integer AS count FROM dns_records WHERE domain_id = $1", [domainId]);
+    return row!.count;
+  }
+
+  async addRecords(domainId: string, records: readonly DnsRecordRow[], maxRecords: number): Promise<boolean> {
+    return this.sql.transaction(async (sql) => {
+      // The domain's row is the lock: writers of one zone count and insert one after another.
+      await sql.query("SELECT 1 FROM domains WHERE id = $1 FOR UPDATE", [domainId]);
+      const [row] = await sql.query<{ count: number }>("SELECT count(*)::integer AS count FROM dns_records WHERE domain_id = $1", [domainId]);
+      if (row!.count + records.length > maxRecords) return false;
+      await insertRecords(sql, records);
+      return true;
+    });
+  }
+
+  async saveRecord(row: DnsRecordRow): Promise<void> {
+    await insertRecords(this.sql, [row]);
+  }
+
+  async deleteRecord(id: string): Promise<void> {
+    await this.sql.query("DELETE FROM dns_records WHERE id = $1", [id]);
+  }
+
+  async findTransfer(id: string): Promise<TransferRow | undefined> {
+    const [row] = await this.sql.query("SELECT * FROM transfers WHERE id = $1", [id]);
+    return row && transfer(row);
+  }
+
+  async activeTransfersOfPartner(partnerId: string): Promise<TransferRow[]> {
+    return (await this.sql.query(`SELECT * FROM transfers WHERE partner_id = $1 AND ${ACTIVE} ORDER BY started_at, id`, [partnerId])).map(
+      transfer,
+    );
+  }
+
+  async activeTransferOf(domainName: string): Promise<TransferRow | undefined> {
+    const [row] = await this.sql.query(`SELECT * FROM transfers WHERE domain_name = $1 AND ${ACTIVE}`, [domainName]);
+    return row && transfer(row);
+  }
+
+  async saveTransfer(row: TransferRow): Promise<void> {
+    await this.sql.query(
+      `INSERT INTO transfers (id, partner_id, user_identifier, domain_name, status, auth_code, extend_registration, cost, currency,
+         started_at, estimated_completion, completed_at, domain_id, history)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+       ON CONFLICT (id) DO UPDATE SET
+         status = EXCLUDED.status, completed_at = EXCLUDED.completed_at, domain_id = EXCLUDED.domain_id, history = EXCLUDED.history,
+         estimated_completion = EXCLUDED.estimated_completion`,
+      [
+        row.id,
+        row.partnerId,
+        row.userIdentifier,
+        row.domainName,
+        row.status,
+        row.authCode,
+        row.extendRegistration,
+        row.cost,
+        row.currency,
+        row.startedAt,
+        row.estimatedCompletion,
+        row.completedAt,
+        row.domainId,
+        JSON.stringify(row.history.map((step) => ({ status: step.status, at: step.at.toISOString() }))),
+      ],
+    );
+  }
+
+  async saveSession(session: SessionRow): Promise<void> {
+    await this.sql.query(
+      `INSERT INTO login_sessions (token_hash, partner_id, user_identifier, expires_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (token_hash) DO UPDATE SET expires_at = EXCLUDED.expires_at`,
+      [session.tokenHash, session.partnerId, session.userIdentifier, session.expiresAt],
+    );
+  }
+
+  async findSession(tokenHash: string): Promise<SessionRow | undefined> {
+    const [row] = await this.sql.query("SELECT * FROM login_sessions WHERE token_hash = $1", [tokenHash]);
+    return (
+      row && {
+        tokenHash: row.token_hash as string,
+        partnerId: row.partner_id as string,
+        userIdentifier: row.user_identifier as string,
+        expiresAt: row.expires_at as Date,
+      }
+    );
+  }
+
+  async sessionsOfUser(partnerId: string, userIdentifier: string): Promise<string[]> {
+    const rows = await this.sql.query<{ token_hash: string }>(
+      "SELECT token_hash FROM login_sessions WHERE partner_id = $1 AND user_identifier = $2 ORDER BY seq",
+      [partnerId, userIdentifier],
+    );
+    return rows.map((row) => row.token_hash);
+  }
+
+  async deleteSession(tokenHash: string): Promise<void> {
+    // Its browser sessions go with it (ON DELETE CASCADE).
+    await this.sql.query("DELETE FROM login_sessions WHERE token_hash = $1", [tokenHash]);
+  }
+
+  async deleteEndedSessions(partnerId: string, now: Date): Promise<number> {
+    const deleted = await this.sql.query("DELETE FROM login_sessions WHERE partner_id = $1 AND expires_at <= $2 RETURNING 1", [partnerId, now]);
+    await this.sql.query("DELETE FROM ended_embed_sessions WHERE partner_id = $1 AND expires_at <= $2", [partnerId, now]);
+    return deleted.length;
+  }
+
+  async saveEmbedSession(session: EmbedSessionRow): Promise<void> {
+    await this.sql.query(
+      `INSERT INTO embed_sessions (id_hash, login_token_hash, partner_id, user_identifier, csrf_token) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (id_hash) DO UPDATE SET csrf_token = EXCLUDED.csrf_token`,
+      [session.idHash, session.loginTokenHash, session.partnerId, session.userIdentifier, session.csrfToken],
+    );
+  }
+
+  async findEmbedSession(idHash: string): Promise<EmbedSessionRow | undefined> {
+    const [row] = await this.sql.query("SELECT * FROM embed_sessions WHERE id_hash = $1", [idHash]);
+    return (
+      row && {
+        idHash: row.id_hash as string,
+        loginTokenHash: row.login_token_hash as string,
+        partnerId: row.partner_id as string,
+        userIdentifier: row.user_identifier as string,
+        csrfToken: row.csrf_token as string,
+      }
+    );
+  }
+
+  async findEndedEmbedSession(idHash: string): Promise<EndedEmbedSessionRow | undefined> {
+    const [row] = await this.sql.query("SELECT * FROM ended_embed_sessions WHERE id_hash = $1", [idHash]);
+    return row && { idHash: row.id_hash as string, partnerId: row.partner_id as string, expiresAt: row.expires_at as Date };
+  }
+
+  async embedSessionsOfUser(partnerId: string, userIdentifier: string): Promise<string[]> {
+    const rows = await this.sql.query<{ id_hash: string }>(
+      "SELECT id_hash FROM embed_sessions WHERE partner_id = $1 AND user_identifier = $2 ORDER BY seq",
+      [partnerId, userIdentifier],
+    );
+    return rows.map((row) => row.id_hash);
+  }
+
+  async deleteEmbedSession(idHash: string): Promise<void> {
+    await this.sql.query("DELETE FROM embed_sessions WHERE id_hash = $1", [idHash]);
+  }
+}
+
+/** Inserts records, or replaces them whole (a record keeps its id, domain and creation time). */
+async function insertRecords(sql: Sql, records: readonly DnsRecordRow[]): Promise<void> {
+  if (records.length === 0) return;
+  // One statement for a bulk request or a template: arrays unnested into rows.
+  await sql.query(
+    `INSERT INTO dns_records (id, domain_id, type, name, content, ttl, priority, created_at, updated_at)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::integer[], $7::integer[], $8::timestamptz[], $9::timestamptz[])
+     ON CONFLICT (id) DO UPDATE SET
+       type = EXCLUDED.type, name = EXCLUDED.name, content = EXCLUDED.content, ttl = EXCLUDED.ttl,
+       priority = EXCLUDED.priority, updated_at = EXCLUDED.updated_at`,
+    [
+      records.map((r) => r.id),
+      records.map((r) => r.domainId),
+      records.map((r) => r.type),
+      records.map((r) => r.name),
+      records.map((r) => r.content),
+      records.map((r) => r.ttl),
+      records.map((r) => r.priority),
+      records.map((r) => r.createdAt),
+      records.map((r) => r.updatedAt),
+    ],
+  );
+}

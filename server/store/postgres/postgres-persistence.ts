@@ -1,0 +1,78 @@
+/**
+ * The persistence on PostgreSQL: a server every instance shares (DATABASE_URL), or PGlite in a
+ * directory (PARTNER_API_DATA_DIR) or in memory (tests). Each unit of work is one SERIALIZABLE
+ * transaction, run again when the database reports that it conflicted with a concurrent one: the
+ * rules the service code checks inside it then hold across instances, with the unique indexes of
+ * the schema as the last word on names registered once and one active transfer per name.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import type { DataStores, Persistence } from "../persistence.js";
+import { PgApiKeyStore, PgClockOffsetStore, PgWindowStore } from "./pg-shared-stores.js";
+import { PgStore } from "./pg-store.js";
+import { PgWebhookStore } from "./pg-webhook-store.js";
+import { pgliteSql, poolSql, type Sql } from "./sql-client.js";
+
+/**
+ * serialization_failure, deadlock_detected, and unique_violation: under SERIALIZABLE, two
+ * transactions that both found a name free and both inserted it can also end with the second's
+ * unique violation; run again, it finds the name taken and answers as the service does.
+ */
+const RETRYABLE = new Set(["40001", "40P01", "23505"]);
+/** Attempts of one unit of work before its conflict is an error of its own; races of a few writers settle in far fewer. */
+export const TRANSACTION_ATTEMPTS = 12;
+
+const codeOf = (error: unknown) => (error as { code?: unknown } | null)?.code;
+
+export class PostgresPersistence implements Persistence {
+  readonly kind = "postgres";
+  readonly store: PgStore;
+  readonly webhooks: PgWebhookStore;
+  readonly rateLimits: PgWindowStore;
+  readonly clockOffsets: PgClockOffsetStore;
+  readonly apiKeys: PgApiKeyStore;
+
+  constructor(readonly sql: Sql) {
+    this.store = new PgStore(sql);
+    this.webhooks = new PgWebhookStore(sql);
+    this.rateLimits = new PgWindowStore(sql);
+    this.clockOffsets = new PgClockOffsetStore(sql);
+    this.apiKeys = new PgApiKeyStore(sql);
+  }
+
+  async transaction<T>(work: (stores: DataStores) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.sql.transaction((tx) => work({ store: new PgStore(tx), webhooks: new PgWebhookStore(tx) }));
+      } catch (error) {
+        if (!RETRYABLE.has(codeOf(error) as string) || attempt >= TRANSACTION_ATTEMPTS) throw error;
+        // Jittered and growing, so the writers that conflicted do not meet again at once.
+        await sleep(Math.random() * Math.min(50, 2 ** attempt));
+      }
+    }
+  }
+
+  async ping(): Promise<void> {
+    await this.sql.query("SELECT 1");
+  }
+
+  close(): Promise<void> {
+    return this.sql.close();
+  }
+}
+
+/**
+ * Connections per instance unless PARTNER_API_DB_POOL_SIZE says: a request holds one only while
+ * its queries run, so a few keep an instance's one event loop busy; more only queue inside the
+ * database (bench/results/ has the measurement behind it).
+ */
+export const DEFAULT_POOL_SIZE = 10;
+
+export type PostgresLocation = { databaseUrl: string; poolSize?: number } | { dataDir: string } | { inMemory: true };
+
+/** The SQL client of a location, without checking its schema. */
+export async function openSql(location: PostgresLocation): Promise<Sql> {
+  if ("databaseUrl" in location) return poolSql({ connectionString: location.databaseUrl, max: location.poolSize ?? DEFAULT_POOL_SIZE });
+  // Loaded only where used: a server on memory or a PostgreSQL server never loads the WebAssembly.
+  const { PGlite } = await import("@electric-sql/pglite");
+  return pgliteSql(await PGlite.create("dataDir" in location ? location.dataDir : undefined));
+}
