@@ -7,6 +7,8 @@ export default defineConfig({
   test: {
     exclude: ["test/e2e/**", "node_modules/**"],
     testTimeout: 30_000,
+    // A worker on the PostgreSQL store opens and migrates its database in the first hook it runs.
+    hookTimeout: 30_000,
     // Most test files wait on sockets, timers and child processes for much of their time: three at
     // once keep the two cores the machines have busy (the default for `vitest run` is one fewer than
     // the cores). Measured with npm test's own summary of each step's time.

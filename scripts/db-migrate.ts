@@ -16,7 +16,9 @@ try {
   process.exit(2);
 }
 if (storage.kind === "memory") {
-  console.error("npm run db:migrate: set DATABASE_URL (a PostgreSQL server) or PARTNER_API_DATA_DIR (an embedded one); memory needs no schema");
+  console.error(
+    "npm run db:migrate: set DATABASE_URL (a PostgreSQL server) or PARTNER_API_DATA_DIR (an embedded one); memory needs no schema",
+  );
   process.exit(2);
 }
 

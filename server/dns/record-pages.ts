@@ -2,6 +2,7 @@
 import { Buffer } from "node:buffer";
 import { dnsLimits } from "../../generated/operations.js";
 import { apiErrors } from "../errors.js";
+import { textProblem } from "../plain-text.js";
 import type { DnsRecordRow, DomainRow, RecordListPosition, Store } from "../store/types.js";
 
 export interface RecordPage {
@@ -46,6 +47,8 @@ function positionOf(domain: DomainRow, cursor: string): RecordListPosition {
   )
     throw notOurs();
   if (typeof createdAt !== "number" || !Number.isSafeInteger(createdAt) || createdAt < 0) throw notOurs();
+  // No list gives out a position holding a control character: nothing stored holds one (server/plain-text.ts).
+  if ([name, type, id].some((text) => textProblem(text) !== null)) throw notOurs();
   if (domainId !== domain.id) throw apiErrors.badRequest("cursor", "invalid_cursor", "cursor belongs to the record list of another domain");
   // Any name and type make a position to start after; they need not be a record's.
   return { name, type: type as RecordListPosition["type"], createdAt: new Date(createdAt), id };

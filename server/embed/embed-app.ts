@@ -9,7 +9,8 @@
 import { fileURLToPath } from "node:url";
 import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from "express";
 import { servicesOf, type Services } from "../context.js";
-import { ApiError } from "../errors.js";
+import { ApiError, apiErrors } from "../errors.js";
+import { textProblem } from "../plain-text.js";
 import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from "./cookies.js";
 import { CSRF_FIELD, csrfRefusal } from "./csrf.js";
 import { embedContextOf, type EmbedContext } from "./embed-context.js";
@@ -173,6 +174,9 @@ export function createEmbedApp(services: Services, options: EmbedAppOptions = {}
   app.use(requireSession(services));
   app.use(verifyCsrf(services, log));
   app.get("/", (_req, res) => res.redirect(303, "/domains"));
+  // An id holding a control character names nothing, as an unknown id: nothing stored holds one (server/plain-text.ts).
+  for (const name of ["domainId", "recordId"])
+    app.param(name, (_req, _res, next, value) => next(textProblem(String(value)) ? apiErrors.notFound("Page", String(name)) : undefined));
   registerDomainRoutes(app);
   registerSearchRoutes(app);
   registerDnsRoutes(app);

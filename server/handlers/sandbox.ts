@@ -10,6 +10,7 @@ import { domainDetail } from "../domains/domain-views.js";
 import { apiErrors } from "../errors.js";
 import { rateLimitScope } from "../rate-limits/policy.js";
 import { applyDueChanges } from "../scheduling/due-changes.js";
+import { inTransaction } from "../transactions.js";
 
 type Handlers = OperationHandlers<RequestContext>;
 
@@ -72,7 +73,7 @@ export const sandboxHandlers: Pick<
   resetSandbox: async (_input, context) => {
     const { services } = context;
     const partner = partnerOf(context);
-    await services.store.deletePartnerData(partner.id);
+    await inTransaction(services, (tx) => tx.store.deletePartnerData(partner.id));
     await services.clocks.reset(partner.id);
     await services.rateLimitStore.forget(rateLimitScope(services.deployment.environment, partner.id));
     return { status: 204 };

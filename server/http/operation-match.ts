@@ -8,11 +8,13 @@
  * so `/api/v1/domains/%74lds` is `/api/v1/domains/tlds` (the catalogue, not the domain "tlds").
  * Then fixed segments are compared byte for byte (so case, a trailing slash or an empty segment
  * match nothing) and parameters are percent-decoded once and may not be empty, `.` or `..` (a
- * client that normalizes dot segments would have sent another path). `HEAD` addresses the `GET`
+ * client that normalizes dot segments would have sent another path) or hold a control character
+ * (nothing the service stores holds one: server/plain-text.ts; a database could not even compare it). `HEAD` addresses the `GET`
  * operation of its path.
  */
 import type { RequestHandler } from "express";
 import { operationTable, type OperationId, type OperationInfo } from "../../generated/operations.js";
+import { textProblem } from "../plain-text.js";
 
 export interface MatchedOperation {
   readonly id: OperationId;
@@ -51,7 +53,7 @@ function decodeParameter(raw: string): string | null {
   } catch {
     return null;
   }
-  return DOT_SEGMENTS.has(decoded) ? null : decoded;
+  return DOT_SEGMENTS.has(decoded) || textProblem(decoded) !== null ? null : decoded;
 }
 
 function parseTemplate(template: string): PathPattern["segments"] {

@@ -34,11 +34,13 @@ export function answerUnaddressed(req: Request, res: Response, next: NextFunctio
 }
 
 /**
- * Writes that are not one transaction: advancing a sandbox clock is one atomic step of the clock
- * store (a transaction run again would advance it twice), and the changes it makes due run in
- * transactions of their own (server/scheduling/due-changes.ts).
+ * Writes that are not one transaction, because they change what lives beside the data: advancing
+ * a sandbox clock is one atomic step of the clock store (a transaction run again would advance it
+ * twice), and the changes it makes due run in transactions of their own
+ * (server/scheduling/due-changes.ts); a reset deletes the data in a transaction, then sets the
+ * clock back and forgets the rate-limit counters.
  */
-const OUTSIDE_TRANSACTIONS: ReadonlySet<string> = new Set<OperationId>(["advanceSandboxClock"]);
+const OUTSIDE_TRANSACTIONS: ReadonlySet<string> = new Set<OperationId>(["advanceSandboxClock", "resetSandbox"]);
 
 /**
  * One dispatcher for every operation the deployment serves, from the operation matched once

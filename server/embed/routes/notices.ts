@@ -2,6 +2,7 @@
  * What a page says after a change (Post/Redirect/Get): the redirect names a notice and the domain, and
  * the text is built here from the store, so a crafted link can only show one of these sentences.
  */
+import { textProblem } from "../../plain-text.js";
 import { timestamp } from "../../clock.js";
 import type { EmbedContext } from "../embed-context.js";
 
@@ -20,7 +21,7 @@ export type NoticeCode = keyof typeof NOTICES;
 export async function noticeFor({ services, session }: EmbedContext, query: Record<string, unknown>): Promise<string | null> {
   const code = query.notice;
   const domainId = query.domain;
-  if (typeof code !== "string" || !Object.hasOwn(NOTICES, code) || typeof domainId !== "string") return null;
+  if (typeof code !== "string" || !Object.hasOwn(NOTICES, code) || typeof domainId !== "string" || textProblem(domainId)) return null;
   const domain = await services.store.findDomain(domainId);
   if (!domain || domain.partnerId !== session.partnerId || domain.userIdentifier !== session.userIdentifier) return null;
   return NOTICES[code as NoticeCode](domain.name, timestamp(domain.expiresAt).slice(0, 10));

@@ -23,7 +23,9 @@ const MIGRATION_LOCK = 7_264_553_811;
 
 const storage: UmzugStorage<Sql> = {
   async executed({ context }) {
-    await context.exec("CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())");
+    await context.exec(
+      "CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
+    );
     return (await context.query<{ name: string }>("SELECT name FROM schema_migrations ORDER BY name")).map((row) => row.name);
   },
   async logMigration({ name, context }) {
@@ -67,7 +69,9 @@ export interface SchemaState {
 
 export async function schemaState(sql: Sql): Promise<SchemaState> {
   const [table] = await sql.query<{ found: boolean }>("SELECT to_regclass('schema_migrations') IS NOT NULL AS found");
-  const applied = table?.found ? (await sql.query<{ name: string }>("SELECT name FROM schema_migrations ORDER BY name")).map((row) => row.name) : [];
+  const applied = table?.found
+    ? (await sql.query<{ name: string }>("SELECT name FROM schema_migrations ORDER BY name")).map((row) => row.name)
+    : [];
   const known = knownMigrations();
   return {
     applied,
@@ -80,6 +84,7 @@ export async function schemaState(sql: Sql): Promise<SchemaState> {
 export function schemaProblem({ pending, unknown }: SchemaState): string | null {
   if (unknown.length > 0)
     return `the database was migrated by a newer version of the server (${unknown.join(", ")}); run that version, or a database of this one`;
-  if (pending.length > 0) return `the database schema is behind this server (${pending.length} migration(s) to apply): run npm run db:migrate`;
+  if (pending.length > 0)
+    return `the database schema is behind this server (${pending.length} migration(s) to apply): run npm run db:migrate`;
   return null;
 }

@@ -68,7 +68,10 @@ const transfer = (row: Row): TransferRow => ({
   estimatedCompletion: row.estimated_completion as Date,
   completedAt: row.completed_at as Date | null,
   domainId: row.domain_id as string | null,
-  history: (row.history as Array<{ status: TransferRow["status"]; at: string }>).map((step) => ({ status: step.status, at: new Date(step.at) })),
+  history: (row.history as Array<{ status: TransferRow["status"]; at: string }>).map((step) => ({
+    status: step.status,
+    at: new Date(step.at),
+  })),
 });
 
 /** Each sort and direction of the users list; every one has its index (migrations/0001_initial.sql). */
@@ -241,7 +244,9 @@ export class PgStore implements Store {
   }
 
   async countRecords(domainId: string): Promise<number> {
-    const [row] = await this.sql.query<{ count: number }>("SELECT count(*)::integer AS count FROM dns_records WHERE domain_id = $1", [domainId]);
+    const [row] = await this.sql.query<{ count: number }>("SELECT count(*)::integer AS count FROM dns_records WHERE domain_id = $1", [
+      domainId,
+    ]);
     return row!.count;
   }
 
@@ -249,7 +254,9 @@ export class PgStore implements Store {
     return this.sql.transaction(async (sql) => {
       // The domain's row is the lock: writers of one zone count and insert one after another.
       await sql.query("SELECT 1 FROM domains WHERE id = $1 FOR UPDATE", [domainId]);
-      const [row] = await sql.query<{ count: number }>("SELECT count(*)::integer AS count FROM dns_records WHERE domain_id = $1", [domainId]);
+      const [row] = await sql.query<{ count: number }>("SELECT count(*)::integer AS count FROM dns_records WHERE domain_id = $1", [
+        domainId,
+      ]);
       if (row!.count + records.length > maxRecords) return false;
       await insertRecords(sql, records);
       return true;
@@ -341,7 +348,10 @@ export class PgStore implements Store {
   }
 
   async deleteEndedSessions(partnerId: string, now: Date): Promise<number> {
-    const deleted = await this.sql.query("DELETE FROM login_sessions WHERE partner_id = $1 AND expires_at <= $2 RETURNING 1", [partnerId, now]);
+    const deleted = await this.sql.query("DELETE FROM login_sessions WHERE partner_id = $1 AND expires_at <= $2 RETURNING 1", [
+      partnerId,
+      now,
+    ]);
     await this.sql.query("DELETE FROM ended_embed_sessions WHERE partner_id = $1 AND expires_at <= $2", [partnerId, now]);
     return deleted.length;
   }

@@ -145,7 +145,9 @@ export class PgWebhookStore implements WebhookStore {
   }
 
   async endpointsWithPendingDeliveries(): Promise<string[]> {
-    const rows = await this.sql.query<{ endpoint_id: string }>("SELECT DISTINCT endpoint_id FROM webhook_deliveries WHERE status = 'pending'");
+    const rows = await this.sql.query<{ endpoint_id: string }>(
+      "SELECT DISTINCT endpoint_id FROM webhook_deliveries WHERE status = 'pending'",
+    );
     return rows.map((row) => row.endpoint_id);
   }
 

@@ -40,9 +40,14 @@ function unavailability(error: unknown): StoreUnavailableError | null {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   const text = typeof message === "string" ? message : "";
   const unreachable =
-    (typeof code === "string" && (/^(08|57P)/.test(code) || ["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "ENOTFOUND"].includes(code))) ||
-    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connection is closed/i.test(text);
-  return unreachable ? new StoreUnavailableError(`the database is out of reach: ${text || String(code)}`, RETRY_AFTER_SECONDS, { cause: error }) : null;
+    (typeof code === "string" &&
+      (/^(08|57P)/.test(code) || ["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "ENOTFOUND"].includes(code))) ||
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connection is closed/i.test(
+      text,
+    );
+  return unreachable
+    ? new StoreUnavailableError(`the database is out of reach: ${text || String(code)}`, RETRY_AFTER_SECONDS, { cause: error })
+    : null;
 }
 
 async function classified<T>(step: () => Promise<T>): Promise<T> {

@@ -122,6 +122,7 @@ describe("GET /api/v1/domains/{domain_id}/dns, one page at a time", () => {
     ["a cursor of JSON of another shape", () => encoded({ after: "h0001" })],
     ["a cursor of another version", () => encoded(["r0", domains.domainId, "h0001", "A", 0, "rec_x"])],
     ["a cursor with a time that is no time", () => encoded(["r1", domains.domainId, "h0001", "A", "yesterday", "rec_x"])],
+    ["a cursor whose name holds a control character", () => encoded(["r1", domains.domainId, "h\u00001", "A", 0, "rec_x"])],
   ])("refuses %s with 400 invalid_cursor", async (_label, cursor) => {
     await seedRecords(3);
     const { error, response } = await list({ cursor: cursor() });

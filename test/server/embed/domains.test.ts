@@ -11,6 +11,14 @@ const totalSpent = async () =>
   (await signedIn.server.api.GET("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } })).data!.total_spent;
 
 describe("paths", () => {
+  it.each(["/domains/dom%00", "/domains/dom%01/dns/rec%00/edit", "/domains?notice=settings&domain=dom%00"])(
+    "take an id holding a control character as an unknown one: %s",
+    async (path) => {
+      const page = await signedIn.browser.get(path);
+      expect(page.status).toBe(path.includes("?") ? 200 : 404);
+    },
+  );
+
   it.each(["/Domains", "/DOMAINS", "/domains/", "/domains//"])(
     "serve each page at one spelling: %s is not the domain list",
     async (path) => {

@@ -5,6 +5,7 @@ import { BROWSER_SESSIONS_PER_USER, hashSessionToken, LOGIN_SESSIONS_PER_USER } 
 import { removeEndedSessions } from "../../../server/scheduling/session-expiry.js";
 import { startDueChangeSweep } from "../../../server/scheduling/sweep.js";
 import { startEmbedTestServer, type EmbedTestServer } from "../../support/embed-test-server.js";
+import { everythingStored } from "../../support/stored-text.js";
 import { EmbedBrowser, textOf } from "./support/embed-browser.js";
 
 let s: EmbedTestServer;
@@ -53,12 +54,10 @@ describe("GET /session/{token} (login_url)", () => {
     const loginUrl = await s.loginUrl("u1");
     const token = loginUrl.split("/").pop()!;
     const cookie = (await fetch(loginUrl, { redirect: "manual" })).headers.get("set-cookie")!.split(";")[0]!.split("=")[1]!;
-    const everythingStored = JSON.stringify(s.services.store, (_key, value: unknown) =>
-      value instanceof Map ? [...value.entries()] : value instanceof Set ? [...value] : value,
-    );
-    expect(everythingStored).toContain(hashSessionToken(token));
-    expect(everythingStored).not.toContain(token);
-    expect(everythingStored).not.toContain(cookie);
+    const stored = await everythingStored(s.services.persistence);
+    expect(stored).toContain(hashSessionToken(token));
+    expect(stored).not.toContain(token);
+    expect(stored).not.toContain(cookie);
   });
 
   it("reopens with the same login_url within 24 hours on the partner's clock (a new session each time)", async () => {

@@ -142,6 +142,14 @@ describe("path spellings", () => {
     expect((await rawRequest(s.baseUrl, "GET", "/api/v1/users/%E0%A4%A", AUTH)).status).toBe(404);
   });
 
+  it("addresses nothing with a parameter holding a control character: nothing stored holds one, on any store", async () => {
+    for (const path of ["/api/v1/users/u%001", "/api/v1/domains/dom%00", "/api/v1/dns_records/rec%7F", "/api/v1/domains/transfers/t%0A"]) {
+      const response = await rawRequest(s.baseUrl, "GET", path, AUTH);
+      expect(response.status, path).toBe(404);
+      expect(JSON.parse(response.body).message, path).toBe("No such operation; see the API reference");
+    }
+  });
+
   it("answers a method the path does not have with 405 and Allow, after authentication", async () => {
     expect((await rawRequest(s.baseUrl, "DELETE", "/api/v1/health")).status).toBe(401);
     const response = await rawRequest(s.baseUrl, "DELETE", "/api/v1/health", AUTH);
