@@ -87,6 +87,9 @@ export async function buildServer(directory: string = SERVER_DIRECTORY): Promise
     entryPoints: ["server/main.ts"],
     outfile: join(directory, BUNDLE_FILE),
     plugins: [sourceModuleUrls(directory)],
+    // PGlite finds its WebAssembly and data files beside its own module (import.meta.url), which a
+    // CommonJS bundle does not keep: it is loaded from node_modules, as the checkout has it.
+    external: ["@electric-sql/pglite"],
     // Names and layout are kept: a 500's stack in the logs stays readable without source maps,
     // which Node would load at every start-up.
     metafile: true,

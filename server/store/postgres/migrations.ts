@@ -83,7 +83,7 @@ export async function schemaState(sql: Sql): Promise<SchemaState> {
 /** One line saying why this server cannot run on the database, or null when the schema is its own. */
 export function schemaProblem({ pending, unknown }: SchemaState): string | null {
   if (unknown.length > 0)
-    return `the database was migrated by a newer version of the server (${unknown.join(", ")}); run that version, or a database of this one`;
+    return `the database schema is ahead of this server, migrated by a newer version (${unknown.join(", ")}): run that version, or this one on a database of its own`;
   if (pending.length > 0)
     return `the database schema is behind this server (${pending.length} migration(s) to apply): run npm run db:migrate`;
   return null;

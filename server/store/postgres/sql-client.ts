@@ -83,10 +83,12 @@ export interface PoolOptions {
   connectionString: string;
   /** Connections this instance holds at most. */
   max: number;
+  /** How long a query waits for a free connection; CONNECTION_WAIT_MS unless a test shortens it. */
+  connectionTimeoutMillis?: number;
 }
 
-export function poolSql({ connectionString, max }: PoolOptions): Sql & { pool: pg.Pool } {
-  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: CONNECTION_WAIT_MS, idleTimeoutMillis: 30_000 });
+export function poolSql({ connectionString, max, connectionTimeoutMillis = CONNECTION_WAIT_MS }: PoolOptions): Sql & { pool: pg.Pool } {
+  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis, idleTimeoutMillis: 30_000 });
   // An idle connection the server ends (a restart) is an event, not a crash: the next query opens another.
   pool.on("error", () => {});
   return {

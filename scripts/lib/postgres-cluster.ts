@@ -1,0 +1,58 @@
+/**
+ * A throwaway PostgreSQL 15 cluster from Debian's `postgresql` package, for tests and benchmarks
+ * (scripts/postgres-cluster.ts is its command line). PostgreSQL refuses to run as root, so as root
+ * it runs as the postgres user.
+ */
+import { execFileSync } from "node:child_process";
+import { chownSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const BIN = process.env.POSTGRES_BIN ?? "/usr/lib/postgresql/15/bin";
+const asRoot = process.getuid?.() === 0;
+
+function runPostgresTool(tool: string, args: string[]): void {
+  const [command, fullArgs] = asRoot ? ["runuser", ["-u", "postgres", "--", join(BIN, tool), ...args]] : [join(BIN, tool), args];
+  execFileSync(command, fullArgs, { stdio: ["ignore", "ignore", "inherit"] });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+export async function startCluster(directory?: string, port?: number): Promise<{ databaseUrl: string; directory: string }> {
+  const dir = directory ?? mkdtempSync(join(tmpdir(), "partner-api-pg-"));
+  if (asRoot) {
+    const { uid, gid } = userIds("postgres");
+    chownSync(dir, uid, gid);
+  }
+  const listenPort = port ?? (await freePort());
+  const data = join(dir, "data");
+  runPostgresTool("initdb", ["-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync", "-D", data]);
+  // fsync off: a throwaway cluster trades durability on power loss for speed.
+  const options = `-p ${listenPort} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
+  runPostgresTool("pg_ctl", ["start", "-w", "-D", data, "-l", join(dir, "log"), "-o", options]);
+  return { databaseUrl: `postgres://postgres@127.0.0.1:${listenPort}/postgres`, directory: dir };
+}
+
+export function stopCluster(directory: string): void {
+  statSync(join(directory, "data"));
+  runPostgresTool("pg_ctl", ["stop", "-m", "fast", "-w", "-D", join(directory, "data")]);
+  rmSync(directory, { recursive: true, force: true });
+}
+
+function userIds(name: string): { uid: number; gid: number } {
+  const [uid, gid] = execFileSync("id", ["-u", name])
+    .toString()
+    .trim()
+    .concat(" ", execFileSync("id", ["-g", name]).toString().trim())
+    .split(" ");
+  return { uid: Number(uid), gid: Number(gid) };
+}

@@ -1,0 +1,127 @@
+/**
+ * The hot lookups reach their rows through an index, not by reading a table: each store call runs
+ * against enough rows (analyzed) for the planner to choose as it would in production, and the plan
+ * of every statement it sends is read with EXPLAIN. On PGlite, in npm test.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrate, openSql } from "../../../server/store/postgres/index.js";
+import { PgApiKeyStore } from "../../../server/store/postgres/pg-shared-stores.js";
+import { PgStore } from "../../../server/store/postgres/pg-store.js";
+import { PgWebhookStore } from "../../../server/store/postgres/pg-webhook-store.js";
+import type { Row, Sql } from "../../../server/store/postgres/sql-client.js";
+
+const PARTNERS = 20;
+const USERS_PER_PARTNER = 1_000;
+const DOMAINS = 2_000;
+const RECORDS = 20_000;
+const ENDPOINTS = 2_000;
+const DELIVERIES = 20_000;
+const TRANSFERS = 5_000;
+
+/** Tables big enough that reading one whole would show: none may be scanned. */
+const BIG_TABLES = [
+  "users",
+  "domains",
+  "dns_records",
+  "webhook_deliveries",
+  "webhook_endpoints",
+  "api_keys",
+  "transfers",
+  "login_sessions",
+];
+
+interface PlanNode {
+  "Node Type": string;
+  "Relation Name"?: string;
+  Plans?: PlanNode[];
+}
+
+function scannedTables(node: PlanNode): string[] {
+  const own = node["Node Type"] === "Seq Scan" && node["Relation Name"] ? [node["Relation Name"]] : [];
+  return [...own, ...(node.Plans ?? []).flatMap(scannedTables)];
+}
+
+/** Runs every statement and records the tables its plan reads whole. */
+function explaining(sql: Sql): Sql & { scanned: string[][] } {
+  const scanned: string[][] = [];
+  const explained: Sql & { scanned: string[][] } = {
+    scanned,
+    async query<R extends Row>(text: string, params: readonly unknown[] = []) {
+      const [plan] = await sql.query<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }>(`EXPLAIN (FORMAT JSON) ${text}`, params);
+      scanned.push(scannedTables(plan!["QUERY PLAN"][0]!.Plan));
+      return sql.query<R>(text, params);
+    },
+    exec: (script) => sql.exec(script),
+    transaction: (work) => work(explained),
+    close: async () => {},
+  };
+  return explained;
+}
+
+describe("the plans of the hot lookups, with 20k records, 20k users and 20k deliveries analyzed", () => {
+  let sql: Sql;
+  beforeAll(async () => {
+    sql = await openSql({ inMemory: true });
+    await migrate(sql);
+    await sql.exec(`
+      INSERT INTO users (partner_id, user_identifier, created_at, last_login, updated_at, total_spent)
+        SELECT 'ptn_' || (i % ${PARTNERS}), 'usr_' || i, now() - i * interval '1 minute', now() - (i % 97) * interval '1 hour', now(), 0
+        FROM generate_series(1, ${PARTNERS * USERS_PER_PARTNER}) i;
+      INSERT INTO domains (id, partner_id, user_identifier, name, status, purchased_at, expires_at, auto_renew, whois_privacy,
+                           nameservers, registration_price, renewal_price, currency, updated_at)
+        SELECT 'dom_' || i, 'ptn_' || (i % ${PARTNERS}), 'usr_' || i, 'name-' || i || '.com', 'active', now(), now() + interval '1 year',
+               true, false, ARRAY['ns1.example.net'], 1299, 1499, 'USD', now()
+        FROM generate_series(1, ${DOMAINS}) i;
+      INSERT INTO dns_records (id, domain_id, type, name, content, ttl, priority, created_at, updated_at)
+        SELECT 'rec_' || i, 'dom_' || (i % 20 + 1), 'A', 'host-' || (i % 500), '192.0.2.1', 3600, NULL, now(), now()
+        FROM generate_series(1, ${RECORDS}) i;
+      INSERT INTO webhook_endpoints (id, partner_id, url, enabled, failing, secret, created_at, updated_at)
+        SELECT 'whe_' || i, 'ptn_' || i, 'https://receiver.example/' || i, true, false, 's', now(), now() FROM generate_series(1, ${ENDPOINTS}) i;
+      INSERT INTO webhook_deliveries (id, endpoint_id, partner_id, event, status, attempts, next_attempt_at, created_at)
+        SELECT 'whd_' || i, 'whe_' || (i % ${ENDPOINTS} + 1), 'ptn_' || (i % ${ENDPOINTS} + 1), '{}', CASE WHEN i % 10 = 0 THEN 'pending' ELSE 'succeeded' END,
+               '[]', now(), now() - i * interval '1 second'
+        FROM generate_series(1, ${DELIVERIES}) i;
+      INSERT INTO api_keys (hash, partner_id, partner_name, environment, hint, created_at)
+        SELECT md5(i::text), 'ptn_' || i, 'Partner', 'sandbox', 'pk_sand', now() FROM generate_series(1, 5000) i;
+      INSERT INTO transfers (id, partner_id, user_identifier, domain_name, status, auth_code, extend_registration, cost, currency,
+                             started_at, estimated_completion, history)
+        SELECT 'trf_' || i, 'ptn_' || (i % ${PARTNERS}), 'usr_' || i, 'moving-' || i || '.com', CASE WHEN i % 10 = 0 THEN 'pending' ELSE 'completed' END,
+               'code', true, 999, 'USD', now(), now(), '[]'
+        FROM generate_series(1, ${TRANSFERS}) i;
+      ANALYZE;
+    `);
+  }, 120_000);
+  afterAll(() => sql.close());
+
+  const calls: Array<[string, (store: PgStore, webhooks: PgWebhookStore, keys: PgApiKeyStore) => Promise<unknown>]> = [
+    ["a user by id", (store) => store.findUser("ptn_3", "usr_23")],
+    ["a domain by id", (store) => store.findDomain("dom_17")],
+    ["a domain by name", (store) => store.findDomainByName("name-17.com")],
+    ["the first records page of a domain", (store) => store.recordPage("dom_5", null, 100)],
+    [
+      "the records page of a domain after a position",
+      (store) => store.recordPage("dom_5", { name: "host-250", type: "A", createdAt: new Date(), id: "rec_0" }, 100),
+    ],
+    ["the records at a name", (store) => store.recordsAtName("dom_5", "HOST-44")],
+    ["the record count of a domain", (store) => store.countRecords("dom_5")],
+    ["adding records within the bound", (store) => store.addRecords("dom_6", [], 1_000)],
+    ["a user's domains", (store) => store.domainsOfUser("ptn_3", "usr_23")],
+    ...(["created_at", "last_login", "domain_count"] as const).flatMap((sort) =>
+      (["asc", "desc"] as const).map((order): [string, (store: PgStore) => Promise<unknown>] => [
+        `a users page by ${sort} ${order}`,
+        (store) => store.listUsers("ptn_4", { sort, order, offset: 100, limit: 50 }),
+      ]),
+    ),
+    ["the active transfer of a name", (store) => store.activeTransferOf("moving-20.com")],
+    ["the claim of a due delivery", (_store, webhooks) => webhooks.claimDueDelivery("whe_7", new Date(), 30_000)],
+    ["a page of an endpoint's deliveries", (_store, webhooks) => webhooks.deliveriesOf("whe_7", { limit: 20, offset: 0 })],
+    ["an API key by its hash", (_store, _webhooks, keys) => keys.findKey("c4ca4238a0b923820dcc509a6f75849b")],
+  ];
+
+  it.each(calls)("reads %s through an index", async (_name, call) => {
+    const queries = explaining(sql);
+    await call(new PgStore(queries), new PgWebhookStore(queries), new PgApiKeyStore(queries));
+    expect(queries.scanned.length).toBeGreaterThan(0);
+    expect(queries.scanned.flat().filter((table) => BIG_TABLES.includes(table))).toEqual([]);
+  });
+});

@@ -1,0 +1,573 @@
+/**
+ * What every Persistence promises, written once: each implementation's test file runs it with one
+ * line (`describeStoreContract("PGlite", open)`). Each test works under partner and user ids of its
+ * own, so the tests share one database.
+ */
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Cents } from "../../../server/money.js";
+import type { Persistence } from "../../../server/store/persistence.js";
+import type { DnsRecordRow, DomainRow, TransferRow, UserRow } from "../../../server/store/types.js";
+import type { WebhookDeliveryRow, WebhookEndpointRow } from "../../../server/webhooks/webhook-store.js";
+
+export const at = (iso: string) => new Date(`2026-01-01T${iso}Z`);
+export const uniqueId = (prefix: string) => `${prefix}_${randomUUID().slice(0, 12)}`;
+
+export function userRow(partnerId: string, userIdentifier: string, overrides: Partial<UserRow> = {}): UserRow {
+  return {
+    partnerId,
+    userIdentifier,
+    email: null,
+    createdAt: at("00:00:00"),
+    lastLogin: at("00:00:00"),
+    updatedAt: at("00:00:00"),
+    totalSpent: 0 as Cents,
+    ...overrides,
+  };
+}
+
+export function domainRow(owner: UserRow, overrides: Partial<DomainRow> = {}): DomainRow {
+  return {
+    id: uniqueId("dom"),
+    partnerId: owner.partnerId,
+    userIdentifier: owner.userIdentifier,
+    name: `${uniqueId("d")}.com`,
+    status: "active",
+    purchasedAt: at("00:00:00"),
+    expiresAt: new Date("2027-01-01T00:00:00Z"),
+    autoRenew: true,
+    whoisPrivacy: false,
+    nameservers: ["ns1.example.net", "ns2.example.net"],
+    registrationPrice: 1299 as Cents,
+    renewalPrice: 1499 as Cents,
+    currency: "USD",
+    updatedAt: at("00:00:00"),
+    ...overrides,
+  };
+}
+
+export function recordRow(domainId: string, overrides: Partial<DnsRecordRow> = {}): DnsRecordRow {
+  return {
+    id: uniqueId("rec"),
+    domainId,
+    type: "A",
+    name: "www",
+    content: "192.0.2.1",
+    ttl: 3600,
+    priority: null,
+    createdAt: at("00:00:00"),
+    updatedAt: at("00:00:00"),
+    ...overrides,
+  };
+}
+
+export function transferRow(owner: UserRow, overrides: Partial<TransferRow> = {}): TransferRow {
+  return {
+    id: uniqueId("trf"),
+    partnerId: owner.partnerId,
+    userIdentifier: owner.userIdentifier,
+    domainName: `${uniqueId("t")}.com`,
+    status: "pending",
+    authCode: "auth-code",
+    extendRegistration: true,
+    cost: 999 as Cents,
+    currency: "USD",
+    startedAt: at("00:00:00"),
+    estimatedCompletion: at("01:00:00"),
+    completedAt: null,
+    domainId: null,
+    history: [{ status: "pending", at: at("00:00:00") }],
+    ...overrides,
+  };
+}
+
+function endpointRow(partnerId: string, overrides: Partial<WebhookEndpointRow> = {}): WebhookEndpointRow {
+  return {
+    id: uniqueId("whe"),
+    partnerId,
+    url: "https://receiver.example/hooks",
+    events: ["domain.registered"],
+    description: null,
+    enabled: true,
+    failing: false,
+    secret: "whsec_one",
+    previousSecret: { secret: "whsec_old", expiresAt: at("02:00:00") },
+    createdAt: at("00:00:00"),
+    updatedAt: at("00:00:00"),
+    ...overrides,
+  };
+}
+
+function deliveryRow(endpoint: WebhookEndpointRow, overrides: Partial<WebhookDeliveryRow> = {}): WebhookDeliveryRow {
+  return {
+    id: uniqueId("whd"),
+    endpointId: endpoint.id,
+    partnerId: endpoint.partnerId,
+    event: {
+      id: uniqueId("evt"),
+      partnerId: endpoint.partnerId,
+      type: "domain.registered",
+      createdAt: at("00:00:00"),
+      payload: { name: "a.com" },
+    },
+    status: "pending",
+    attempts: [],
+    nextAttemptAt: at("00:00:00"),
+    createdAt: at("00:00:00"),
+    ...overrides,
+  };
+}
+
+export function describeStoreContract(name: string, open: () => Promise<{ persistence: Persistence; close(): Promise<void> }>): void {
+  describe(`the store contract on ${name}`, () => {
+    let persistence: Persistence;
+    let close: () => Promise<void>;
+    beforeAll(async () => {
+      ({ persistence, close } = await open());
+    }, 60_000);
+    afterAll(() => close());
+
+    /** A partner of the test's own with one user. */
+    async function aUser(overrides: Partial<UserRow> = {}) {
+      const user = userRow(uniqueId("ptn"), uniqueId("usr"), overrides);
+      await persistence.store.saveUser(user);
+      return user;
+    }
+    async function aDomain(overrides: Partial<DomainRow> = {}) {
+      const user = await aUser();
+      const domain = domainRow(user, overrides);
+      await persistence.store.saveDomain(domain);
+      return { user, domain };
+    }
+
+    describe("users", () => {
+      it("finds a saved user as saved, and a changed one as changed", async () => {
+        const user = await aUser({ email: "a@example.com", totalSpent: 2500 as Cents });
+        expect(await persistence.store.findUser(user.partnerId, user.userIdentifier)).toEqual(user);
+        const changed = { ...user, lastLogin: at("05:00:00"), totalSpent: 4000 as Cents };
+        await persistence.store.saveUser(changed);
+        expect(await persistence.store.findUser(user.partnerId, user.userIdentifier)).toEqual(changed);
+        expect(await persistence.store.findUser(user.partnerId, "someone-else")).toBeUndefined();
+      });
+
+      it("pages users by each sort, both directions, ties by user_identifier ascending, with domain counts and the total", async () => {
+        const partnerId = uniqueId("ptn");
+        const users = [
+          userRow(partnerId, "c", { createdAt: at("01:00:00"), lastLogin: at("03:00:00") }),
+          userRow(partnerId, "a", { createdAt: at("02:00:00"), lastLogin: at("01:00:00") }),
+          userRow(partnerId, "b", { createdAt: at("02:00:00"), lastLogin: at("02:00:00") }),
+        ];
+        for (const user of users) await persistence.store.saveUser(user);
+        await persistence.store.saveDomain(domainRow(users[1]!));
+        await persistence.store.saveDomain(domainRow(users[1]!));
+        await persistence.store.saveDomain(domainRow(users[0]!));
+        const page = async (sort: "created_at" | "last_login" | "domain_count", order: "asc" | "desc", offset = 0, limit = 10) => {
+          const result = await persistence.store.listUsers(partnerId, { sort, order, offset, limit });
+          return { ids: result.users.map((entry) => `${entry.user.userIdentifier}${entry.domainCount}`), total: result.total };
+        };
+        expect(await page("created_at", "asc")).toEqual({ ids: ["c1", "a2", "b0"], total: 3 });
+        expect(await page("created_at", "desc")).toEqual({ ids: ["a2", "b0", "c1"], total: 3 });
+        expect(await page("last_login", "asc")).toEqual({ ids: ["a2", "b0", "c1"], total: 3 });
+        expect(await page("last_login", "desc")).toEqual({ ids: ["c1", "b0", "a2"], total: 3 });
+        expect(await page("domain_count", "asc")).toEqual({ ids: ["b0", "c1", "a2"], total: 3 });
+        expect(await page("domain_count", "desc")).toEqual({ ids: ["a2", "c1", "b0"], total: 3 });
+        expect(await page("domain_count", "desc", 1, 1)).toEqual({ ids: ["c1"], total: 3 });
+        expect(await page("domain_count", "desc", 5, 1)).toEqual({ ids: [], total: 3 });
+        expect(await persistence.store.listUsers(uniqueId("ptn"), { sort: "created_at", order: "asc", offset: 0, limit: 5 })).toEqual({
+          users: [],
+          total: 0,
+        });
+      });
+
+      it("deletes a user with its domains, records, transfers and login sessions, and keeps what answers its browser sessions", async () => {
+        const { user, domain } = await aDomain();
+        const record = recordRow(domain.id);
+        await persistence.store.saveRecord(record);
+        const transfer = transferRow(user);
+        await persistence.store.saveTransfer(transfer);
+        await persistence.store.saveSession({
+          tokenHash: uniqueId("tok"),
+          partnerId: user.partnerId,
+          userIdentifier: user.userIdentifier,
+          expiresAt: at("12:00:00"),
+        });
+        const [tokenHash] = await persistence.store.sessionsOfUser(user.partnerId, user.userIdentifier);
+        const embed = {
+          idHash: uniqueId("emb"),
+          loginTokenHash: tokenHash!,
+          partnerId: user.partnerId,
+          userIdentifier: user.userIdentifier,
+          csrfToken: "csrf",
+        };
+        await persistence.store.saveEmbedSession(embed);
+
+        await persistence.store.deleteUser(user.partnerId, user.userIdentifier);
+
+        expect(await persistence.store.findUser(user.partnerId, user.userIdentifier)).toBeUndefined();
+        expect(await persistence.store.findDomain(domain.id)).toBeUndefined();
+        expect(await persistence.store.findDomainByName(domain.name)).toBeUndefined();
+        expect(await persistence.store.findRecord(record.id)).toBeUndefined();
+        expect(await persistence.store.findTransfer(transfer.id)).toBeUndefined();
+        expect(await persistence.store.activeTransferOf(transfer.domainName)).toBeUndefined();
+        expect(await persistence.store.findSession(tokenHash!)).toBeUndefined();
+        expect(await persistence.store.findEmbedSession(embed.idHash)).toBeUndefined();
+        expect(await persistence.store.findEndedEmbedSession(embed.idHash)).toEqual({
+          idHash: embed.idHash,
+          partnerId: user.partnerId,
+          expiresAt: at("12:00:00"),
+        });
+        expect(await persistence.store.partnersWithData()).not.toContain(user.partnerId);
+      });
+
+      it("deletes every user of a partner on a sandbox reset, and no other partner's", async () => {
+        const one = await aDomain();
+        const other = await aUser();
+        await persistence.store.saveUser(userRow(one.user.partnerId, uniqueId("usr")));
+        expect(await persistence.store.partnersWithData()).toEqual(expect.arrayContaining([one.user.partnerId, other.partnerId]));
+        await persistence.store.deletePartnerData(one.user.partnerId);
+        expect(
+          (await persistence.store.listUsers(one.user.partnerId, { sort: "created_at", order: "asc", offset: 0, limit: 10 })).total,
+        ).toBe(0);
+        expect(await persistence.store.findDomain(one.domain.id)).toBeUndefined();
+        expect(await persistence.store.findUser(other.partnerId, other.userIdentifier)).toEqual(other);
+        expect(await persistence.store.partnersWithData()).not.toContain(one.user.partnerId);
+      });
+    });
+
+    describe("domains", () => {
+      it("finds a domain by id and by name, copies that do not change the stored one", async () => {
+        const { domain } = await aDomain();
+        const found = await persistence.store.findDomain(domain.id);
+        expect(found).toEqual(domain);
+        found!.nameservers.push("ns3.example.net");
+        expect(await persistence.store.findDomainByName(domain.name)).toEqual(domain);
+        expect(await persistence.store.findDomain("dom_unknown")).toBeUndefined();
+      });
+
+      it("lists a user's domains newest purchase first, ties by name, and counts them", async () => {
+        const user = await aUser();
+        const older = domainRow(user, { name: `b-${uniqueId("x")}.com`, purchasedAt: at("01:00:00") });
+        const newerB = domainRow(user, { name: `b-${uniqueId("x")}.com`, purchasedAt: at("02:00:00") });
+        const newerA = domainRow(user, { name: `a-${uniqueId("x")}.com`, purchasedAt: at("02:00:00") });
+        for (const domain of [older, newerB, newerA]) await persistence.store.saveDomain(domain);
+        expect((await persistence.store.domainsOfUser(user.partnerId, user.userIdentifier)).map((d) => d.id)).toEqual([
+          newerA.id,
+          newerB.id,
+          older.id,
+        ]);
+        expect(await persistence.store.countDomains(user.partnerId, user.userIdentifier)).toBe(3);
+        expect((await persistence.store.domainsOfPartner(user.partnerId)).map((d) => d.id).sort()).toEqual(
+          [older.id, newerA.id, newerB.id].sort(),
+        );
+      });
+
+      it("saves a changed domain in place", async () => {
+        const { user, domain } = await aDomain();
+        const renewed = { ...domain, expiresAt: new Date("2030-01-01T00:00:00Z"), autoRenew: false };
+        await persistence.store.saveDomain(renewed);
+        expect(await persistence.store.findDomain(domain.id)).toEqual(renewed);
+        expect(await persistence.store.countDomains(user.partnerId, user.userIdentifier)).toBe(1);
+      });
+    });
+
+    describe("DNS records", () => {
+      it("lists records by name without regard to case in code-point order, then type, creation and id, and pages after any position", async () => {
+        const { domain } = await aDomain();
+        const records = [
+          recordRow(domain.id, { name: "b", type: "TXT" }),
+          recordRow(domain.id, { name: "B", type: "A", createdAt: at("00:00:02") }),
+          recordRow(domain.id, { name: "b", type: "A", createdAt: at("00:00:01") }),
+          recordRow(domain.id, { name: "a-b", type: "A" }),
+          recordRow(domain.id, { name: "a", type: "MX", priority: 10, content: "mail.example.com" }),
+          recordRow(domain.id, { name: "_dmarc", type: "TXT" }),
+        ];
+        for (const record of records) await persistence.store.saveRecord(record);
+        const expected = [records[5], records[4], records[3], records[2], records[1], records[0]].map((r) => r!.id);
+        expect((await persistence.store.recordsOfDomain(domain.id)).map((r) => r.id)).toEqual(expected);
+        expect((await persistence.store.recordPage(domain.id, null, 2)).map((r) => r.id)).toEqual(expected.slice(0, 2));
+        const fourth = records[2]!;
+        expect((await persistence.store.recordPage(domain.id, fourth, 10)).map((r) => r.id)).toEqual(expected.slice(4));
+        // A position no record holds: between the two A records at b.
+        const between = { name: "B", type: "A" as const, createdAt: at("00:00:01"), id: "~" };
+        expect((await persistence.store.recordPage(domain.id, between, 10)).map((r) => r.id)).toEqual(expected.slice(4));
+        expect(await persistence.store.findRecord(records[4]!.id)).toEqual(records[4]);
+        expect(await persistence.store.countRecords(domain.id)).toBe(6);
+      });
+
+      it("finds the records at a name without regard to case", async () => {
+        const { domain } = await aDomain();
+        const upper = recordRow(domain.id, { name: "WWW" });
+        const lower = recordRow(domain.id, { name: "www", type: "AAAA", content: "2001:db8::1" });
+        await persistence.store.saveRecord(upper);
+        await persistence.store.saveRecord(lower);
+        await persistence.store.saveRecord(recordRow(domain.id, { name: "mail" }));
+        expect((await persistence.store.recordsAtName(domain.id, "Www")).map((r) => r.id).sort()).toEqual([upper.id, lower.id].sort());
+        expect(await persistence.store.recordsAtName(domain.id, "ftp")).toEqual([]);
+      });
+
+      it("adds records all or none, within the bound of records per domain", async () => {
+        const { domain } = await aDomain();
+        expect(await persistence.store.addRecords(domain.id, [recordRow(domain.id), recordRow(domain.id)], 3)).toBe(true);
+        const refused = [recordRow(domain.id), recordRow(domain.id)];
+        expect(await persistence.store.addRecords(domain.id, refused, 3)).toBe(false);
+        expect(await persistence.store.findRecord(refused[0]!.id)).toBeUndefined();
+        expect(await persistence.store.countRecords(domain.id)).toBe(2);
+        expect(await persistence.store.addRecords(domain.id, [recordRow(domain.id)], 3)).toBe(true);
+        expect(await persistence.store.countRecords(domain.id)).toBe(3);
+      });
+
+      it("keeps the bound when many writers add at once", async () => {
+        const { domain } = await aDomain();
+        const outcomes = await Promise.all(
+          Array.from({ length: 12 }, () => persistence.store.addRecords(domain.id, [recordRow(domain.id), recordRow(domain.id)], 10)),
+        );
+        expect(outcomes.filter(Boolean)).toHaveLength(5);
+        expect(await persistence.store.countRecords(domain.id)).toBe(10);
+      });
+
+      it("saves a changed record in place and deletes it", async () => {
+        const { domain } = await aDomain();
+        const record = recordRow(domain.id, { name: "zzz" });
+        await persistence.store.saveRecord(record);
+        const moved = { ...record, name: "aaa", content: "192.0.2.9", updatedAt: at("03:00:00") };
+        await persistence.store.saveRecord(moved);
+        expect(await persistence.store.recordsOfDomain(domain.id)).toEqual([moved]);
+        expect(await persistence.store.countRecords(domain.id)).toBe(1);
+        await persistence.store.deleteRecord(record.id);
+        expect(await persistence.store.findRecord(record.id)).toBeUndefined();
+        expect(await persistence.store.countRecords(domain.id)).toBe(0);
+      });
+    });
+
+    describe("transfers", () => {
+      it("finds a transfer with its history, and the one active transfer of a name until it completes", async () => {
+        const user = await aUser();
+        const transfer = transferRow(user);
+        await persistence.store.saveTransfer(transfer);
+        expect(await persistence.store.findTransfer(transfer.id)).toEqual(transfer);
+        expect(await persistence.store.activeTransferOf(transfer.domainName)).toEqual(transfer);
+        expect((await persistence.store.activeTransfersOfPartner(user.partnerId)).map((t) => t.id)).toEqual([transfer.id]);
+        const completed: TransferRow = {
+          ...transfer,
+          status: "completed",
+          completedAt: at("01:00:00"),
+          history: [...transfer.history, { status: "completed", at: at("01:00:00") }],
+        };
+        await persistence.store.saveTransfer(completed);
+        expect(await persistence.store.findTransfer(transfer.id)).toEqual(completed);
+        expect(await persistence.store.activeTransferOf(transfer.domainName)).toBeUndefined();
+        expect(await persistence.store.activeTransfersOfPartner(user.partnerId)).toEqual([]);
+      });
+    });
+
+    describe("sessions", () => {
+      it("keeps a user's login sessions oldest first, and deletes one with the browser sessions opened from it", async () => {
+        const user = await aUser();
+        const hashes = [uniqueId("tok"), uniqueId("tok"), uniqueId("tok")];
+        for (const tokenHash of hashes)
+          await persistence.store.saveSession({
+            tokenHash,
+            partnerId: user.partnerId,
+            userIdentifier: user.userIdentifier,
+            expiresAt: at("12:00:00"),
+          });
+        expect(await persistence.store.sessionsOfUser(user.partnerId, user.userIdentifier)).toEqual(hashes);
+        expect(await persistence.store.findSession(hashes[0]!)).toEqual({
+          tokenHash: hashes[0],
+          partnerId: user.partnerId,
+          userIdentifier: user.userIdentifier,
+          expiresAt: at("12:00:00"),
+        });
+        const embeds = [uniqueId("emb"), uniqueId("emb")].map((idHash) => ({
+          idHash,
+          loginTokenHash: hashes[0]!,
+          partnerId: user.partnerId,
+          userIdentifier: user.userIdentifier,
+          csrfToken: "csrf",
+        }));
+        for (const embed of embeds) await persistence.store.saveEmbedSession(embed);
+        expect(await persistence.store.findEmbedSession(embeds[0]!.idHash)).toEqual(embeds[0]);
+        expect(await persistence.store.embedSessionsOfUser(user.partnerId, user.userIdentifier)).toEqual(embeds.map((e) => e.idHash));
+        await persistence.store.deleteEmbedSession(embeds[1]!.idHash);
+        expect(await persistence.store.embedSessionsOfUser(user.partnerId, user.userIdentifier)).toEqual([embeds[0]!.idHash]);
+        await persistence.store.deleteSession(hashes[0]!);
+        expect(await persistence.store.sessionsOfUser(user.partnerId, user.userIdentifier)).toEqual(hashes.slice(1));
+        expect(await persistence.store.findEmbedSession(embeds[0]!.idHash)).toBeUndefined();
+        expect(await persistence.store.findEndedEmbedSession(embeds[0]!.idHash)).toBeUndefined();
+      });
+
+      it("deletes the login sessions that ended by the partner's time, and the ended browser sessions past theirs", async () => {
+        const user = await aUser();
+        const session = (tokenHash: string, expiresAt: Date) => ({
+          tokenHash,
+          partnerId: user.partnerId,
+          userIdentifier: user.userIdentifier,
+          expiresAt,
+        });
+        await persistence.store.saveSession(session("tok_early", at("01:00:00")));
+        await persistence.store.saveSession(session(`tok_${uniqueId("x")}`, at("05:00:00")));
+        expect(await persistence.store.partnersWithSessions()).toContain(user.partnerId);
+        expect(await persistence.store.deleteEndedSessions(user.partnerId, at("02:00:00"))).toBe(1);
+        expect(await persistence.store.sessionsOfUser(user.partnerId, user.userIdentifier)).toHaveLength(1);
+        expect(await persistence.store.deleteEndedSessions(user.partnerId, at("05:00:00"))).toBe(1);
+        expect(await persistence.store.partnersWithSessions()).not.toContain(user.partnerId);
+      });
+    });
+
+    describe("webhooks", () => {
+      it("keeps a partner's endpoints oldest first and deletes one with its deliveries", async () => {
+        const partnerId = uniqueId("ptn");
+        const first = endpointRow(partnerId);
+        const second = endpointRow(partnerId, { events: null, previousSecret: null, description: "all events" });
+        await persistence.webhooks.saveEndpoint(first);
+        await persistence.webhooks.saveEndpoint(second);
+        expect(await persistence.webhooks.findEndpoint(first.id)).toEqual(first);
+        expect(await persistence.webhooks.endpointsOf(partnerId)).toEqual([first, second]);
+        expect((await persistence.webhooks.allEndpoints()).map((e) => e.id)).toEqual(expect.arrayContaining([first.id, second.id]));
+        const delivery = deliveryRow(first);
+        await persistence.webhooks.saveDelivery(delivery);
+        await persistence.webhooks.deleteEndpoint(first.id);
+        expect(await persistence.webhooks.findEndpoint(first.id)).toBeUndefined();
+        expect(await persistence.webhooks.findDelivery(delivery.id)).toBeUndefined();
+        expect(await persistence.webhooks.endpointsOf(partnerId)).toEqual([second]);
+      });
+
+      it("pages an endpoint's deliveries newest first, and forgets finished ones created before a time", async () => {
+        const endpoint = endpointRow(uniqueId("ptn"));
+        await persistence.webhooks.saveEndpoint(endpoint);
+        const old = deliveryRow(endpoint, {
+          status: "succeeded",
+          nextAttemptAt: null,
+          attempts: [{ attemptedAt: at("00:00:01"), statusCode: 200, error: null, durationMs: 12 }],
+        });
+        const pending = deliveryRow(endpoint, { createdAt: at("00:00:05") });
+        const recent = deliveryRow(endpoint, { status: "failed", nextAttemptAt: null, createdAt: at("00:00:09") });
+        for (const delivery of [old, pending, recent]) await persistence.webhooks.saveDelivery(delivery);
+        expect(await persistence.webhooks.findDelivery(old.id)).toEqual(old);
+        expect(await persistence.webhooks.deliveriesOf(endpoint.id, { limit: 2, offset: 0 })).toEqual({
+          deliveries: [recent, pending],
+          total: 3,
+        });
+        expect(await persistence.webhooks.deliveriesOf(endpoint.id, { limit: 2, offset: 5 })).toEqual({ deliveries: [], total: 3 });
+        expect(await persistence.webhooks.endpointsWithPendingDeliveries()).toContain(endpoint.id);
+        expect(await persistence.webhooks.deleteFinishedDeliveriesBefore(endpoint.id, at("00:00:07"))).toBe(1);
+        expect(await persistence.webhooks.deliveriesOf(endpoint.id, { limit: 10, offset: 0 })).toEqual({
+          deliveries: [recent, pending],
+          total: 2,
+        });
+      });
+
+      it("claims the oldest due delivery, one at a time per endpoint, until it is saved or its lease ends", async () => {
+        const endpoint = endpointRow(uniqueId("ptn"));
+        await persistence.webhooks.saveEndpoint(endpoint);
+        const notYetDue = deliveryRow(endpoint, { createdAt: at("00:00:00"), nextAttemptAt: at("09:00:00") });
+        const oldest = deliveryRow(endpoint, { createdAt: at("00:00:01") });
+        const next = deliveryRow(endpoint, { createdAt: at("00:00:02") });
+        for (const delivery of [notYetDue, oldest, next]) await persistence.webhooks.saveDelivery(delivery);
+
+        expect(await persistence.webhooks.claimDueDelivery(endpoint.id, at("01:00:00"), 60_000)).toEqual(oldest);
+        expect(await persistence.webhooks.claimDueDelivery(endpoint.id, at("01:00:00"), 60_000)).toBeUndefined();
+        await persistence.webhooks.saveDelivery({ ...oldest, status: "succeeded", nextAttemptAt: null });
+        expect(await persistence.webhooks.claimDueDelivery(endpoint.id, at("01:00:00"), 1)).toEqual(next);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        // The instance that claimed it said nothing within its lease: the delivery is claimed again.
+        expect(await persistence.webhooks.claimDueDelivery(endpoint.id, at("01:00:00"), 60_000)).toEqual(next);
+      });
+
+      it("hands a due delivery to one of many claimants at once", async () => {
+        const endpoint = endpointRow(uniqueId("ptn"));
+        await persistence.webhooks.saveEndpoint(endpoint);
+        await persistence.webhooks.saveDelivery(deliveryRow(endpoint));
+        await persistence.webhooks.saveDelivery(deliveryRow(endpoint));
+        const claims = await Promise.all(
+          Array.from({ length: 8 }, () => persistence.webhooks.claimDueDelivery(endpoint.id, at("01:00:00"), 60_000)),
+        );
+        expect(claims.filter((claim) => claim !== undefined)).toHaveLength(1);
+      });
+    });
+
+    describe("rate-limit counters", () => {
+      const counter = (key: string, limit: number, windowStart = 1_000) => ({ key, windowStart, limit });
+
+      it("counts a request in every counter, or in none when one is full", async () => {
+        const scope = uniqueId("key");
+        const counters = [counter(`${scope}:minute`, 3), counter(`${scope}:second`, 1)];
+        expect(await persistence.rateLimits.consume(counters)).toEqual({ counts: [1, 1], refused: [] });
+        expect(await persistence.rateLimits.consume(counters)).toEqual({ counts: [1, 1], refused: [1] });
+        expect(await persistence.rateLimits.peek(counters)).toEqual([1, 1]);
+      });
+
+      it("counts a counter of an earlier window as 0", async () => {
+        const scope = uniqueId("key");
+        await persistence.rateLimits.consume([counter(`${scope}:s`, 1, 1_000)]);
+        expect(await persistence.rateLimits.peek([counter(`${scope}:s`, 1, 2_000)])).toEqual([0]);
+        expect(await persistence.rateLimits.consume([counter(`${scope}:s`, 1, 2_000)])).toEqual({ counts: [1], refused: [] });
+      });
+
+      it("lets exactly the limit through when many requests come at once", async () => {
+        const scope = uniqueId("key");
+        const results = await Promise.all(
+          Array.from({ length: 20 }, () => persistence.rateLimits.consume([counter(`${scope}:m`, 7), counter(`${scope}:h`, 100)])),
+        );
+        expect(results.filter((result) => result.refused.length === 0)).toHaveLength(7);
+        expect(await persistence.rateLimits.peek([counter(`${scope}:m`, 7), counter(`${scope}:h`, 100)])).toEqual([7, 7]);
+      });
+
+      it("forgets the counters of one key scope only", async () => {
+        const [one, other] = [uniqueId("key"), uniqueId("key")];
+        await persistence.rateLimits.consume([counter(`${one}:m`, 5), counter(`${other}:m`, 5)]);
+        await persistence.rateLimits.forget(one);
+        expect(await persistence.rateLimits.peek([counter(`${one}:m`, 5), counter(`${other}:m`, 5)])).toEqual([0, 1]);
+      });
+    });
+
+    describe("sandbox clocks", () => {
+      it("adds up advances, concurrent ones too, and resets to 0", async () => {
+        const partnerId = uniqueId("ptn");
+        expect(await persistence.clockOffsets.offsetOf(partnerId)).toBe(0);
+        await Promise.all([1_000, 2_000, 3_000].map((ms) => persistence.clockOffsets.advance(partnerId, ms)));
+        expect(await persistence.clockOffsets.offsetOf(partnerId)).toBe(6_000);
+        expect(await persistence.clockOffsets.advance(partnerId, 86_400_000 * 400)).toBe(6_000 + 86_400_000 * 400);
+        await persistence.clockOffsets.reset(partnerId);
+        expect(await persistence.clockOffsets.offsetOf(partnerId)).toBe(0);
+      });
+    });
+
+    describe("API keys", () => {
+      it("finds a key by its hash until it is revoked, and lists an environment's keys", async () => {
+        const keys = persistence.apiKeys;
+        if (keys === null) return;
+        const key = {
+          hash: uniqueId("h"),
+          partnerId: uniqueId("ptn"),
+          partnerName: "Acme",
+          environment: "sandbox" as const,
+          createdAt: at("00:00:00"),
+          hint: "pk_sand",
+        };
+        await keys.addKey(key);
+        expect(await keys.findKey(key.hash)).toEqual(key);
+        expect(await keys.keysOf("sandbox")).toContainEqual(key);
+        expect(await keys.revokeKey(key.hash)).toBe(true);
+        expect(await keys.revokeKey(key.hash)).toBe(false);
+        expect(await keys.findKey(key.hash)).toBeUndefined();
+        expect(await keys.keysOf("sandbox")).not.toContainEqual(key);
+      });
+    });
+
+    describe("transactions", () => {
+      it("writes all of a unit of work, or none of it when the work throws", async () => {
+        const user = userRow(uniqueId("ptn"), uniqueId("usr"));
+        await expect(
+          persistence.transaction(async ({ store }) => {
+            await store.saveUser(user);
+            throw new Error("the handler found a rule broken");
+          }),
+        ).rejects.toThrow("the handler found a rule broken");
+        expect(await persistence.store.findUser(user.partnerId, user.userIdentifier)).toBeUndefined();
+        await persistence.transaction(({ store }) => store.saveUser(user));
+        expect(await persistence.store.findUser(user.partnerId, user.userIdentifier)).toEqual(user);
+      });
+    });
+  });
+}
