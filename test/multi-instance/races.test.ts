@@ -4,7 +4,7 @@
  * Needs a PostgreSQL server: `npm run test:postgres` starts a throwaway one (CI runs it).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startInstance, type Instance } from "../support/server-instances.js";
+import { freshDatabase, startInstance, type Instance } from "../support/server-instances.js";
 
 const databaseUrl = process.env.DATABASE_URL;
 
@@ -20,7 +20,8 @@ describe.skipIf(!databaseUrl)("two instances on one database, raced", () => {
   const fresh = (what: string) => `${what}-${run}-${++counter}`;
 
   beforeAll(async () => {
-    instances = await Promise.all([startInstance(databaseUrl!), startInstance(databaseUrl!)]);
+    const database = await freshDatabase(databaseUrl!);
+    instances = await Promise.all([startInstance(database), startInstance(database)]);
   }, 60_000);
   afterAll(async () => {
     await Promise.all(instances.map((instance) => instance.stop()));

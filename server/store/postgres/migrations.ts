@@ -53,10 +53,12 @@ const migrator = (sql: Sql) =>
  * Returns the names applied.
  */
 export async function migrate(sql: Sql): Promise<string[]> {
+  // READ COMMITTED: what the migrations table holds is read after the lock is granted, so the
+  // instance that waited sees what the one before it applied (a serializable snapshot would not).
   return sql.transaction(async (tx) => {
     await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
     return (await migrator(tx).up()).map((migration) => migration.name);
-  });
+  }, "read committed");
 }
 
 export interface SchemaState {

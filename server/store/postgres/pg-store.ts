@@ -260,7 +260,9 @@ export class PgStore implements Store {
       if (row!.count + records.length > maxRecords) return false;
       await insertRecords(sql, records);
       return true;
-    });
+      // On its own, READ COMMITTED: the count after the lock sees what the writer before committed.
+      // Inside a unit of work it runs in that (serializable) transaction.
+    }, "read committed");
   }
 
   async saveRecord(row: DnsRecordRow): Promise<void> {
