@@ -27,7 +27,11 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startCluster(directory?: string, port?: number): Promise<{ databaseUrl: string; directory: string }> {
+// fsync off: a throwaway cluster trades durability on power loss for speed.
+const serverOptions = (directory: string, port: number) =>
+  `-p ${port} -k ${directory} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
+
+export async function startCluster(directory?: string, port?: number): Promise<{ databaseUrl: string; directory: string; port: number }> {
   const dir = directory ?? mkdtempSync(join(tmpdir(), "partner-api-pg-"));
   if (asRoot) {
     const { uid, gid } = userIds("postgres");
@@ -36,10 +40,27 @@ export async function startCluster(directory?: string, port?: number): Promise<{
   const listenPort = port ?? (await freePort());
   const data = join(dir, "data");
   runPostgresTool("initdb", ["-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync", "-D", data]);
-  // fsync off: a throwaway cluster trades durability on power loss for speed.
-  const options = `-p ${listenPort} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
-  runPostgresTool("pg_ctl", ["start", "-w", "-D", data, "-l", join(dir, "log"), "-o", options]);
-  return { databaseUrl: `postgres://postgres@127.0.0.1:${listenPort}/postgres`, directory: dir };
+  runPostgresTool("pg_ctl", ["start", "-w", "-D", data, "-l", join(dir, "log"), "-o", serverOptions(dir, listenPort)]);
+  return { databaseUrl: `postgres://postgres@127.0.0.1:${listenPort}/postgres`, directory: dir, port: listenPort };
+}
+
+/** Stops the server of a cluster and keeps its data: a database restart, as an operator's or a crash's. */
+export function stopServer(directory: string): void {
+  runPostgresTool("pg_ctl", ["stop", "-m", "fast", "-w", "-D", join(directory, "data")]);
+}
+
+/** Starts the server of a cluster stopped with stopServer again, on the port it had. */
+export function startServer(directory: string, port: number): void {
+  runPostgresTool("pg_ctl", [
+    "start",
+    "-w",
+    "-D",
+    join(directory, "data"),
+    "-l",
+    join(directory, "log"),
+    "-o",
+    serverOptions(directory, port),
+  ]);
 }
 
 export function stopCluster(directory: string): void {

@@ -1,8 +1,11 @@
 /**
  * What partners' writes survive: an instance killed with SIGKILL in the middle of writes and of a
- * webhook delivery. Needs a PostgreSQL server: `npm run test:postgres` starts a throwaway one.
+ * webhook delivery; and what partners are answered while the database is gone or busy. Needs
+ * PostgreSQL: `npm run test:postgres` starts a throwaway server (and this file a cluster of its own).
  */
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startCluster, startServer, stopCluster, stopServer } from "../../scripts/lib/postgres-cluster.js";
+import { openSql } from "../../server/store/postgres/index.js";
 import { freshDatabase, startInstance, type Instance } from "../support/server-instances.js";
 import { startWebhookReceiver } from "../support/webhook-receiver.js";
 
@@ -87,5 +90,75 @@ describe.skipIf(!databaseUrl)("an instance killed with SIGKILL", () => {
     expect(receiver.received.length).toBeGreaterThanOrEqual(2);
     expect(receiver.received[1]!.body.id).toBe(eventId);
     await receiver.stop();
+  }, 60_000);
+});
+
+describe.skipIf(!databaseUrl)("the database out of reach, and a pool with no connection free", () => {
+  let cluster: { databaseUrl: string; directory: string; port: number };
+  let database: string;
+  const instances: Instance[] = [];
+  beforeAll(async () => {
+    // A cluster of this test's own: it is stopped and started again under the instance.
+    cluster = await startCluster();
+    database = await freshDatabase(cluster.databaseUrl);
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(instances.map((instance) => instance.stop()));
+    stopCluster(cluster.directory);
+  });
+
+  it("answers 503 with Retry-After while the database is down, never a 500, and recovers by itself when it is back", async () => {
+    const instance = await startInstance(database);
+    instances.push(instance);
+    const user = fresh("user");
+    expect((await instance.call("POST", "/api/v1/users", { user_identifier: user })).status).toBe(201);
+    stopServer(cluster.directory);
+    try {
+      for (const [method, path, body] of [
+        ["GET", `/api/v1/users/${user}`],
+        ["POST", "/api/v1/users", { user_identifier: fresh("user") }],
+        ["GET", "/health"],
+      ] as const) {
+        const answer = await instance.call(method, path, body);
+        expect(answer.status, `${method} ${path}`).toBe(503);
+        expect(Number(answer.headers.get("retry-after")), `${method} ${path}`).toBeGreaterThan(0);
+        expect(answer.body.error, `${method} ${path}`).toBe("service_unavailable");
+      }
+    } finally {
+      startServer(cluster.directory, cluster.port);
+    }
+    let status = 0;
+    for (let i = 0; i < 100 && status !== 200; i++) {
+      status = (await instance.call("GET", `/api/v1/users/${user}`)).status;
+      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(status).toBe(200);
+    expect(instance.process.output()).not.toMatch(/"level":50/);
+  }, 60_000);
+
+  it("answers 503 with Retry-After, in bounded time, a request that finds no connection free", async () => {
+    const instance = await startInstance(database, { PARTNER_API_DB_POOL_SIZE: "1" });
+    instances.push(instance);
+    const blocker = await openSql({ databaseUrl: database, poolSize: 1 });
+    let release!: () => void;
+    const locked = new Promise<void>((resolve) => (release = resolve));
+    let lockTaken!: () => void;
+    const taken = new Promise<void>((resolve) => (lockTaken = resolve));
+    // Holds the users table: the write below takes the instance's one connection and waits on it.
+    const holding = blocker.transaction(async (tx) => {
+      await tx.query("LOCK TABLE users IN ACCESS EXCLUSIVE MODE");
+      lockTaken();
+      await locked;
+    }, "read committed");
+    await taken;
+    const write = instance.call("POST", "/api/v1/users", { user_identifier: fresh("user") });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const refused = await instance.call("GET", "/api/v1/users?limit=1");
+    expect(refused.status).toBe(503);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    release();
+    await holding;
+    await blocker.close();
+    expect((await write).status).toBe(201);
   }, 60_000);
 });
