@@ -3,6 +3,22 @@ import { defineConfig } from "vitest/config";
 /** Test files that must load the server's modules afresh: they check what the server patches at start-up. */
 const NEEDS_FRESH_MODULES = ["test/server/validator/validator-startup-shortcuts.test.ts"];
 
+/**
+ * The API tests that run a server on a store, run a second time on the PostgreSQL store
+ * (test/support/test-persistence.ts): on PGlite in `npm test`, on a PostgreSQL server in
+ * `npm run test:postgres`. Not here: the property suite (it compares the memory store's insides)
+ * and what starts no store.
+ */
+const ON_EVERY_STORE = [
+  "test/client/{calls-and-errors,pagination,retry,webhooks}.test.ts",
+  "test/server/{users,domains/domains,transfers/transfers-and-catalog,sandbox/sandbox,webhooks/webhooks}.test.ts",
+  "test/server/dns/*.test.ts",
+  "test/server/embed/*.test.ts",
+  "test/server/http/{auth-and-http,path-spellings,request-body-text,integer-query,store-unavailable}.test.ts",
+  "test/server/rate-limits/rate-limits.test.ts",
+  "test/server/auth/database-keys.test.ts",
+];
+
 export default defineConfig({
   test: {
     exclude: ["test/e2e/**", "node_modules/**"],
@@ -23,9 +39,19 @@ export default defineConfig({
           include: ["test/**/*.test.ts"],
           exclude: [...NEEDS_FRESH_MODULES, "test/e2e/**", "node_modules/**"],
           isolate: false,
+          env: { PARTNER_API_TEST_STORE: "memory" },
         },
       },
-      { extends: true, test: { name: "fresh-modules", include: NEEDS_FRESH_MODULES } },
+      { extends: true, test: { name: "fresh-modules", include: NEEDS_FRESH_MODULES, env: { PARTNER_API_TEST_STORE: "memory" } } },
+      {
+        extends: true,
+        test: {
+          name: "on-postgresql",
+          include: ON_EVERY_STORE,
+          isolate: false,
+          env: { PARTNER_API_TEST_STORE: process.env.PARTNER_API_TEST_STORE === "postgres" ? "postgres" : "pglite" },
+        },
+      },
     ],
   },
 });

@@ -79,6 +79,8 @@ export class MemoryWebhookStore implements WebhookStore {
   /** Delivery ids per endpoint, in creation order. */
   private readonly deliveryIdsByEndpoint = new Map<string, string[]>();
   private readonly pending = new Map<string, Set<string>>();
+  /** The claimed delivery of each endpoint and until when (real time); saving the delivery ends it. */
+  private readonly claims = new Map<string, { deliveryId: string; until: number }>();
 
   async saveEndpoint(endpoint: WebhookEndpointRow): Promise<void> {
     this.endpoints.set(endpoint.id, { ...endpoint, events: endpoint.events && [...endpoint.events] });
@@ -104,6 +106,7 @@ export class MemoryWebhookStore implements WebhookStore {
     for (const deliveryId of this.deliveryIdsByEndpoint.get(id) ?? []) this.deliveries.delete(deliveryId);
     this.deliveryIdsByEndpoint.delete(id);
     this.pending.delete(id);
+    this.claims.delete(id);
     const endpoint = this.endpoints.get(id);
     if (endpoint) this.endpointIdsByPartner.get(endpoint.partnerId)?.delete(id);
     this.endpoints.delete(id);
@@ -116,6 +119,7 @@ export class MemoryWebhookStore implements WebhookStore {
       this.deliveryIdsByEndpoint.set(delivery.endpointId, ids);
     }
     this.deliveries.set(delivery.id, copyDelivery(delivery));
+    if (this.claims.get(delivery.endpointId)?.deliveryId === delivery.id) this.claims.delete(delivery.endpointId);
     const pending = this.pending.get(delivery.endpointId) ?? new Set<string>();
     if (delivery.status === "pending") pending.add(delivery.id);
     else pending.delete(delivery.id);
@@ -140,8 +144,15 @@ export class MemoryWebhookStore implements WebhookStore {
     return { deliveries: newestFirst.map((id) => copyDelivery(this.deliveries.get(id)!)), total: ids.length };
   }
 
-  /** One process: the dispatcher already works each endpoint with one worker at a time, so there is no lease to keep. */
-  async claimDueDelivery(endpointId: string, now: Date): Promise<WebhookDeliveryRow | undefined> {
+  async claimDueDelivery(endpointId: string, now: Date, leaseMs: number): Promise<WebhookDeliveryRow | undefined> {
+    const claim = this.claims.get(endpointId);
+    if (claim && claim.until > Date.now() && this.pending.get(endpointId)?.has(claim.deliveryId)) return undefined;
+    const due = this.firstDue(endpointId, now);
+    if (due) this.claims.set(endpointId, { deliveryId: due.id, until: Date.now() + leaseMs });
+    return due;
+  }
+
+  private firstDue(endpointId: string, now: Date): WebhookDeliveryRow | undefined {
     // Reads in place and copies only the one returned: a receiver that was down has a backlog.
     for (const id of this.pending.get(endpointId) ?? []) {
       const delivery = this.deliveries.get(id)!;

@@ -9,7 +9,7 @@ import { openSql } from "../../server/store/postgres/index.js";
 import { freshDatabase, startInstance, type Instance } from "../support/server-instances.js";
 import { startWebhookReceiver } from "../support/webhook-receiver.js";
 
-const databaseUrl = process.env.DATABASE_URL;
+const databaseUrl = process.env.PARTNER_API_TEST_DATABASE_URL;
 const run = `f${Date.now().toString(36)}`;
 let counter = 0;
 const fresh = (what: string) => `${what}-${run}-${++counter}`;

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase, startInstance, type Instance } from "../support/server-instances.js";
 
-const databaseUrl = process.env.DATABASE_URL;
+const databaseUrl = process.env.PARTNER_API_TEST_DATABASE_URL;
 
 describe.skipIf(!databaseUrl)("two instances on one database, raced", () => {
   let instances: Instance[] = [];

@@ -290,7 +290,7 @@ describe("many POST /api/v1/users for one user", () => {
     ).length;
 
   it(`keep the store's size flat once the user has ${LOGIN_SESSIONS_PER_USER} sessions: nothing of the older ones stays behind`, async () => {
-    const server = await startTestServer({ rateLimits: scaleRateLimits(DEFAULT_RATE_LIMITS, 100) });
+    const server = await startTestServer({ rateLimits: scaleRateLimits(DEFAULT_RATE_LIMITS, 100), store: "memory" });
     try {
       const login = () => server.api.POST("/api/v1/users", { body: { user_identifier: "u1" } });
       for (let i = 0; i < LOGIN_SESSIONS_PER_USER; i++) await login();

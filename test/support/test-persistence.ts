@@ -1,7 +1,7 @@
 /**
  * The persistence the API tests run on, chosen by PARTNER_API_TEST_STORE: `memory` (the default),
  * `pglite` (the PostgreSQL store on PGlite, in this process; what `npm test` runs the suite on a
- * second time) or `postgres` (the PostgreSQL store on the server DATABASE_URL names, a database of
+ * second time) or `postgres` (the PostgreSQL store on the server PARTNER_API_TEST_DATABASE_URL names, a database of
  * its own per test worker; `npm run test:postgres`). Each test starts on an empty one.
  */
 import { MemoryPersistence } from "../../server/store/memory-persistence.js";
@@ -17,14 +17,20 @@ export const testStore = (): TestStore => {
 };
 
 /** Every table of the schema but the migrations' own, emptied between tests: much faster than a new database. */
-const EMPTY_EVERY_TABLE = `TRUNCATE users, domains, dns_records, transfers, login_sessions, embed_sessions, ended_embed_sessions,
-  webhook_endpoints, webhook_deliveries, rate_limit_counters, sandbox_clock_offsets, api_keys RESTART IDENTITY CASCADE`;
+async function emptyingStatement(persistence: PostgresPersistence): Promise<string> {
+  const tables = await persistence.sql.query<{ name: string }>(
+    "SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'schema_migrations' ORDER BY 1",
+  );
+  return `TRUNCATE ${tables.map(({ name }) => `"${name}"`).join(", ")} RESTART IDENTITY CASCADE`;
+}
 
-/** A database of this test worker's own on the server DATABASE_URL names: workers run at once. */
+/** A database of this test worker's own on the server PARTNER_API_TEST_DATABASE_URL names: workers run at once. */
 async function workerDatabase(): Promise<PostgresLocation> {
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) throw new Error("PARTNER_API_TEST_STORE=postgres needs DATABASE_URL (npm run test:postgres starts a server)");
-  const name = `partner_api_test_${process.env.VITEST_POOL_ID ?? "0"}`;
+  const serverUrl = process.env.PARTNER_API_TEST_DATABASE_URL;
+  if (!serverUrl)
+    throw new Error("PARTNER_API_TEST_STORE=postgres needs PARTNER_API_TEST_DATABASE_URL (npm run test:postgres starts a server)");
+  // By process: the projects of one run each number their workers from 1.
+  const name = `partner_api_test_${process.pid}`;
   const admin = await openSql({ databaseUrl: serverUrl, poolSize: 1 });
   try {
     const [exists] = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
@@ -37,14 +43,15 @@ async function workerDatabase(): Promise<PostgresLocation> {
   return { databaseUrl: url.toString() };
 }
 
-let shared: Promise<PostgresPersistence> | undefined;
+let shared: Promise<{ persistence: PostgresPersistence; emptyEveryTable: string }> | undefined;
 
 /** One PostgreSQL persistence per test worker, migrated once. */
-function sharedPostgres(store: "pglite" | "postgres"): Promise<PostgresPersistence> {
+function sharedPostgres(store: "pglite" | "postgres") {
   shared ??= (async () => {
     const sql = await openSql(store === "pglite" ? { inMemory: true } : await workerDatabase());
     await migrate(sql);
-    return new PostgresPersistence(sql);
+    const persistence = new PostgresPersistence(sql);
+    return { persistence, emptyEveryTable: await emptyingStatement(persistence) };
   })();
   return shared;
 }
@@ -53,7 +60,7 @@ function sharedPostgres(store: "pglite" | "postgres"): Promise<PostgresPersisten
 export async function emptyTestPersistence(only?: TestStore): Promise<Persistence> {
   const store = only ?? testStore();
   if (store === "memory") return new MemoryPersistence();
-  const persistence = await sharedPostgres(store);
-  await persistence.sql.exec(EMPTY_EVERY_TABLE);
+  const { persistence, emptyEveryTable } = await sharedPostgres(store);
+  await persistence.sql.exec(emptyEveryTable);
   return persistence;
 }

@@ -120,7 +120,10 @@ export class PgStore implements Store {
         limit,
         offset,
       ]),
-      this.sql.query<{ total: number }>("SELECT count(*)::integer AS total FROM users WHERE partner_id = $1", [partnerId]),
+      // The partner's kept count (partner_user_counts), not a count of its users.
+      this.sql.query<{ total: number }>("SELECT coalesce(sum(count), 0)::integer AS total FROM partner_user_counts WHERE partner_id = $1", [
+        partnerId,
+      ]),
     ]);
     return { users: rows.map((row) => ({ user: user(row), domainCount: row.domain_count as number })), total: count!.total };
   }

@@ -6,20 +6,26 @@
  * the schema as the last word on names registered once and one active transfer per name.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import type { DataStores, Persistence } from "../persistence.js";
+import { StoreUnavailableError, type DataStores, type Persistence } from "../persistence.js";
 import { PgApiKeyStore, PgClockOffsetStore, PgWindowStore } from "./pg-shared-stores.js";
 import { PgStore } from "./pg-store.js";
 import { PgWebhookStore } from "./pg-webhook-store.js";
 import { pgliteSql, poolSql, type Sql } from "./sql-client.js";
 
+/** serialization_failure and deadlock_detected: the database's word that a run again may succeed. */
+const CONFLICTS = new Set(["40001", "40P01"]);
 /**
- * serialization_failure, deadlock_detected, and unique_violation: under SERIALIZABLE, two
- * transactions that both found a name free and both inserted it can also end with the second's
- * unique violation; run again, it finds the name taken and answers as the service does.
+ * unique_violation: under SERIALIZABLE, two transactions that both found a name free and both
+ * inserted it can also end with the second's unique violation; run again, it finds the name taken
+ * and answers as the service does. One run again shows that; a violation that stays is a defect.
  */
-const RETRYABLE = new Set(["40001", "40P01", "23505"]);
-/** Attempts of one unit of work before its conflict is an error of its own; races of a few writers settle in far fewer. */
-export const TRANSACTION_ATTEMPTS = 12;
+const UNIQUE_VIOLATION = "23505";
+const UNIQUE_VIOLATION_ATTEMPTS = 3;
+/**
+ * Attempts of one unit of work; races of a few writers settle in far fewer. Then the unit is
+ * answered as unavailable (503 with Retry-After): the database is too contended to take it now.
+ */
+export const TRANSACTION_ATTEMPTS = 16;
 
 const codeOf = (error: unknown) => (error as { code?: unknown } | null)?.code;
 
@@ -44,7 +50,11 @@ export class PostgresPersistence implements Persistence {
       try {
         return await this.sql.transaction((tx) => work({ store: new PgStore(tx), webhooks: new PgWebhookStore(tx) }));
       } catch (error) {
-        if (!RETRYABLE.has(codeOf(error) as string) || attempt >= TRANSACTION_ATTEMPTS) throw error;
+        const code = codeOf(error) as string;
+        if (code === UNIQUE_VIOLATION && attempt < UNIQUE_VIOLATION_ATTEMPTS) continue;
+        if (!CONFLICTS.has(code)) throw error;
+        if (attempt >= TRANSACTION_ATTEMPTS)
+          throw new StoreUnavailableError(`a unit of work conflicted with concurrent ones ${attempt} times`, 1, { cause: error });
         // Jittered and growing, so the writers that conflicted do not meet again at once.
         await sleep(Math.random() * Math.min(50, 2 ** attempt));
       }

@@ -121,11 +121,11 @@ describe("the schema", () => {
     }
   });
 
-  it.runIf(process.env.DATABASE_URL)("is refused by a server when behind or ahead, with the command to run", async () => {
-    const admin = poolSql({ connectionString: process.env.DATABASE_URL!, max: 1 });
+  it.runIf(process.env.PARTNER_API_TEST_DATABASE_URL)("is refused by a server when behind or ahead, with the command to run", async () => {
+    const admin = poolSql({ connectionString: process.env.PARTNER_API_TEST_DATABASE_URL!, max: 1 });
     const name = `partner_api_schema_${uniqueId("x").replace(/\W/g, "")}`.toLowerCase();
     await admin.query(`CREATE DATABASE ${name}`);
-    const url = new URL(process.env.DATABASE_URL!);
+    const url = new URL(process.env.PARTNER_API_TEST_DATABASE_URL!);
     url.pathname = `/${name}`;
     try {
       await expect(openPostgresPersistence({ databaseUrl: url.toString() })).rejects.toThrow(/behind.*npm run db:migrate/);
@@ -161,20 +161,23 @@ describe("a database out of reach", () => {
     }
   });
 
-  it.runIf(process.env.DATABASE_URL)("is reported as unavailable within the wait for a connection when the pool is exhausted", async () => {
-    const sql = poolSql({ connectionString: process.env.DATABASE_URL!, max: 1, connectionTimeoutMillis: 200 });
-    try {
-      let release: () => void;
-      const held = sql.transaction(() => new Promise<void>((resolve) => (release = resolve)), "read committed");
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      const started = performance.now();
-      await expect(sql.query("SELECT 1")).rejects.toBeInstanceOf(StoreUnavailableError);
-      // Bounded: refused once the wait for a connection ran out, not queued without end.
-      expect(performance.now() - started).toBeLessThan(5_000);
-      release!();
-      await held;
-    } finally {
-      await sql.close();
-    }
-  });
+  it.runIf(process.env.PARTNER_API_TEST_DATABASE_URL)(
+    "is reported as unavailable within the wait for a connection when the pool is exhausted",
+    async () => {
+      const sql = poolSql({ connectionString: process.env.PARTNER_API_TEST_DATABASE_URL!, max: 1, connectionTimeoutMillis: 200 });
+      try {
+        let release: () => void;
+        const held = sql.transaction(() => new Promise<void>((resolve) => (release = resolve)), "read committed");
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        const started = performance.now();
+        await expect(sql.query("SELECT 1")).rejects.toBeInstanceOf(StoreUnavailableError);
+        // Bounded: refused once the wait for a connection ran out, not queued without end.
+        expect(performance.now() - started).toBeLessThan(5_000);
+        release!();
+        await held;
+      } finally {
+        await sql.close();
+      }
+    },
+  );
 });

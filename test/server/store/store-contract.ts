@@ -118,7 +118,19 @@ function deliveryRow(endpoint: WebhookEndpointRow, overrides: Partial<WebhookDel
   };
 }
 
-export function describeStoreContract(name: string, open: () => Promise<{ persistence: Persistence; close(): Promise<void> }>): void {
+/** What a store does beyond the contract every store keeps. */
+export interface StoreTraits {
+  /** Keeps partners' API keys (a database: the memory deployment takes keys from configuration only). */
+  keepsKeys: boolean;
+  /** Undoes a unit of work's writes when it throws (a database; the memory store's handlers check before they write). */
+  rollsBack: boolean;
+}
+
+export function describeStoreContract(
+  name: string,
+  open: () => Promise<{ persistence: Persistence; close(): Promise<void> }>,
+  traits: StoreTraits = { keepsKeys: true, rollsBack: true },
+): void {
   describe(`the store contract on ${name}`, () => {
     let persistence: Persistence;
     let close: () => Promise<void>;
@@ -533,10 +545,9 @@ export function describeStoreContract(name: string, open: () => Promise<{ persis
       });
     });
 
-    describe("API keys", () => {
+    describe.runIf(traits.keepsKeys)("API keys", () => {
       it("finds a key by its hash until it is revoked, and lists an environment's keys", async () => {
-        const keys = persistence.apiKeys;
-        if (keys === null) return;
+        const keys = persistence.apiKeys!;
         const key = {
           hash: uniqueId("h"),
           partnerId: uniqueId("ptn"),
@@ -556,7 +567,7 @@ export function describeStoreContract(name: string, open: () => Promise<{ persis
     });
 
     describe("transactions", () => {
-      it("writes all of a unit of work, or none of it when the work throws", async () => {
+      it.runIf(traits.rollsBack)("writes all of a unit of work, or none of it when the work throws", async () => {
         const user = userRow(uniqueId("ptn"), uniqueId("usr"));
         await expect(
           persistence.transaction(async ({ store }) => {
@@ -567,6 +578,21 @@ export function describeStoreContract(name: string, open: () => Promise<{ persis
         expect(await persistence.store.findUser(user.partnerId, user.userIdentifier)).toBeUndefined();
         await persistence.transaction(({ store }) => store.saveUser(user));
         expect(await persistence.store.findUser(user.partnerId, user.userIdentifier)).toEqual(user);
+      });
+
+      it("runs units of work that check and then write one after another: both see the rule", async () => {
+        const user = userRow(uniqueId("ptn"), uniqueId("usr"));
+        await persistence.store.saveUser(user);
+        // Each adds the user's first domain only if it has none: at once, exactly one may.
+        const addFirst = () =>
+          persistence.transaction(async ({ store }) => {
+            if ((await store.countDomains(user.partnerId, user.userIdentifier)) > 0) return false;
+            await new Promise((resolve) => setTimeout(resolve, 20));
+            await store.saveDomain(domainRow(user));
+            return true;
+          });
+        expect((await Promise.all([addFirst(), addFirst(), addFirst()])).filter(Boolean)).toHaveLength(1);
+        expect(await persistence.store.countDomains(user.partnerId, user.userIdentifier)).toBe(1);
       });
     });
   });

@@ -1,6 +1,6 @@
 /**
  * The PostgreSQL persistences the store suites run against: PGlite in memory always, and a fresh
- * database on the server DATABASE_URL names when it is set (`npm run test:postgres`, CI).
+ * database on the server PARTNER_API_TEST_DATABASE_URL names when it is set (`npm run test:postgres`, CI).
  */
 import { randomUUID } from "node:crypto";
 import pg from "pg";
@@ -46,7 +46,13 @@ export const TEST_DATABASES: TestDatabase[] = [
       return { persistence, databaseUrl: null, drop: () => persistence.close() };
     },
   },
-  ...(process.env.DATABASE_URL
-    ? [{ name: "PostgreSQL server", concurrentConnections: true, open: () => freshServerDatabase(process.env.DATABASE_URL!) }]
+  ...(process.env.PARTNER_API_TEST_DATABASE_URL
+    ? [
+        {
+          name: "PostgreSQL server",
+          concurrentConnections: true,
+          open: () => freshServerDatabase(process.env.PARTNER_API_TEST_DATABASE_URL!),
+        },
+      ]
     : []),
 ];

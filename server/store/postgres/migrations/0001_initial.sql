@@ -23,6 +23,32 @@ CREATE INDEX users_by_last_login_desc ON users (partner_id, last_login DESC, use
 CREATE INDEX users_by_domain_count_asc ON users (partner_id, domain_count, user_identifier);
 CREATE INDEX users_by_domain_count_desc ON users (partner_id, domain_count DESC, user_identifier);
 
+-- Each partner's number of users, the total of every users page, without counting them: in
+-- shards by user, so users created at once rarely update the same row (a conflict to retry).
+CREATE TABLE partner_user_counts (
+  partner_id text NOT NULL,
+  shard smallint NOT NULL,
+  count integer NOT NULL,
+  PRIMARY KEY (partner_id, shard)
+);
+
+CREATE FUNCTION count_users() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO partner_user_counts AS c (partner_id, shard, count)
+      SELECT partner_id, abs(hashtext(user_identifier)) % 16, count(*)::integer FROM new_rows GROUP BY 1, 2 ORDER BY 1, 2
+      ON CONFLICT (partner_id, shard) DO UPDATE SET count = c.count + EXCLUDED.count;
+  ELSE
+    UPDATE partner_user_counts AS c SET count = c.count - o.count
+      FROM (SELECT partner_id, abs(hashtext(user_identifier)) % 16 AS shard, count(*)::integer AS count FROM old_rows GROUP BY 1, 2) AS o
+      WHERE c.partner_id = o.partner_id AND c.shard = o.shard;
+  END IF;
+  RETURN NULL;
+END;
+$$;
+CREATE TRIGGER users_counted_in AFTER INSERT ON users REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION count_users();
+CREATE TRIGGER users_counted_out AFTER DELETE ON users REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION count_users();
+
 CREATE TABLE domains (
   id text PRIMARY KEY,
   partner_id text NOT NULL,
