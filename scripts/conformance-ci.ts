@@ -3,13 +3,19 @@
  *   1. against the reference server directly;
  *   2. against the reference server through Prism's validating proxy (`--errors`: any answer
  *      Prism finds non-conforming becomes an error the suite reports);
- *   3. against the Prism mock, stateless checks only (the spec's own examples conform).
+ *   3. against the Prism mock, stateless checks only (the spec's own examples conform);
+ *   4. against the reference server on the PostgreSQL store: PGlite in a directory of its own, or a
+ *      fresh database on the server PARTNER_API_TEST_DATABASE_URL names (`npm run test:postgres`).
  * The reference server is the built one `npm start` runs (scripts/lib/server-build.ts), built here.
  * Every process is started here on free ports and stopped at the end; exits non-zero if any run fails.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { SANDBOX_BUNDLE_PATHS } from "../generated/deployment.js";
 import { freePort, waitUntilServing } from "./lib/local-ports.js";
+import { freshDatabase } from "./lib/fresh-database.js";
 import { buildServer, SERVE_ARGUMENTS } from "./lib/server-build.js";
 
 const KEY = "sk_sandbox_conformanceCiPartnerA0000000000";
@@ -30,18 +36,33 @@ function run(name: string, args: string[]): Promise<boolean> {
   });
 }
 
-const [serverPort, proxyPort, mockPort] = [await freePort(), await freePort(), await freePort()];
+/** Where the second reference server keeps its data: never the store the first one has. */
+async function postgresStore(): Promise<NodeJS.ProcessEnv> {
+  const serverUrl = process.env.PARTNER_API_TEST_DATABASE_URL;
+  if (serverUrl) return { DATABASE_URL: await freshDatabase(serverUrl), PARTNER_API_DATA_DIR: "" };
+  return { PARTNER_API_DATA_DIR: dataDirectory, DATABASE_URL: "" };
+}
+
+const dataDirectory = mkdtempSync(join(tmpdir(), "partner-api-conformance-"));
+const [serverPort, proxyPort, mockPort, postgresPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
 const server = `http://127.0.0.1:${serverPort}`;
+const postgresServer = `http://127.0.0.1:${postgresPort}`;
+const serverSettings = {
+  EMBED_PORT: "0",
+  PARTNER_API_KEYS: `ci_a:${KEY},ci_b:${SECOND_KEY}`,
+  // The suite makes a few hundred calls a minute; the limits themselves are tested elsewhere.
+  PARTNER_API_RATE_LIMIT_SCALE: "100",
+  LOG_LEVEL: "silent",
+};
 try {
   await buildServer();
   start(process.execPath, [...SERVE_ARGUMENTS], {
+    ...serverSettings,
     PORT: String(serverPort),
-    EMBED_PORT: "0",
-    PARTNER_API_KEYS: `ci_a:${KEY},ci_b:${SECOND_KEY}`,
-    // The suite makes a few hundred calls a minute; the limits themselves are tested elsewhere.
-    PARTNER_API_RATE_LIMIT_SCALE: "100",
-    LOG_LEVEL: "silent",
+    DATABASE_URL: "",
+    PARTNER_API_DATA_DIR: "",
   });
+  start(process.execPath, [...SERVE_ARGUMENTS], { ...serverSettings, PORT: String(postgresPort), ...(await postgresStore()) });
   const document = SANDBOX_BUNDLE_PATHS.full;
   start("node_modules/.bin/prism", [
     "proxy",
@@ -57,7 +78,9 @@ try {
   ]);
   start("node_modules/.bin/prism", ["mock", document, "--cors=false", "-p", String(mockPort), "-v", "error"]);
   await Promise.all(
-    [server, `http://127.0.0.1:${proxyPort}`, `http://127.0.0.1:${mockPort}`].map((url) => waitUntilServing(`${url}/health`)),
+    [server, postgresServer, `http://127.0.0.1:${proxyPort}`, `http://127.0.0.1:${mockPort}`].map((url) =>
+      waitUntilServing(`${url}/health`),
+    ),
   );
 
   const keys = ["--api-key", KEY, "--second-key", SECOND_KEY];
@@ -81,8 +104,21 @@ try {
       "test-output/conformance-mock.xml",
     ]),
   ];
+  results.push(
+    await run("reference server on the PostgreSQL store", [
+      "--base-url",
+      postgresServer,
+      ...keys,
+      "--junit",
+      "test-output/conformance-postgresql.xml",
+    ]),
+  );
   process.exitCode = results.every(Boolean) ? 0 : 1;
   console.log(`\nconformance: ${results.filter(Boolean).length} of ${results.length} runs passed`);
 } finally {
   children.forEach((child) => child.kill("SIGTERM"));
+  await Promise.all(
+    children.map((child) => new Promise((resolve) => (child.exitCode === null ? child.once("exit", resolve) : resolve(null)))),
+  );
+  rmSync(dataDirectory, { recursive: true, force: true });
 }

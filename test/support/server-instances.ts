@@ -3,9 +3,9 @@
  * of several instances behind a load balancer runs them: for the tests that race instances and
  * kill them. Each is `server/main.ts` as `npm start` runs it, on a port of its own.
  */
-import { randomUUID } from "node:crypto";
 import { announcedAddress, spawnServer, type ServerProcess } from "../../scripts/lib/server-process.js";
-import { migrate, openSql } from "../../server/store/postgres/index.js";
+
+export { freshDatabase } from "../../scripts/lib/fresh-database.js";
 
 export const RACE_PARTNER_KEY = "sk_sandbox_multiInstancePartnerKey00000000";
 
@@ -54,24 +54,4 @@ export async function startInstance(databaseUrl: string, env: NodeJS.ProcessEnv 
       await process.exited;
     },
   };
-}
-
-/** A new database on the server `serverUrl` names, migrated as `npm run db:migrate` would: its URL. */
-export async function freshDatabase(serverUrl: string): Promise<string> {
-  const name = `partner_api_instances_${randomUUID().replaceAll("-", "")}`;
-  const admin = await openSql({ databaseUrl: serverUrl, poolSize: 1 });
-  try {
-    await admin.exec(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.close();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const sql = await openSql({ databaseUrl: url.toString(), poolSize: 1 });
-  try {
-    await migrate(sql);
-  } finally {
-    await sql.close();
-  }
-  return url.toString();
 }

@@ -21,7 +21,7 @@ const limitError = (holds: number, adds: number) => ({
 
 describe("at most 1,000 records per domain", () => {
   it("creates the 1,000th record and refuses the 1,001st with 422 record_limit_exceeded, through Variant D", async () => {
-    seedRecords(MAX - 1);
+    await seedRecords(MAX - 1);
     expect((await createD({ type: "A", name: "last", content: "203.0.113.10" })).response.status).toBe(201);
     const events = s.outbox.events.length;
     const { error, response } = await createD({ type: "A", name: "over", content: "203.0.113.10" });
@@ -32,7 +32,7 @@ describe("at most 1,000 records per domain", () => {
   });
 
   it("refuses the 1,001st through Variant R in the list shape", async () => {
-    seedRecords(MAX);
+    await seedRecords(MAX);
     const { error, response } = await s.api.POST("/api/v1/dns_records", {
       body: { domain_id: ids.domainId, type: "A", name: "over", value: "203.0.113.10" },
     });
@@ -42,7 +42,7 @@ describe("at most 1,000 records per domain", () => {
   });
 
   it("refuses a bulk request that would pass the limit as a whole, creating none of its records", async () => {
-    seedRecords(950);
+    await seedRecords(950);
     const records = Array.from({ length: 51 }, (_, i) => ({ type: "A" as const, name: `bulk${i}`, content: "203.0.113.10" }));
     const { error, response } = await bulk(records);
     expect(response.status).toBe(422);
@@ -53,7 +53,7 @@ describe("at most 1,000 records per domain", () => {
   });
 
   it("counts only the records of a bulk request that pass the rules", async () => {
-    seedRecords(990);
+    await seedRecords(990);
     const valid = Array.from({ length: 10 }, (_, i) => ({ type: "A" as const, name: `bulk${i}`, content: "203.0.113.10" }));
     const { data, response } = await bulk([
       ...valid,
@@ -67,7 +67,7 @@ describe("at most 1,000 records per domain", () => {
   });
 
   it("refuses a template that would pass the limit, creating none of its records", async () => {
-    seedRecords(MAX - 1);
+    await seedRecords(MAX - 1);
     const { error, response } = await s.api.POST("/api/v1/domains/{domain_id}/dns/template", {
       ...domainPath(),
       body: { template_id: "web-host", variables: { ip: "203.0.113.10" } },
@@ -99,12 +99,12 @@ describe("at most 1,000 records per domain", () => {
   });
 
   it("counts per domain", async () => {
-    seedRecords(MAX);
+    await seedRecords(MAX);
     expect((await createD({ type: "A", name: "www", content: "203.0.113.10" }, ids.secondDomainId)).response.status).toBe(201);
   });
 
   it("lets exactly as many concurrent creates through as there is room for", async () => {
-    seedRecords(MAX - 5);
+    await seedRecords(MAX - 5);
     const answers = await Promise.all(
       Array.from({ length: 12 }, (_, i) => createD({ type: "A", name: `race${i}`, content: "203.0.113.10" })),
     );
