@@ -36,7 +36,7 @@ export function useSignedInUser(options: SignedInUserOptions = {}): SignedInUser
   });
   beforeEach(async () => {
     const s = server!;
-    s.reset();
+    await s.reset();
     browser = new EmbedBrowser(s.embedUrl);
     await browser.open(await s.loginUrl("u1"));
     if (options.withDomain === false) return;
