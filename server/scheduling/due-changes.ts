@@ -80,7 +80,7 @@ export async function applyDueChanges(services: Services, partnerId: string): Pr
   const until = services.clocks.clockFor(partnerId).now();
   const [transfers, domains] = await Promise.all([
     services.store.activeTransfersOfPartner(partnerId),
-    services.store.domainsOfPartner(partnerId),
+    services.store.activeDomainsEndingBy(partnerId, until),
   ]);
   const queue = [...transfers.map((transfer) => transferDue(services, transfer)), ...domains.map(domainDue)]
     .filter((due): due is Due => due !== null && due.at <= until)

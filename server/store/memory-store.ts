@@ -193,8 +193,11 @@ export class MemoryStore implements Store {
     return [...new Set([...this.sessionHashesByPartner.keys(), ...this.endedEmbedSessionHashesByPartner.keys()])];
   }
 
-  async domainsOfPartner(partnerId: string): Promise<DomainRow[]> {
-    return this.idsOfPartnerUsers(partnerId, this.domainIdsByUser).map((id) => this.domainCopy(id)!);
+  async activeDomainsEndingBy(partnerId: string, until: Date): Promise<DomainRow[]> {
+    return this.idsOfPartnerUsers(partnerId, this.domainIdsByUser)
+      .map((id) => this.domains.get(id)!)
+      .filter((domain) => domain.status === "active" && domain.expiresAt <= until)
+      .map((domain) => this.domainCopy(domain.id)!);
   }
 
   async activeTransfersOfPartner(partnerId: string): Promise<TransferRow[]> {

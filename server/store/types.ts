@@ -145,8 +145,8 @@ export interface Store {
   findDomainByName(name: string): Promise<DomainRow | undefined>;
   domainsOfUser(partnerId: string, userIdentifier: string): Promise<DomainRow[]>;
   countDomains(partnerId: string, userIdentifier: string): Promise<number>;
-  /** Every domain of the partner's users. */
-  domainsOfPartner(partnerId: string): Promise<DomainRow[]>;
+  /** The partner's active domains whose registration ends by `until` (what the sweep expires or renews). */
+  activeDomainsEndingBy(partnerId: string, until: Date): Promise<DomainRow[]>;
   saveDomain(domain: DomainRow): Promise<void>;
 
   findRecord(id: string): Promise<DnsRecordRow | undefined>;

@@ -176,8 +176,12 @@ export class PgStore implements Store {
     return row?.domain_count ?? 0;
   }
 
-  async domainsOfPartner(partnerId: string): Promise<DomainRow[]> {
-    return (await this.sql.query("SELECT * FROM domains WHERE partner_id = $1 ORDER BY purchased_at, id", [partnerId])).map(domain);
+  async activeDomainsEndingBy(partnerId: string, until: Date): Promise<DomainRow[]> {
+    const rows = await this.sql.query(
+      "SELECT * FROM domains WHERE partner_id = $1 AND status = 'active' AND expires_at <= $2 ORDER BY expires_at, id",
+      [partnerId, until],
+    );
+    return rows.map(domain);
   }
 
   async saveDomain(row: DomainRow): Promise<void> {

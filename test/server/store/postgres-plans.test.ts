@@ -113,6 +113,8 @@ describe("the plans of the hot lookups, with 20k records, 20k users and 20k deli
       ]),
     ),
     ["the active transfer of a name", (store) => store.activeTransferOf("moving-20.com")],
+    ["a partner's active transfers (the sweep)", (store) => store.activeTransfersOfPartner("ptn_3")],
+    ["a partner's active domains whose registration ended (the sweep)", (store) => store.activeDomainsEndingBy("ptn_3", new Date())],
     ["the claim of a due delivery", (_store, webhooks) => webhooks.claimDueDelivery("whe_7", new Date(), 30_000)],
     ["a page of an endpoint's deliveries", (_store, webhooks) => webhooks.deliveriesOf("whe_7", { limit: 20, offset: 0 })],
     ["an API key by its hash", (_store, _webhooks, keys) => keys.findKey("c4ca4238a0b923820dcc509a6f75849b")],

@@ -268,9 +268,12 @@ export function describeStoreContract(
           older.id,
         ]);
         expect(await persistence.store.countDomains(user.partnerId, user.userIdentifier)).toBe(3);
-        expect((await persistence.store.domainsOfPartner(user.partnerId)).map((d) => d.id).sort()).toEqual(
-          [older.id, newerA.id, newerB.id].sort(),
-        );
+        const expired = domainRow(user, { name: `e-${uniqueId("x")}.com`, status: "expired", expiresAt: at("00:00:00") });
+        await persistence.store.saveDomain(expired);
+        const endingBy = async (until: Date) =>
+          (await persistence.store.activeDomainsEndingBy(user.partnerId, until)).map((d) => d.id).sort();
+        expect(await endingBy(new Date("2100-01-01T00:00:00Z"))).toEqual([older.id, newerA.id, newerB.id].sort());
+        expect(await endingBy(new Date("2000-01-01T00:00:00Z"))).toEqual([]);
       });
 
       it("saves a changed domain in place", async () => {

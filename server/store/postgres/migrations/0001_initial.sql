@@ -68,6 +68,8 @@ CREATE TABLE domains (
   FOREIGN KEY (partner_id, user_identifier) REFERENCES users ON DELETE CASCADE
 );
 CREATE INDEX domains_of_user ON domains (partner_id, user_identifier, purchased_at DESC, name);
+-- What the sweep expires or renews: the active domains whose registration has ended.
+CREATE INDEX active_domains_by_end ON domains (partner_id, expires_at) WHERE status = 'active';
 
 CREATE FUNCTION count_domains() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
