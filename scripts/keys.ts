@@ -11,9 +11,9 @@ import { parseArgs } from "node:util";
 import type { Environment } from "../generated/deployment.js";
 import { environmentOfKey, generateApiKey, hashApiKey } from "../server/auth/api-keys.js";
 import { PartnersFileError, readPartnersFile, writePartnersFile, type PartnersFile } from "../server/auth/partners-file.js";
-import { ConfigurationError, DEFAULT_PARTNERS_FILE, parseStorage, type StorageConfig } from "../server/config.js";
+import { DEFAULT_PARTNERS_FILE, type StorageConfig } from "../server/config.js";
 import { openPersistence } from "../server/startup/open-persistence.js";
-import { postgresAddress } from "../server/startup/storage-report.js";
+import { databaseInWords, storageOrExit } from "./lib/storage-setting.js";
 import { createStoredKey, KeyCommandError, partnerIdOf, revokeStoredKey, storedKeyLines } from "./lib/database-keys.js";
 
 const { positionals, values } = parseArgs({
@@ -38,14 +38,7 @@ if (command !== "create" && command !== "revoke" && command !== "list") usage(`u
 const environment = values.env as Environment;
 if (environment !== "sandbox" && environment !== "production") usage("--env must be sandbox or production");
 
-let storage: StorageConfig;
-try {
-  storage = parseStorage(process.env);
-} catch (error) {
-  if (!(error instanceof ConfigurationError)) throw error;
-  console.error(error.message);
-  process.exit(2);
-}
+const storage = storageOrExit(process.env);
 
 if (storage.kind === "memory") inPartnersFile(values.config ?? DEFAULT_PARTNERS_FILE);
 else {
@@ -58,8 +51,7 @@ else {
 
 /** The database's keys: the ApiKeyStore of the persistence `npm start` would open with the same settings. */
 async function inDatabase(storage: Exclude<StorageConfig, { kind: "memory" }>): Promise<void> {
-  const where =
-    storage.kind === "postgres" ? `the database at ${postgresAddress(storage.databaseUrl)}` : `the embedded database in ${storage.dataDir}`;
+  const where = databaseInWords(storage);
   const persistence = await openPersistence(storage).catch((error: unknown) => {
     console.error(`cannot open ${where}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
     process.exit(1);
