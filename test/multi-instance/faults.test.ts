@@ -112,6 +112,21 @@ describe.skipIf(!databaseUrl)("the database out of reach, and a pool with no con
     instances.push(instance);
     const user = fresh("user");
     expect((await instance.call("POST", "/api/v1/users", { user_identifier: user })).status).toBe(201);
+    // Load while it goes: writers and readers keep sending, before, during and after the stop.
+    let loading = true;
+    const statusesSeen = new Set<number>();
+    const load = Promise.all(
+      Array.from({ length: 6 }, async (_, n) => {
+        while (loading) {
+          const answer =
+            n % 2 === 0
+              ? await instance.call("POST", "/api/v1/users", { user_identifier: fresh("user") })
+              : await instance.call("GET", `/api/v1/users/${user}`);
+          statusesSeen.add(answer.status);
+          if (answer.status === 503) expect(Number(answer.headers.get("retry-after"))).toBeGreaterThan(0);
+        }
+      }),
+    );
     stopServer(cluster.directory);
     try {
       for (const [method, path, body] of [
@@ -133,6 +148,10 @@ describe.skipIf(!databaseUrl)("the database out of reach, and a pool with no con
       if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(status).toBe(200);
+    loading = false;
+    await load;
+    // Under load the answers were the documented ones: successes, and 503s while the database was gone.
+    expect([...statusesSeen].sort()).toEqual([200, 201, 503]);
     expect(instance.process.output()).not.toMatch(/"level":50/);
   }, 60_000);
 
