@@ -213,7 +213,7 @@ try {
   lines.push(
     `## Latency at 1,000,000 records and 100,000 users against 1,000 records (${LATENCY_CONNECTIONS} connections)`,
     "",
-    `Small: 240 users, about 1,000 records. Big: 100,000 users of the listed partner, 100,000 domains, 1,000,000 records (seeded by SQL in ${seedSeconds} s, the trigger-kept counts checked). Read and write hit domains of 5 records and fewer than a few hundred; the list is the first page of the partner with all the users.`,
+    `Small: 240 users, about 1,000 records. Big: 100,000 users of the listed partner, 100,000 domains, 1,000,000 records (seeded by SQL in ${seedSeconds} s, the trigger-kept counts checked). The read hits a domain of 5 records; the writes spread over 100 domains, adding their records to both databases as the run goes (so the small one ends with some thousands); the list is the first page of the partner with all the users, the deep list its page at offset 99,000 (past the end of the small database's users: an empty page).`,
     "",
   );
   lines.push(
