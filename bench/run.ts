@@ -7,15 +7,14 @@
  * Then start-up time. Options: --duration S (per run, default 5), --runs N (default 3),
  * --out FILE (default bench/results/<date>.md).
  */
-import autocannon from "autocannon";
 import { writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { parseArgs } from "node:util";
 import { SANDBOX_BUNDLE_PATHS } from "../generated/deployment.js";
 import { freePort } from "../scripts/lib/local-ports.js";
-import { BENCH_KEY } from "./targets/seed.js";
 import { peakRssMiB, startPolledTarget, startPrintingTarget, stop, type RunningTarget } from "./lib/processes.js";
 import { measureStartup, startupTable } from "./startup.js";
+import { type Measurement, measure as measureWorkload, median, type Workload, WORKLOADS } from "./lib/workloads.js";
 
 const { values } = parseArgs({
   options: { duration: { type: "string", default: "5" }, runs: { type: "string", default: "3" }, out: { type: "string" } },
@@ -55,51 +54,7 @@ const TARGETS: Target[] = [
   },
 ];
 
-interface Workload {
-  name: string;
-  request(target: RunningTarget): autocannon.Request;
-}
-
-/** Writes go to a new record name each time, so every one is a real create, never a conflict. */
-let writeSequence = 0;
-const WORKLOADS: Workload[] = [
-  { name: "read: GET domain detail (5 records)", request: (t) => ({ method: "GET", path: `/api/v1/domains/${t.domainId}` }) },
-  {
-    name: "write: POST record (Variant D)",
-    request: (t) => ({
-      method: "POST",
-      setupRequest: (request) => {
-        const n = ++writeSequence;
-        return {
-          ...request,
-          path: `/api/v1/domains/${t.writeDomainIds[n % t.writeDomainIds.length]}/dns`,
-          body: JSON.stringify({ type: "TXT", name: `w${n}`, content: "benchmark" }),
-        };
-      },
-    }),
-  },
-  { name: "list: GET users (limit 100)", request: () => ({ method: "GET", path: "/api/v1/users?limit=100" }) },
-];
-
-interface Measurement {
-  rps: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-}
-
-async function measure(target: RunningTarget, workload: Workload, duration: number): Promise<Measurement> {
-  const result = await autocannon({
-    url: `http://127.0.0.1:${target.port}`,
-    connections: CONNECTIONS,
-    duration,
-    headers: { Authorization: `Bearer ${BENCH_KEY}`, "Content-Type": "application/json" },
-    requests: [workload.request(target)],
-  });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx + result.errors };
-}
-
-const median = (runs: Measurement[]) => [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)]!;
+const measure = (target: RunningTarget, workload: Workload, duration: number) => measureWorkload(target, workload, duration, CONNECTIONS);
 
 // Every target serves at once and they take turns, round by round. Measured one after another,
 // a machine whose speed drifts over the minutes of a run (other tenants, the load generator's own
