@@ -7,8 +7,13 @@
  */
 import type { Services } from "./context.js";
 import { collectingOutbox, type OutboxEvent } from "./events.js";
+import type { UnitOfWork } from "./store/persistence.js";
 
-export async function inTransaction<T>(services: Services, work: (services: Services) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(
+  services: Services,
+  work: (services: Services) => Promise<T>,
+  kind: UnitOfWork = "serializable",
+): Promise<T> {
   let events: OutboxEvent[] = [];
   const result = await services.persistence.transaction(async ({ store, webhooks }) => {
     // A transaction run again starts with none of the events of the attempt before it.
@@ -17,7 +22,7 @@ export async function inTransaction<T>(services: Services, work: (services: Serv
     const value = await work({ ...services, store, webhooks: { ...services.webhooks, store: webhooks }, outbox });
     for (const event of events) await services.webhooks.dispatcher.fanOut(event, webhooks);
     return value;
-  });
+  }, kind);
   for (const event of events) services.eventLog.record(event);
   return result;
 }

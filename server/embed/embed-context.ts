@@ -3,6 +3,7 @@ import type { Response } from "express";
 import type { Services } from "../context.js";
 import { domainOfPartner } from "../domains/domain-access.js";
 import { ApiError, apiErrors } from "../errors.js";
+import type { UnitOfWork } from "../store/persistence.js";
 import { inTransaction } from "../transactions.js";
 import type { DomainRow, EmbedSessionRow, UserRow } from "../store/types.js";
 import type { Chrome } from "./views/layout.js";
@@ -44,10 +45,11 @@ export async function answerChange(
   context: EmbedContext,
   act: (context: EmbedContext) => Promise<string>,
   refused: (error: ApiError) => Promise<{ status?: number; html: string }>,
+  kind: UnitOfWork = "serializable",
 ): Promise<void> {
   let redirectTo: string;
   try {
-    redirectTo = await inTransaction(context.services, (services) => act({ ...context, services }));
+    redirectTo = await inTransaction(context.services, (services) => act({ ...context, services }), kind);
   } catch (error) {
     if (!(error instanceof ApiError) || error.status === 404 || error.status === 403) throw error;
     const answer = await refused(error);

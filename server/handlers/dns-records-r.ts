@@ -13,9 +13,13 @@ type Handlers = OperationHandlers<RequestContext>;
 const DEFAULT_TTL_R = 3600;
 
 async function recordOfPartner(services: Services, partnerId: string, recordId: string) {
+  const found = await services.store.findRecord(recordId);
+  if (!found) throw apiErrors.notFound("DNS record", recordId);
+  const domain = await domainOfPartner(services.store, partnerId, found.domainId);
+  // Read again once the domain is read (and, in a write, locked): as its zone's writers left it.
   const record = await services.store.findRecord(recordId);
   if (!record) throw apiErrors.notFound("DNS record", recordId);
-  return { record, domain: await domainOfPartner(services.store, partnerId, record.domainId) };
+  return { record, domain };
 }
 
 export const dnsRecordRHandlers: Pick<Handlers, "createDnsRecord" | "getDnsRecord" | "updateDnsRecord" | "deleteDnsRecord"> = {

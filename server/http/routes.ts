@@ -43,6 +43,21 @@ export function answerUnaddressed(req: Request, res: Response, next: NextFunctio
 const OUTSIDE_TRANSACTIONS: ReadonlySet<string> = new Set<OperationId>(["advanceSandboxClock", "resetSandbox"]);
 
 /**
+ * Writes of one domain's DNS records: every rule they check is about that domain, so they run
+ * domain-locked (store/persistence.ts), not serializable: the domain they read is locked for them.
+ */
+const DOMAIN_LOCKED: ReadonlySet<string> = new Set<OperationId>([
+  "createDnsRecord",
+  "updateDnsRecord",
+  "deleteDnsRecord",
+  "createDomainDnsRecord",
+  "updateDomainDnsRecord",
+  "deleteDomainDnsRecord",
+  "bulkCreateDomainDnsRecords",
+  "applyDnsTemplate",
+]);
+
+/**
  * One dispatcher for every operation the deployment serves, from the operation matched once
  * (server/http/operation-match.ts). express-openapi-validator matches the request again to
  * validate it; the two must agree, and a disagreement is a defect of ours, not the caller's.
@@ -61,7 +76,11 @@ export function registerRoutes(app: Express, handlers: OperationHandlers<Request
     const partnerServices = partner ? servicesOf(services, partner.id) : services;
     const result = (await (req.method === "GET" || OUTSIDE_TRANSACTIONS.has(operation.id)
       ? handler(input, { partner, services: partnerServices })
-      : inTransaction(partnerServices, async (tx) => handler(input, { partner, services: tx })))) as { status: number; body?: unknown };
+      : inTransaction(
+          partnerServices,
+          async (tx) => handler(input, { partner, services: tx }),
+          DOMAIN_LOCKED.has(operation.id) ? "domain-locked" : "serializable",
+        ))) as { status: number; body?: unknown };
     if (result.body === undefined) res.status(result.status).end();
     else res.status(result.status).json(result.body);
   });

@@ -39,8 +39,8 @@ export class MemoryPersistence implements Persistence {
   ) {}
 
   /**
-   * One at a time: the stores' calls are asynchronous, so without the queue two requests could
-   * interleave between one's check and its write. Reads outside transactions do not wait.
+   * One at a time, whatever the kind: the stores' calls are asynchronous, so without the queue two
+   * requests could interleave between one's check and its write. Reads outside transactions do not wait.
    */
   transaction<T>(work: (stores: DataStores) => Promise<T>): Promise<T> {
     const run = this.queue.then(() => work({ store: this.store, webhooks: this.webhooks }));

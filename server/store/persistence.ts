@@ -46,6 +46,15 @@ export interface ApiKeyStore {
   keysOf(environment: Environment): Promise<StoredApiKey[]>;
 }
 
+/**
+ * How a unit of work is kept apart from concurrent ones. `serializable`: as if units ran one after
+ * another, whatever they read. `domain-locked`: every domain the work reads is locked until it
+ * ends, and each read sees what was committed before it (READ COMMITTED): for work whose every rule
+ * is about one domain (its DNS records: the record cap, a CNAME alone at its name, no record twice),
+ * so writers of one zone take turns and writers of different zones never wait or conflict.
+ */
+export type UnitOfWork = "serializable" | "domain-locked";
+
 export interface Persistence {
   readonly kind: "memory" | "postgres";
   /** Reads outside any transaction; each call sees what was committed when it ran. */
@@ -62,7 +71,7 @@ export interface Persistence {
    * the stores it is given that it would regret doing twice); the memory store runs one at a time
    * (its writes are not undone should `work` throw: handlers check before they write).
    */
-  transaction<T>(work: (stores: DataStores) => Promise<T>): Promise<T>;
+  transaction<T>(work: (stores: DataStores) => Promise<T>, kind?: UnitOfWork): Promise<T>;
   /** Resolves when the store answers (GET /health); throws StoreUnavailableError when it does not. */
   ping(): Promise<void>;
   /** Ends connections; the memory store has none. */

@@ -63,6 +63,7 @@ export function registerDnsRoutes(app: Express): void {
           addRecord: { values: valuesOf(body, recordFormFields), errors: formErrors(error) },
         }),
       }),
+      "domain-locked",
     );
   });
 
@@ -109,6 +110,7 @@ export function registerDnsRoutes(app: Express): void {
           html: recordEditPage({ chrome: chromeOf(context, "domains"), csrfToken: context.session.csrfToken, domain, record, state }),
         };
       },
+      "domain-locked",
     );
   });
 
@@ -126,6 +128,7 @@ export function registerDnsRoutes(app: Express): void {
       },
       // Deleting refuses nothing a form shows: only a missing domain or record, which is the not-found page.
       (error) => Promise.reject(error),
+      "domain-locked",
     );
   });
 
@@ -156,6 +159,7 @@ export function registerDnsRoutes(app: Express): void {
           template: { id: templateId, state: { values: valuesOf(body, variableNames), errors: formErrors(error) } },
         }),
       }),
+      "domain-locked",
     );
   });
 }

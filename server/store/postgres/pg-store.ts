@@ -95,7 +95,11 @@ const KEEP_ENDED_EMBED_SESSIONS = (where: string) => `
   ON CONFLICT (id_hash) DO NOTHING`;
 
 export class PgStore implements Store {
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    /** In a domain-locked unit of work (persistence.ts): a domain read is locked until the unit ends. */
+    private readonly options: { lockDomainsRead?: boolean } = {},
+  ) {}
 
   async findUser(partnerId: string, userIdentifier: string): Promise<UserRow | undefined> {
     const [row] = await this.sql.query("SELECT * FROM users WHERE partner_id = $1 AND user_identifier = $2", [partnerId, userIdentifier]);
@@ -151,7 +155,7 @@ export class PgStore implements Store {
   }
 
   async findDomain(id: string): Promise<DomainRow | undefined> {
-    const [row] = await this.sql.query("SELECT * FROM domains WHERE id = $1", [id]);
+    const [row] = await this.sql.query(`SELECT * FROM domains WHERE id = $1${this.options.lockDomainsRead ? " FOR UPDATE" : ""}`, [id]);
     return row && domain(row);
   }
 

@@ -6,7 +6,7 @@
  * the schema as the last word on names registered once and one active transfer per name.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { StoreUnavailableError, type DataStores, type Persistence } from "../persistence.js";
+import { StoreUnavailableError, type DataStores, type Persistence, type UnitOfWork } from "../persistence.js";
 import { PgApiKeyStore, PgClockOffsetStore, PgWindowStore } from "./pg-shared-stores.js";
 import { PgStore } from "./pg-store.js";
 import { PgWebhookStore } from "./pg-webhook-store.js";
@@ -45,10 +45,14 @@ export class PostgresPersistence implements Persistence {
     this.apiKeys = new PgApiKeyStore(sql);
   }
 
-  async transaction<T>(work: (stores: DataStores) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (stores: DataStores) => Promise<T>, kind: UnitOfWork = "serializable"): Promise<T> {
+    const domainLocked = kind === "domain-locked";
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.sql.transaction((tx) => work({ store: new PgStore(tx), webhooks: new PgWebhookStore(tx) }));
+        return await this.sql.transaction(
+          (tx) => work({ store: new PgStore(tx, { lockDomainsRead: domainLocked }), webhooks: new PgWebhookStore(tx) }),
+          domainLocked ? "read committed" : "serializable",
+        );
       } catch (error) {
         const code = codeOf(error) as string;
         if (code === UNIQUE_VIOLATION && attempt < UNIQUE_VIOLATION_ATTEMPTS) continue;
