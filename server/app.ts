@@ -129,6 +129,7 @@ export function createApp(config: AppConfig): PartnerApi {
     clocks,
     rateLimitStore: persistence.rateLimits,
     webhooks: { store: persistence.webhooks, dispatcher },
+    afterCommit: (task) => task(),
     deployment: {
       environment: config.environment,
       variants,

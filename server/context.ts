@@ -32,6 +32,12 @@ export interface Services {
   rateLimitStore: WindowStore;
   webhooks: { store: WebhookStore; dispatcher: WebhookDispatcher };
   deployment: Deployment;
+  /**
+   * Runs `task` once what the caller wrote is committed: inside a transaction, after it commits
+   * (never if it does not); outside one, at once. For work that must see the writes, such as
+   * sending deliveries an endpoint's enabling made due.
+   */
+  afterCommit(task: () => void): void;
 }
 
 export interface RequestContext {

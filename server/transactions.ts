@@ -15,14 +15,24 @@ export async function inTransaction<T>(
   kind: UnitOfWork = "serializable",
 ): Promise<T> {
   let events: OutboxEvent[] = [];
+  let committed: Array<() => void> = [];
   const result = await services.persistence.transaction(async ({ store, webhooks }) => {
-    // A transaction run again starts with none of the events of the attempt before it.
+    // A transaction run again starts with none of the events and tasks of the attempt before it.
     events = [];
+    committed = [];
+    const tasks = committed;
     const outbox = collectingOutbox(events, services.clock);
-    const value = await work({ ...services, store, webhooks: { ...services.webhooks, store: webhooks }, outbox });
+    const value = await work({
+      ...services,
+      store,
+      webhooks: { ...services.webhooks, store: webhooks },
+      outbox,
+      afterCommit: (task) => tasks.push(task),
+    });
     for (const event of events) await services.webhooks.dispatcher.fanOut(event, webhooks);
     return value;
   }, kind);
   for (const event of events) services.eventLog.record(event);
+  for (const task of committed) task();
   return result;
 }

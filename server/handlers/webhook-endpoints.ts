@@ -130,7 +130,7 @@ export const webhookEndpointHandlers: Pick<
     };
     await services.webhooks.store.saveEndpoint(updated);
     // Only sooner than the periodic tick, which retries a failed one (the database out of reach) and logs why.
-    if (enabling) services.webhooks.dispatcher.tick().catch(() => undefined);
+    if (enabling) services.afterCommit(() => services.webhooks.dispatcher.tick().catch(() => undefined));
     return { status: 200, body: endpointView(updated, now) };
   },
 

@@ -62,6 +62,8 @@ export const DEFAULT_DELIVERY_LEASE_MS = 60_000;
 
 export class WebhookDispatcher {
   private readonly busy = new Map<string, Promise<void>>();
+  /** Ticks under way: `idle` waits for them as for the workers they start. */
+  private readonly ticks = new Set<Promise<void>>();
 
   constructor(private readonly options: DispatcherOptions) {}
 
@@ -105,7 +107,14 @@ export class WebhookDispatcher {
    * Starts a worker for every endpoint with a delivery due and no worker running; resolves when
    * the workers started by this call are done.
    */
-  async tick(): Promise<void> {
+  tick(): Promise<void> {
+    const run = this.startWorkers();
+    this.ticks.add(run);
+    void run.finally(() => this.ticks.delete(run)).catch(() => undefined);
+    return run;
+  }
+
+  private async startWorkers(): Promise<void> {
     const started: Promise<void>[] = [];
     for (const endpointId of await this.store.endpointsWithPendingDeliveries()) {
       if (this.busy.has(endpointId)) continue;
@@ -129,6 +138,8 @@ export class WebhookDispatcher {
 
   /** Waits for every running worker (graceful shutdown, tests). */
   async idle(): Promise<void> {
+    // A tick still reading which endpoints have work has started no worker yet: wait for it too.
+    await Promise.all([...this.ticks].map((run) => run.catch(() => undefined)));
     await Promise.all(this.busy.values());
   }
 
