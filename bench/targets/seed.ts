@@ -16,6 +16,17 @@ export const BENCH_PARTNER = { id: "bench", name: "Benchmark partner" };
 
 export const WRITE_DOMAINS = 100;
 
+/** A .com of a bench partner's user, registered for a year as a purchase would be. */
+const registerBenchDomain = (services: Services, userIdentifier: string, name: string) =>
+  registerDomain(services.store, services.clock, {
+    partnerId: BENCH_PARTNER.id,
+    userIdentifier,
+    name,
+    tld: findTld("com")!,
+    years: 1,
+    charge: 1299,
+  });
+
 export async function seed(services: Services): Promise<{ domainId: string; writeDomainIds: string[] }> {
   const now = services.clock.now();
   for (let i = 0; i < 150; i++) {
@@ -29,14 +40,7 @@ export async function seed(services: Services): Promise<{ domainId: string; writ
       totalSpent: 0,
     });
   }
-  const domain = await registerDomain(services.store, services.clock, {
-    partnerId: BENCH_PARTNER.id,
-    userIdentifier: "user_0000",
-    name: "benchmark.com",
-    tld: findTld("com")!,
-    years: 1,
-    charge: 1299,
-  });
+  const domain = await registerBenchDomain(services, "user_0000", "benchmark.com");
   const records = [
     { type: "A", name: "@", content: "192.0.2.1" },
     { type: "AAAA", name: "@", content: "2001:db8::1" },
@@ -47,15 +51,7 @@ export async function seed(services: Services): Promise<{ domainId: string; writ
   for (const record of records) await inTransaction(services, (tx) => createRecord(tx, domain, { ttl: 3600, priority: null, ...record }));
   const writeDomainIds: string[] = [];
   for (let i = 0; i < WRITE_DOMAINS; i++) {
-    const written = await registerDomain(services.store, services.clock, {
-      partnerId: BENCH_PARTNER.id,
-      userIdentifier: `user_${String(i + 1).padStart(4, "0")}`,
-      name: `write-${i}.com`,
-      tld: findTld("com")!,
-      years: 1,
-      charge: 1299,
-    });
-    writeDomainIds.push(written.id);
+    writeDomainIds.push((await registerBenchDomain(services, `user_${String(i + 1).padStart(4, "0")}`, `write-${i}.com`)).id);
   }
   return { domainId: domain.id, writeDomainIds };
 }
@@ -69,14 +65,7 @@ const LONGEST_TXT_STRING = "v=benchmark ".padEnd(255, "abcdefghijklmnopqrstuvwxy
  * the service as a partner's requests would create them. Returns the domain's id.
  */
 export async function seedLargestZone(services: Services): Promise<string> {
-  const domain = await registerDomain(services.store, services.clock, {
-    partnerId: BENCH_PARTNER.id,
-    userIdentifier: "user_0000",
-    name: "largest-zone.com",
-    tld: findTld("com")!,
-    years: 1,
-    charge: 1299,
-  });
+  const domain = await registerBenchDomain(services, "user_0000", "largest-zone.com");
   for (let i = 0; i < dnsLimits.records_per_domain; i++) {
     await inTransaction(services, (tx) =>
       createRecord(tx, domain, {

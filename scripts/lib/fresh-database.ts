@@ -2,9 +2,9 @@
 import { randomUUID } from "node:crypto";
 import { migrate, openSql } from "../../server/store/postgres/index.js";
 
-/** A new database on the server `serverUrl` names, migrated as `npm run db:migrate` would: its URL. */
-export async function freshDatabase(serverUrl: string): Promise<string> {
-  const name = `partner_api_instances_${randomUUID().replaceAll("-", "")}`;
+/** A new, empty database on the server `serverUrl` names, its name starting with `prefix`: its URL. */
+export async function createDatabase(serverUrl: string, prefix = "partner_api"): Promise<string> {
+  const name = `${prefix}_${randomUUID().replaceAll("-", "")}`;
   const admin = await openSql({ databaseUrl: serverUrl, poolSize: 1 });
   try {
     await admin.exec(`CREATE DATABASE ${name}`);
@@ -13,11 +13,27 @@ export async function freshDatabase(serverUrl: string): Promise<string> {
   }
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const sql = await openSql({ databaseUrl: url.toString(), poolSize: 1 });
+  return url.toString();
+}
+
+/** Drops a database made by createDatabase, whoever is still connected to it. */
+export async function dropDatabase(serverUrl: string, databaseUrl: string): Promise<void> {
+  const admin = await openSql({ databaseUrl: serverUrl, poolSize: 1 });
+  try {
+    await admin.exec(`DROP DATABASE ${new URL(databaseUrl).pathname.slice(1)} WITH (FORCE)`);
+  } finally {
+    await admin.close();
+  }
+}
+
+/** A new database on the server `serverUrl` names, migrated as `npm run db:migrate` would: its URL. */
+export async function freshDatabase(serverUrl: string, prefix = "partner_api_instances"): Promise<string> {
+  const databaseUrl = await createDatabase(serverUrl, prefix);
+  const sql = await openSql({ databaseUrl, poolSize: 1 });
   try {
     await migrate(sql);
   } finally {
     await sql.close();
   }
-  return url.toString();
+  return databaseUrl;
 }

@@ -6,7 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnServer } from "../../scripts/lib/server-process.js";
-import { openSql } from "../../server/store/postgres/index.js";
+import { createDatabase } from "../../scripts/lib/fresh-database.js";
 import { freshDatabase, startInstance, type Instance } from "../support/server-instances.js";
 
 const serverUrl = process.env.PARTNER_API_TEST_DATABASE_URL;
@@ -60,13 +60,9 @@ describe.skipIf(!serverUrl)("instances on one database", () => {
 
 describe.skipIf(!serverUrl)("a database whose schema is behind the server's", () => {
   it("is refused at start-up with one line naming npm run db:migrate, and nothing listens", async () => {
-    const url = new URL(serverUrl!);
-    url.pathname = `/partner_api_unmigrated_${Date.now()}`;
-    const admin = await openSql({ databaseUrl: serverUrl!, poolSize: 1 });
-    await admin.exec(`CREATE DATABASE ${url.pathname.slice(1)}`);
-    await admin.close();
+    const unmigrated = await createDatabase(serverUrl!, "partner_api_unmigrated");
     const server = spawnServer(["--import", "tsx", "server/main.ts"], {
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: unmigrated,
       PORT: "0",
       EMBED_PORT: "0",
       DEMO_HOST_PORT: "0",

@@ -4,6 +4,7 @@
  * second time) or `postgres` (the PostgreSQL store on the server PARTNER_API_TEST_DATABASE_URL names, a database of
  * its own per test worker; `npm run test:postgres`). Each test starts on an empty one.
  */
+import { createDatabase } from "../../scripts/lib/fresh-database.js";
 import { MemoryPersistence } from "../../server/store/memory-persistence.js";
 import type { Persistence } from "../../server/store/persistence.js";
 import { migrate, openSql, PostgresPersistence, type PostgresLocation } from "../../server/store/postgres/index.js";
@@ -29,18 +30,7 @@ async function workerDatabase(): Promise<PostgresLocation> {
   const serverUrl = process.env.PARTNER_API_TEST_DATABASE_URL;
   if (!serverUrl)
     throw new Error("PARTNER_API_TEST_STORE=postgres needs PARTNER_API_TEST_DATABASE_URL (npm run test:postgres starts a server)");
-  // By process: the projects of one run each number their workers from 1.
-  const name = `partner_api_test_${process.pid}`;
-  const admin = await openSql({ databaseUrl: serverUrl, poolSize: 1 });
-  try {
-    const [exists] = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
-    if (!exists) await admin.exec(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.close();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return { databaseUrl: url.toString() };
+  return { databaseUrl: await createDatabase(serverUrl, "partner_api_test") };
 }
 
 let shared: Promise<{ persistence: PostgresPersistence; emptyEveryTable: string }> | undefined;
