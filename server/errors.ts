@@ -89,6 +89,12 @@ export const errorsByCode = {
   },
   conflict: {
     conflict: (message: string, details?: ErrorDetails) => new ApiError("conflict", message, details),
+    /** 409: the first request with this Idempotency-Key still runs; the answer carries Retry-After. */
+    idempotencyKeyInUse: () =>
+      new ApiError("conflict", "A request with this Idempotency-Key is still running; retry after the Retry-After seconds", {
+        field: "Idempotency-Key",
+        code: "idempotency_key_in_use",
+      }),
   },
   payload_too_large: {
     /** The limit is the one `createApp` gives the body parser. */
@@ -101,6 +107,12 @@ export const errorsByCode = {
   unprocessable_entity: {
     /** 422: valid field by field, but cannot be carried out as a whole. */
     unprocessable: (message: string, details?: ErrorDetails) => new ApiError("unprocessable_entity", message, details),
+    /** 422: this Idempotency-Key came with another body; a new request needs a new key. */
+    idempotencyKeyReused: () =>
+      new ApiError("unprocessable_entity", "This Idempotency-Key was used with another request body; use a new key for a new request", {
+        field: "Idempotency-Key",
+        code: "idempotency_key_reused",
+      }),
   },
   rate_limit_exceeded: {
     /** A bucket of `limit` requests per `window` seconds is spent; `retryAfter` seconds until it admits one again. */

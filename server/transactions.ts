@@ -7,28 +7,33 @@
  */
 import type { Services } from "./context.js";
 import { collectingOutbox, type OutboxEvent } from "./events.js";
-import type { UnitOfWork } from "./store/persistence.js";
+import type { DataStores, UnitOfWork } from "./store/persistence.js";
 
 export async function inTransaction<T>(
   services: Services,
-  work: (services: Services) => Promise<T>,
+  /** `stores` are the transaction's, for what is written with the work besides the service's data (an idempotent request's answer). */
+  work: (services: Services, stores: DataStores) => Promise<T>,
   kind: UnitOfWork = "serializable",
 ): Promise<T> {
   let events: OutboxEvent[] = [];
   let committed: Array<() => void> = [];
-  const result = await services.persistence.transaction(async ({ store, webhooks }) => {
+  const result = await services.persistence.transaction(async (stores) => {
+    const { store, webhooks } = stores;
     // A transaction run again starts with none of the events and tasks of the attempt before it.
     events = [];
     committed = [];
     const tasks = committed;
     const outbox = collectingOutbox(events, services.clock);
-    const value = await work({
-      ...services,
-      store,
-      webhooks: { ...services.webhooks, store: webhooks },
-      outbox,
-      afterCommit: (task) => tasks.push(task),
-    });
+    const value = await work(
+      {
+        ...services,
+        store,
+        webhooks: { ...services.webhooks, store: webhooks },
+        outbox,
+        afterCommit: (task) => tasks.push(task),
+      },
+      stores,
+    );
     for (const event of events) await services.webhooks.dispatcher.fanOut(event, webhooks);
     return value;
   }, kind);

@@ -34,7 +34,7 @@ export interface PartnerClientOptions<V extends ApiVariant = "both"> {
   variant?: V;
   /** The fetch to send requests with (default: the global fetch at call time). */
   fetch?: FetchFunction;
-  /** Off by default. `true` for the defaults, or settings; see RetryOptions. Only GET and HEAD, only 429 and 503. */
+  /** Off by default. `true` for the defaults, or settings; see RetryOptions. GET, HEAD and POST (with an Idempotency-Key), on 429 and 503. */
   retry?: boolean | RetryOptions;
   /** The client refuses to run in a browser, where the key would be exposed; see README. */
   dangerouslyAllowBrowser?: boolean;

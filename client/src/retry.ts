@@ -2,14 +2,17 @@
  * Opt-in retries, as a wrapper around fetch: below openapi-fetch's middleware, so a caller sees
  * one call and one final response.
  *
- * Only GET and HEAD are retried. They are safe (RFC 9110 9.2.1): repeating one changes nothing.
- * POST is never retried: the API has no idempotency keys, so a repeated POST after a 503 could
- * create, renew or transfer twice. PUT and DELETE are idempotent in HTTP's sense but not free of
- * effects here (a repeated PUT emits another `domain.updated` webhook; a repeated DELETE answers
- * 404 for a delete that worked), so they are not retried either.
+ * GET and HEAD are retried: they are safe (RFC 9110 9.2.1), repeating one changes nothing. POST
+ * is retried with an `Idempotency-Key` (the caller's, else one made for the call, the same in
+ * every attempt): the API runs a key's first request only, and answers its retries with what it
+ * answered (the spec's "Idempotent requests"), so a renewal retried after a 503 is charged once.
+ * PUT and DELETE are idempotent in HTTP's sense but not free of effects here (a repeated PUT emits
+ * another `domain.updated` webhook; a repeated DELETE answers 404 for a delete that worked), so
+ * they are not retried.
  *
- * Only 429 (the request was not executed, per the spec) and 503 (unavailable, from a proxy or an
- * overloaded instance) are retried: any other status will not change by asking again.
+ * Only 429 (the request was not executed, per the spec), 503 (unavailable, from a proxy or an
+ * overloaded instance) and, for a POST, 409 `idempotency_key_in_use` (its first attempt still
+ * runs: the retry gets its answer) are retried: any other status will not change by asking again.
  */
 import { retryAfterBodyMs, retryAfterHeaderMs, retryDelayMs } from "./retry-delay.js";
 
@@ -52,8 +55,26 @@ export interface RetryOptions {
   onRetry?: (event: RetryEvent) => void;
 }
 
-export const RETRIED_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD"]);
+export const RETRIED_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "POST"]);
 export const RETRIED_STATUSES: ReadonlySet<number> = new Set([429, 503]);
+
+/** The request with an Idempotency-Key: its own if it has one, else a new random one. */
+export function withIdempotencyKey(request: Request): Request {
+  if (request.headers.has("Idempotency-Key")) return request;
+  const headers = new Headers(request.headers);
+  headers.set("Idempotency-Key", crypto.randomUUID());
+  return new Request(request, { headers });
+}
+
+/** A 409 saying the first attempt with the same Idempotency-Key still runs. */
+async function isKeyInUse(response: Response): Promise<boolean> {
+  if (response.status !== 409) return false;
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => undefined)) as { details?: { code?: unknown } } | undefined;
+  return body?.details?.code === "idempotency_key_in_use";
+}
 
 export const systemClock: RetryClock = {
   now: () => Date.now(),
@@ -90,12 +111,14 @@ export function retryingFetch(fetch: FetchFunction, options: RetryOptions = {}):
   const policy = { baseDelayMs: options.baseDelayMs ?? 500, jitterMs: options.jitterMs ?? 1000, random: options.random ?? Math.random };
   if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new RangeError("retry.maxRetries must be a whole number of at least 0");
 
-  return async (request) => {
-    if (!RETRIED_METHODS.has(request.method)) return fetch(request);
+  return async (sent) => {
+    if (!RETRIED_METHODS.has(sent.method)) return fetch(sent);
+    const request = sent.method === "POST" ? withIdempotencyKey(sent) : sent;
     for (let retry = 1; ; retry++) {
       // A fresh copy each time: a Request can be sent only once.
       const response = await fetch(request.clone());
-      if (!RETRIED_STATUSES.has(response.status) || retry > maxRetries) return response;
+      const retried = RETRIED_STATUSES.has(response.status) || (request.method === "POST" && (await isKeyInUse(response)));
+      if (!retried || retry > maxRetries) return response;
       const hintMs = await serverHintMs(response, clock.now());
       // Judged on the server's own ask (the jitter is ours): a per-minute bucket's 60 s is waited out by default.
       if (hintMs !== undefined && hintMs > maxDelayMs) return response;

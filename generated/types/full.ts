@@ -1444,7 +1444,8 @@ export interface components {
              *     `cname_conflict`, `duplicate_record`, `spf_conflict`, `dmarc_conflict`,
              *     `already_registered`, `transfer_in_progress`, `invalid_status`, `non_public_address`,
              *     `invalid_port`, `invalid_cursor`, `record_limit_exceeded` (with `limit`, the most
-             *     records a domain may hold).
+             *     records a domain may hold), `idempotency_key_in_use` (409: the first request with that
+             *     `Idempotency-Key` still runs), `idempotency_key_reused` (422: that key came with another body).
              */
             details?: {
                 field?: string;
@@ -1656,11 +1657,13 @@ export interface components {
          * @description The request conflicts with the current state (coded shape): a record that already
          *     exists, breaks the CNAME rule or would be a second SPF or DMARC record at its name, a
          *     domain already registered here or already being transferred, or a domain whose status
-         *     does not allow the operation.
+         *     does not allow the operation. *Addition:* on a POST, also the first request with the same
+         *     `Idempotency-Key` still running (`details.code` `idempotency_key_in_use`, with `Retry-After`).
          */
         Conflict: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1876,10 +1879,11 @@ export interface components {
                 "application/json": components["schemas"]["ErrorList"];
             };
         };
-        /** @description The record already exists, breaks the CNAME rule or would be a second SPF or DMARC record at its name (list shape). */
+        /** @description The record already exists, breaks the CNAME rule or would be a second SPF or DMARC record at its name (list shape). *Addition:* also the first request with the same `Idempotency-Key` still running, with `Retry-After`. */
         RecordConflict: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2126,7 +2130,13 @@ export interface operations {
     createUserSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2151,6 +2161,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2166,6 +2178,32 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description *Addition.* The first request with this `Idempotency-Key` is still running (coded shape, `details.code` `idempotency_key_in_use`); retry after `Retry-After` seconds to get its answer. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "A request with this Idempotency-Key is still running; retry after the Retry-After seconds",
+                     *       "details": {
+                     *         "field": "Idempotency-Key",
+                     *         "code": "idempotency_key_in_use"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -2505,7 +2543,13 @@ export interface operations {
     renewDomain: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description Domain id (`dom_...`).
@@ -2535,6 +2579,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2567,7 +2613,13 @@ export interface operations {
     initiateTransfer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2594,6 +2646,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2819,7 +2873,13 @@ export interface operations {
     advanceSandboxClock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2843,6 +2903,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2873,6 +2935,32 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description *Addition.* The first request with this `Idempotency-Key` is still running (coded shape, `details.code` `idempotency_key_in_use`); retry after `Retry-After` seconds to get its answer. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "A request with this Idempotency-Key is still running; retry after the Retry-After seconds",
+                     *       "details": {
+                     *         "field": "Idempotency-Key",
+                     *         "code": "idempotency_key_in_use"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -2884,7 +2972,13 @@ export interface operations {
     createSandboxDomain: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2910,6 +3004,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3070,7 +3166,13 @@ export interface operations {
     resetSandbox: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3079,6 +3181,32 @@ export interface operations {
             204: components["responses"]["NoContent"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description *Addition.* The first request with this `Idempotency-Key` is still running (coded shape, `details.code` `idempotency_key_in_use`); retry after `Retry-After` seconds to get its answer. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "A request with this Idempotency-Key is still running; retry after the Retry-After seconds",
+                     *       "details": {
+                     *         "field": "Idempotency-Key",
+                     *         "code": "idempotency_key_in_use"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3137,7 +3265,13 @@ export interface operations {
     createWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3166,6 +3300,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3190,6 +3326,32 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description *Addition.* The first request with this `Idempotency-Key` is still running (coded shape, `details.code` `idempotency_key_in_use`); retry after `Retry-After` seconds to get its answer. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "A request with this Idempotency-Key is still running; retry after the Retry-After seconds",
+                     *       "details": {
+                     *         "field": "Idempotency-Key",
+                     *         "code": "idempotency_key_in_use"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -3343,7 +3505,13 @@ export interface operations {
     rotateWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description Webhook endpoint id (`whe_...`).
@@ -3373,6 +3541,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3398,6 +3568,32 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            /** @description *Addition.* The first request with this `Idempotency-Key` is still running (coded shape, `details.code` `idempotency_key_in_use`); retry after `Retry-After` seconds to get its answer. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "A request with this Idempotency-Key is still running; retry after the Retry-After seconds",
+                     *       "details": {
+                     *         "field": "Idempotency-Key",
+                     *         "code": "idempotency_key_in_use"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -3409,7 +3605,13 @@ export interface operations {
     sendTestWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description Webhook endpoint id (`whe_...`).
@@ -3430,6 +3632,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3451,6 +3655,32 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            /** @description *Addition.* The first request with this `Idempotency-Key` is still running (coded shape, `details.code` `idempotency_key_in_use`); retry after `Retry-After` seconds to get its answer. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "A request with this Idempotency-Key is still running; retry after the Retry-After seconds",
+                     *       "details": {
+                     *         "field": "Idempotency-Key",
+                     *         "code": "idempotency_key_in_use"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3528,7 +3758,13 @@ export interface operations {
     redeliverWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description Webhook endpoint id (`whe_...`).
@@ -3554,6 +3790,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3575,6 +3813,32 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            /** @description *Addition.* The first request with this `Idempotency-Key` is still running (coded shape, `details.code` `idempotency_key_in_use`); retry after `Retry-After` seconds to get its answer. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "A request with this Idempotency-Key is still running; retry after the Retry-After seconds",
+                     *       "details": {
+                     *         "field": "Idempotency-Key",
+                     *         "code": "idempotency_key_in_use"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3583,7 +3847,13 @@ export interface operations {
     createDnsRecord: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3612,6 +3882,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3865,7 +4137,13 @@ export interface operations {
     createDomainDnsRecord: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description Domain id (`dom_...`).
@@ -3899,6 +4177,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4033,7 +4313,13 @@ export interface operations {
     bulkCreateDomainDnsRecords: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description Domain id (`dom_...`).
@@ -4074,6 +4360,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4111,6 +4399,32 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description *Addition.* The first request with this `Idempotency-Key` is still running (coded shape, `details.code` `idempotency_key_in_use`); retry after `Retry-After` seconds to get its answer. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "A request with this Idempotency-Key is still running; retry after the Retry-After seconds",
+                     *       "details": {
+                     *         "field": "Idempotency-Key",
+                     *         "code": "idempotency_key_in_use"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -4122,7 +4436,13 @@ export interface operations {
     applyDnsTemplate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description Domain id (`dom_...`).
@@ -4155,6 +4475,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {

@@ -1341,7 +1341,8 @@ export interface components {
              *     `cname_conflict`, `duplicate_record`, `spf_conflict`, `dmarc_conflict`,
              *     `already_registered`, `transfer_in_progress`, `invalid_status`, `non_public_address`,
              *     `invalid_port`, `invalid_cursor`, `record_limit_exceeded` (with `limit`, the most
-             *     records a domain may hold).
+             *     records a domain may hold), `idempotency_key_in_use` (409: the first request with that
+             *     `Idempotency-Key` still runs), `idempotency_key_reused` (422: that key came with another body).
              */
             details?: {
                 field?: string;
@@ -1549,11 +1550,13 @@ export interface components {
          * @description The request conflicts with the current state (coded shape): a record that already
          *     exists, breaks the CNAME rule or would be a second SPF or DMARC record at its name, a
          *     domain already registered here or already being transferred, or a domain whose status
-         *     does not allow the operation.
+         *     does not allow the operation. *Addition:* on a POST, also the first request with the same
+         *     `Idempotency-Key` still running (`details.code` `idempotency_key_in_use`, with `Retry-After`).
          */
         Conflict: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1907,7 +1910,13 @@ export interface operations {
     createUserSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1932,6 +1941,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1947,6 +1958,32 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description *Addition.* The first request with this `Idempotency-Key` is still running (coded shape, `details.code` `idempotency_key_in_use`); retry after `Retry-After` seconds to get its answer. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "A request with this Idempotency-Key is still running; retry after the Retry-After seconds",
+                     *       "details": {
+                     *         "field": "Idempotency-Key",
+                     *         "code": "idempotency_key_in_use"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -2286,7 +2323,13 @@ export interface operations {
     renewDomain: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description Domain id (`dom_...`).
@@ -2316,6 +2359,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2348,7 +2393,13 @@ export interface operations {
     initiateTransfer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2375,6 +2426,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2600,7 +2653,13 @@ export interface operations {
     advanceSandboxClock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2624,6 +2683,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2654,6 +2715,32 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description *Addition.* The first request with this `Idempotency-Key` is still running (coded shape, `details.code` `idempotency_key_in_use`); retry after `Retry-After` seconds to get its answer. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "A request with this Idempotency-Key is still running; retry after the Retry-After seconds",
+                     *       "details": {
+                     *         "field": "Idempotency-Key",
+                     *         "code": "idempotency_key_in_use"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -2665,7 +2752,13 @@ export interface operations {
     createSandboxDomain: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2691,6 +2784,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2851,7 +2946,13 @@ export interface operations {
     resetSandbox: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2860,6 +2961,32 @@ export interface operations {
             204: components["responses"]["NoContent"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description *Addition.* The first request with this `Idempotency-Key` is still running (coded shape, `details.code` `idempotency_key_in_use`); retry after `Retry-After` seconds to get its answer. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "A request with this Idempotency-Key is still running; retry after the Retry-After seconds",
+                     *       "details": {
+                     *         "field": "Idempotency-Key",
+                     *         "code": "idempotency_key_in_use"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2918,7 +3045,13 @@ export interface operations {
     createWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2947,6 +3080,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2971,6 +3106,32 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description *Addition.* The first request with this `Idempotency-Key` is still running (coded shape, `details.code` `idempotency_key_in_use`); retry after `Retry-After` seconds to get its answer. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "A request with this Idempotency-Key is still running; retry after the Retry-After seconds",
+                     *       "details": {
+                     *         "field": "Idempotency-Key",
+                     *         "code": "idempotency_key_in_use"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -3124,7 +3285,13 @@ export interface operations {
     rotateWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description Webhook endpoint id (`whe_...`).
@@ -3154,6 +3321,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3179,6 +3348,32 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            /** @description *Addition.* The first request with this `Idempotency-Key` is still running (coded shape, `details.code` `idempotency_key_in_use`); retry after `Retry-After` seconds to get its answer. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "A request with this Idempotency-Key is still running; retry after the Retry-After seconds",
+                     *       "details": {
+                     *         "field": "Idempotency-Key",
+                     *         "code": "idempotency_key_in_use"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -3190,7 +3385,13 @@ export interface operations {
     sendTestWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description Webhook endpoint id (`whe_...`).
@@ -3211,6 +3412,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3232,6 +3435,32 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            /** @description *Addition.* The first request with this `Idempotency-Key` is still running (coded shape, `details.code` `idempotency_key_in_use`); retry after `Retry-After` seconds to get its answer. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "A request with this Idempotency-Key is still running; retry after the Retry-After seconds",
+                     *       "details": {
+                     *         "field": "Idempotency-Key",
+                     *         "code": "idempotency_key_in_use"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3309,7 +3538,13 @@ export interface operations {
     redeliverWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description Webhook endpoint id (`whe_...`).
@@ -3335,6 +3570,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3356,6 +3593,32 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            /** @description *Addition.* The first request with this `Idempotency-Key` is still running (coded shape, `details.code` `idempotency_key_in_use`); retry after `Retry-After` seconds to get its answer. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "A request with this Idempotency-Key is still running; retry after the Retry-After seconds",
+                     *       "details": {
+                     *         "field": "Idempotency-Key",
+                     *         "code": "idempotency_key_in_use"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3436,7 +3699,13 @@ export interface operations {
     createDomainDnsRecord: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description Domain id (`dom_...`).
@@ -3470,6 +3739,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3604,7 +3875,13 @@ export interface operations {
     bulkCreateDomainDnsRecords: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description Domain id (`dom_...`).
@@ -3645,6 +3922,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3682,6 +3961,32 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description *Addition.* The first request with this `Idempotency-Key` is still running (coded shape, `details.code` `idempotency_key_in_use`); retry after `Retry-After` seconds to get its answer. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "A request with this Idempotency-Key is still running; retry after the Retry-After seconds",
+                     *       "details": {
+                     *         "field": "Idempotency-Key",
+                     *         "code": "idempotency_key_in_use"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -3693,7 +3998,13 @@ export interface operations {
     applyDnsTemplate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description Domain id (`dom_...`).
@@ -3726,6 +4037,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {

@@ -1187,7 +1187,8 @@ export interface components {
              *     `cname_conflict`, `duplicate_record`, `spf_conflict`, `dmarc_conflict`,
              *     `already_registered`, `transfer_in_progress`, `invalid_status`, `non_public_address`,
              *     `invalid_port`, `invalid_cursor`, `record_limit_exceeded` (with `limit`, the most
-             *     records a domain may hold).
+             *     records a domain may hold), `idempotency_key_in_use` (409: the first request with that
+             *     `Idempotency-Key` still runs), `idempotency_key_reused` (422: that key came with another body).
              */
             details?: {
                 field?: string;
@@ -1399,11 +1400,13 @@ export interface components {
          * @description The request conflicts with the current state (coded shape): a record that already
          *     exists, breaks the CNAME rule or would be a second SPF or DMARC record at its name, a
          *     domain already registered here or already being transferred, or a domain whose status
-         *     does not allow the operation.
+         *     does not allow the operation. *Addition:* on a POST, also the first request with the same
+         *     `Idempotency-Key` still running (`details.code` `idempotency_key_in_use`, with `Retry-After`).
          */
         Conflict: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1619,10 +1622,11 @@ export interface components {
                 "application/json": components["schemas"]["ErrorList"];
             };
         };
-        /** @description The record already exists, breaks the CNAME rule or would be a second SPF or DMARC record at its name (list shape). */
+        /** @description The record already exists, breaks the CNAME rule or would be a second SPF or DMARC record at its name (list shape). *Addition:* also the first request with the same `Idempotency-Key` still running, with `Retry-After`. */
         RecordConflict: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1806,7 +1810,13 @@ export interface operations {
     createUserSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1831,6 +1841,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1845,6 +1857,32 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description *Addition.* The first request with this `Idempotency-Key` is still running (coded shape, `details.code` `idempotency_key_in_use`); retry after `Retry-After` seconds to get its answer. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "A request with this Idempotency-Key is still running; retry after the Retry-After seconds",
+                     *       "details": {
+                     *         "field": "Idempotency-Key",
+                     *         "code": "idempotency_key_in_use"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -2060,7 +2098,13 @@ export interface operations {
     renewDomain: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description Domain id (`dom_...`).
@@ -2090,6 +2134,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2122,7 +2168,13 @@ export interface operations {
     initiateTransfer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2149,6 +2201,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2374,7 +2428,13 @@ export interface operations {
     advanceSandboxClock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2398,6 +2458,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2428,6 +2490,32 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description *Addition.* The first request with this `Idempotency-Key` is still running (coded shape, `details.code` `idempotency_key_in_use`); retry after `Retry-After` seconds to get its answer. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "A request with this Idempotency-Key is still running; retry after the Retry-After seconds",
+                     *       "details": {
+                     *         "field": "Idempotency-Key",
+                     *         "code": "idempotency_key_in_use"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -2439,7 +2527,13 @@ export interface operations {
     createSandboxDomain: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2465,6 +2559,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2625,7 +2721,13 @@ export interface operations {
     resetSandbox: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2634,6 +2736,32 @@ export interface operations {
             204: components["responses"]["NoContent"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description *Addition.* The first request with this `Idempotency-Key` is still running (coded shape, `details.code` `idempotency_key_in_use`); retry after `Retry-After` seconds to get its answer. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "A request with this Idempotency-Key is still running; retry after the Retry-After seconds",
+                     *       "details": {
+                     *         "field": "Idempotency-Key",
+                     *         "code": "idempotency_key_in_use"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2692,7 +2820,13 @@ export interface operations {
     createWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2721,6 +2855,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2745,6 +2881,32 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description *Addition.* The first request with this `Idempotency-Key` is still running (coded shape, `details.code` `idempotency_key_in_use`); retry after `Retry-After` seconds to get its answer. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "A request with this Idempotency-Key is still running; retry after the Retry-After seconds",
+                     *       "details": {
+                     *         "field": "Idempotency-Key",
+                     *         "code": "idempotency_key_in_use"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -2898,7 +3060,13 @@ export interface operations {
     rotateWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description Webhook endpoint id (`whe_...`).
@@ -2928,6 +3096,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2953,6 +3123,32 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            /** @description *Addition.* The first request with this `Idempotency-Key` is still running (coded shape, `details.code` `idempotency_key_in_use`); retry after `Retry-After` seconds to get its answer. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "A request with this Idempotency-Key is still running; retry after the Retry-After seconds",
+                     *       "details": {
+                     *         "field": "Idempotency-Key",
+                     *         "code": "idempotency_key_in_use"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -2964,7 +3160,13 @@ export interface operations {
     sendTestWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description Webhook endpoint id (`whe_...`).
@@ -2985,6 +3187,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3006,6 +3210,32 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            /** @description *Addition.* The first request with this `Idempotency-Key` is still running (coded shape, `details.code` `idempotency_key_in_use`); retry after `Retry-After` seconds to get its answer. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "A request with this Idempotency-Key is still running; retry after the Retry-After seconds",
+                     *       "details": {
+                     *         "field": "Idempotency-Key",
+                     *         "code": "idempotency_key_in_use"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3083,7 +3313,13 @@ export interface operations {
     redeliverWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description Webhook endpoint id (`whe_...`).
@@ -3109,6 +3345,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3130,6 +3368,32 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            /** @description *Addition.* The first request with this `Idempotency-Key` is still running (coded shape, `details.code` `idempotency_key_in_use`); retry after `Retry-After` seconds to get its answer. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "A request with this Idempotency-Key is still running; retry after the Retry-After seconds",
+                     *       "details": {
+                     *         "field": "Idempotency-Key",
+                     *         "code": "idempotency_key_in_use"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3138,7 +3402,13 @@ export interface operations {
     createDnsRecord: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3167,6 +3437,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {

@@ -3,7 +3,18 @@ import type { Express, NextFunction, Request, Response } from "express";
 import type { OperationHandlers } from "../../generated/handlers.js";
 import { operationTable, type OperationId } from "../../generated/operations.js";
 import { servicesOf, type RequestContext, type Services } from "../context.js";
-import { apiErrors } from "../errors.js";
+import { ApiError, apiErrors, errorBody } from "../errors.js";
+import type { StoredAnswer } from "../idempotency/idempotency-store.js";
+import {
+  answerIsKept,
+  canonicalPath,
+  isKeyInUse,
+  KEY_IN_USE_RETRY_AFTER_SECONDS,
+  requestFingerprint,
+  takeKey,
+  type IdempotentRequest,
+  type KeyDecision,
+} from "../idempotency/idempotent-requests.js";
 import { inTransaction } from "../transactions.js";
 import { operationOf } from "./operation-match.js";
 
@@ -62,6 +73,8 @@ const DOMAIN_LOCKED: ReadonlySet<string> = new Set<OperationId>([
  * (server/http/operation-match.ts). express-openapi-validator matches the request again to
  * validate it; the two must agree, and a disagreement is a defect of ours, not the caller's.
  * Every other operation that writes (any method but GET) runs as one transaction (server/transactions.ts).
+ * A POST with an Idempotency-Key takes the key first and stores its answer in that transaction
+ * (server/idempotency/idempotent-requests.ts).
  */
 export function registerRoutes(app: Express, handlers: OperationHandlers<RequestContext>, services: Services): void {
   const served = new Map(servedOperations(services.deployment).map((id) => [id as string, handlers[id] as AnyHandler]));
@@ -74,14 +87,79 @@ export function registerRoutes(app: Express, handlers: OperationHandlers<Request
     const input = { path: operation.pathParams, query: req.query, body: req.body };
     const partner = res.locals.partner ?? null;
     const partnerServices = partner ? servicesOf(services, partner.id) : services;
-    const result = (await (req.method === "GET" || OUTSIDE_TRANSACTIONS.has(operation.id)
-      ? handler(input, { partner, services: partnerServices })
-      : inTransaction(
-          partnerServices,
-          async (tx) => handler(input, { partner, services: tx }),
-          DOMAIN_LOCKED.has(operation.id) ? "domain-locked" : "serializable",
-        ))) as { status: number; body?: unknown };
-    if (result.body === undefined) res.status(result.status).end();
-    else res.status(result.status).json(result.body);
+    const run = (context: Services) => handler(input, { partner, services: context }) as Promise<HandlerResult>;
+    const inOneTransaction = req.method !== "GET" && !OUTSIDE_TRANSACTIONS.has(operation.id);
+    const kind = DOMAIN_LOCKED.has(operation.id) ? "domain-locked" : "serializable";
+    const key = req.method === "POST" && partner ? req.get("Idempotency-Key") : undefined;
+    if (key === undefined) {
+      send(res, await (inOneTransaction ? inTransaction(partnerServices, (tx) => run(tx), kind) : run(partnerServices)));
+      return;
+    }
+    const request: IdempotentRequest = {
+      scope: {
+        partnerId: partner!.id,
+        environment: services.deployment.environment,
+        method: req.method,
+        path: canonicalPath(operation.info.path, operation.pathParams),
+        key,
+      },
+      fingerprint: requestFingerprint(req.query, req.body),
+    };
+    const keys = services.persistence.idempotency;
+    let decision: KeyDecision;
+    try {
+      decision = await takeKey(keys, request, services.clock.now());
+    } catch (error) {
+      if (error instanceof ApiError && isKeyInUse(error)) res.setHeader("Retry-After", String(KEY_IN_USE_RETRY_AFTER_SECONDS));
+      throw error;
+    }
+    if (!decision.run) {
+      res.setHeader("Idempotent-Replayed", "true");
+      send(res, { status: decision.answer.status, body: decision.answer.body ?? undefined });
+      return;
+    }
+    const { token } = decision;
+    let result: HandlerResult;
+    try {
+      result = await (inOneTransaction
+        ? inTransaction(
+            partnerServices,
+            async (tx, stores) => {
+              const value = await run(tx);
+              // Stored in the transaction of the writes: committed together or not at all.
+              if (!(await stores.idempotency.complete(request.scope, token, answerOf(value)))) throw apiErrors.idempotencyKeyInUse();
+              return value;
+            },
+            kind,
+          )
+        : run(partnerServices));
+    } catch (error) {
+      const refusal = error instanceof ApiError ? error : null;
+      if (refusal && isKeyInUse(refusal)) res.setHeader("Retry-After", String(KEY_IN_USE_RETRY_AFTER_SECONDS));
+      else if (refusal && answerIsKept(refusal.status)) {
+        const listShape = (operation.info.listErrorStatuses as readonly number[]).includes(refusal.status);
+        await keys.complete(request.scope, token, { status: refusal.status, body: errorBody(refusal, listShape) });
+      } else await keys.release(request.scope, token).catch(() => undefined);
+      throw error;
+    }
+    // Work outside one transaction (OUTSIDE_TRANSACTIONS) stores its answer once it is done.
+    if (!inOneTransaction) await keys.complete(request.scope, token, answerOf(result));
+    send(res, result);
   });
+}
+
+interface HandlerResult {
+  status: number;
+  body?: unknown;
+}
+
+/** What a replay answers: the body as JSON carries it (a 204 has none). */
+const answerOf = (result: HandlerResult): StoredAnswer => ({
+  status: result.status,
+  body: result.body === undefined ? null : JSON.parse(JSON.stringify(result.body)),
+});
+
+function send(res: Response, result: HandlerResult): void {
+  if (result.body === undefined) res.status(result.status).end();
+  else res.status(result.status).json(result.body);
 }

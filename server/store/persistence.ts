@@ -5,6 +5,7 @@
  * rate-limit counters, sandbox clocks and partners' API keys.
  */
 import type { Environment } from "../../generated/deployment.js";
+import type { IdempotencyStore } from "../idempotency/idempotency-store.js";
 import type { WindowStore } from "../rate-limits/window-store.js";
 import type { WebhookStore } from "../webhooks/webhook-store.js";
 import type { Store } from "./types.js";
@@ -13,6 +14,8 @@ import type { Store } from "./types.js";
 export interface DataStores {
   store: Store;
   webhooks: WebhookStore;
+  /** Where a request's answer is stored with its writes (its Idempotency-Key's). */
+  idempotency: IdempotencyStore;
 }
 
 /** How far each partner's sandbox clock runs ahead of the deployment's, shared by every instance. */
@@ -60,6 +63,8 @@ export interface Persistence {
   /** Reads outside any transaction; each call sees what was committed when it ran. */
   readonly store: Store;
   readonly webhooks: WebhookStore;
+  /** Idempotency keys: taken outside the transaction of their request, so every instance sees them at once. */
+  readonly idempotency: IdempotencyStore;
   readonly rateLimits: WindowStore;
   readonly clockOffsets: ClockOffsetStore;
   /** Null where keys come only from configuration and the partners file (the memory store). */

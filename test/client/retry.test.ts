@@ -86,15 +86,79 @@ describe("rate limits (429) on safe requests", () => {
     expect(sent).toHaveLength(3);
   });
 
-  it("never retries a POST, even a rate-limited one", async () => {
+  it("retries a rate-limited POST with one Idempotency-Key, and the user is created once", async () => {
     const clock = fakeClock();
-    const { api, sent } = client({ clock });
+    const { api, sent } = client({ clock, random: () => 0 });
     for (const id of ["a", "b"]) await api.POST("/api/v1/users", { body: { user_identifier: id } });
-    const { error, response } = await api.POST("/api/v1/users", { body: { user_identifier: "c" } });
-    expect(response.status).toBe(429);
-    expect(isRateLimited(error)).toBe(true);
-    expect(clock.sleeps).toEqual([]);
-    expect(sent).toHaveLength(3);
+    const { data, response } = await api.POST("/api/v1/users", { body: { user_identifier: "c" } });
+    expect(response.status).toBe(201);
+    expect(data!.user_identifier).toBe("c");
+    expect(clock.sleeps).toEqual([60_000]);
+    const keys = sent.slice(2).map((request) => request.headers.get("Idempotency-Key"));
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys).toEqual([keys[0], keys[0]]);
+    // Every POST got a key of its own.
+    expect(new Set(sent.map((request) => request.headers.get("Idempotency-Key"))).size).toBe(3);
+  });
+
+  it("keeps the caller's own Idempotency-Key", async () => {
+    const { api, sent } = client({ clock: fakeClock() });
+    await api.POST("/api/v1/users", { body: { user_identifier: "a" }, headers: { "Idempotency-Key": "job-42" } });
+    expect(sent[0]!.headers.get("Idempotency-Key")).toBe("job-42");
+  });
+});
+
+describe("POST after a lost answer", () => {
+  it("a renewal whose answer was lost (a 503 from a proxy after it ran) is charged once: the retry gets the stored answer", async () => {
+    const clock = fakeClock();
+    await s.api.POST("/api/v1/users", { body: { user_identifier: "u1" } });
+    const domainId = await s.registerDomainFor("u1", "retried-renewal.com");
+    const before = (await s.services.store.findDomain(domainId))!;
+    const sent: Request[] = [];
+    let first: Response | undefined;
+    const lossy = createPartnerClient({
+      apiKey: PARTNER_A_KEY,
+      baseUrl: s.baseUrl,
+      retry: { clock, random: () => 0 },
+      fetch: async (request) => {
+        sent.push(request);
+        if (first) return globalThis.fetch(request);
+        // The first attempt reaches the server and runs; its answer is lost on the way back.
+        first = await globalThis.fetch(request);
+        return unavailable({ "Retry-After": "1" });
+      },
+    });
+    const { response, data } = await lossy.POST("/api/v1/domains/{domain_id}/renew", {
+      params: { path: { domain_id: domainId } },
+      body: { years: 1 },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(data).toEqual(await first!.json());
+    const after = (await s.services.store.findDomain(domainId))!;
+    expect(after.expiresAt.getUTCFullYear() - before.expiresAt.getUTCFullYear()).toBe(1);
+    expect(sent).toHaveLength(2);
+  });
+
+  it("retries a POST answered 409 idempotency_key_in_use after its Retry-After, and returns the first attempt's answer", async () => {
+    const clock = fakeClock();
+    const inUse = Response.json(
+      { error: "conflict", message: "in use", details: { field: "Idempotency-Key", code: "idempotency_key_in_use" } },
+      { status: 409, headers: { "Retry-After": "1" } },
+    );
+    const { api, sent } = client({ clock, random: () => 0 }, (_request, call) => (call === 1 ? inUse : undefined));
+    const { response } = await api.POST("/api/v1/users", { body: { user_identifier: "u9" } });
+    expect(response.status).toBe(201);
+    expect(clock.sleeps).toEqual([1000]);
+    expect(sent[0]!.headers.get("Idempotency-Key")).toBe(sent[1]!.headers.get("Idempotency-Key"));
+  });
+
+  it("does not retry a POST's other 409s", async () => {
+    const conflict = Response.json({ error: "conflict", message: "taken", details: { code: "already_registered" } }, { status: 409 });
+    const inner = vi.fn(async () => conflict.clone());
+    const fetch = retryingFetch(inner, { clock: fakeClock() });
+    expect((await fetch(new Request("http://127.0.0.1/x", { method: "POST", body: "{}" }))).status).toBe(409);
+    expect(inner).toHaveBeenCalledTimes(1);
   });
 });
 
@@ -144,11 +208,11 @@ describe("unavailable (503) and other statuses", () => {
     expect(() => retryingFetch(globalThis.fetch, { maxRetries: -1 })).toThrow(RangeError);
   });
 
-  it("does not retry PUT, DELETE or POST on 503, nor GET on 500 or 502", async () => {
+  it("does not retry PUT or DELETE on 503, nor GET or POST on 500 or 502", async () => {
     for (const [method, status] of [
       ["PUT", 503],
       ["DELETE", 503],
-      ["POST", 503],
+      ["POST", 500],
       ["GET", 500],
       ["GET", 502],
     ] as const) {

@@ -23,6 +23,8 @@ const EXAMPLES: Record<keyof typeof apiErrors, [ApiError, number]> = {
   noSuchOperation: [apiErrors.noSuchOperation(), 404],
   methodNotAllowed: [apiErrors.methodNotAllowed("PATCH"), 405],
   conflict: [apiErrors.conflict("A CNAME record cannot share its name", { field: "name", code: "cname_conflict" }), 409],
+  idempotencyKeyInUse: [apiErrors.idempotencyKeyInUse(), 409],
+  idempotencyKeyReused: [apiErrors.idempotencyKeyReused(), 422],
   payloadTooLarge: [apiErrors.payloadTooLarge(), 413],
   unsupportedMediaType: [apiErrors.unsupportedMediaType("Request bodies must be application/json"), 415],
   unprocessable: [apiErrors.unprocessable("The domain is not active"), 422],

@@ -13,7 +13,12 @@ export interface Instance {
   process: ServerProcess;
   baseUrl: string;
   /** A request as the partner, answered with its status and parsed body. */
-  call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any; headers: Headers }>;
+  call(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   /** SIGKILL: no shutdown, no finishing what is under way. */
   kill(): Promise<void>;
   stop(): Promise<void>;
@@ -36,10 +41,14 @@ export async function startInstance(databaseUrl: string, env: NodeJS.ProcessEnv 
   return {
     process,
     baseUrl,
-    async call(method, path, body) {
+    async call(method, path, body, headers = {}) {
       const response = await fetch(`${baseUrl}${path}`, {
         method,
-        headers: { Authorization: `Bearer ${RACE_PARTNER_KEY}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+        headers: {
+          Authorization: `Bearer ${RACE_PARTNER_KEY}`,
+          ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+          ...headers,
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await response.text();

@@ -7,7 +7,7 @@
 import { StoreUnavailableError, type ApiKeyStore, type DataStores, type Persistence } from "../../server/store/persistence.js";
 
 /** The parts of a persistence that can be down, each on its own. */
-export type PersistencePart = "store" | "webhooks" | "rateLimits" | "clockOffsets" | "apiKeys" | "transaction" | "ping";
+export type PersistencePart = "store" | "webhooks" | "idempotency" | "rateLimits" | "clockOffsets" | "apiKeys" | "transaction" | "ping";
 
 export const RETRY_AFTER_SECONDS = 3;
 
@@ -17,6 +17,7 @@ export class UnavailablePersistence implements Persistence {
   readonly kind: Persistence["kind"];
   readonly store: Persistence["store"];
   readonly webhooks: Persistence["webhooks"];
+  readonly idempotency: Persistence["idempotency"];
   readonly rateLimits: Persistence["rateLimits"];
   readonly clockOffsets: Persistence["clockOffsets"];
   readonly apiKeys: ApiKeyStore | null;
@@ -28,6 +29,7 @@ export class UnavailablePersistence implements Persistence {
     this.kind = inner.kind;
     this.store = this.guarded("store", inner.store);
     this.webhooks = this.guarded("webhooks", inner.webhooks);
+    this.idempotency = this.guarded("idempotency", inner.idempotency);
     this.rateLimits = this.guarded("rateLimits", inner.rateLimits);
     this.clockOffsets = this.guarded("clockOffsets", inner.clockOffsets);
     this.apiKeys = apiKeys && this.guarded("apiKeys", apiKeys);
@@ -35,7 +37,7 @@ export class UnavailablePersistence implements Persistence {
 
   /** Takes every part away (`parts` omitted) or the ones named. */
   takeDown(...parts: PersistencePart[]): void {
-    const all: PersistencePart[] = ["store", "webhooks", "rateLimits", "clockOffsets", "apiKeys", "transaction", "ping"];
+    const all: PersistencePart[] = ["store", "webhooks", "idempotency", "rateLimits", "clockOffsets", "apiKeys", "transaction", "ping"];
     for (const part of parts.length > 0 ? parts : all) this.down.add(part);
   }
 

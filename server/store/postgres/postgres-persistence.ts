@@ -7,6 +7,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { StoreUnavailableError, type DataStores, type Persistence, type UnitOfWork } from "../persistence.js";
+import { PgIdempotencyStore } from "./pg-idempotency-store.js";
 import { PgApiKeyStore, PgClockOffsetStore, PgWindowStore } from "./pg-shared-stores.js";
 import { PgStore } from "./pg-store.js";
 import { PgWebhookStore } from "./pg-webhook-store.js";
@@ -36,6 +37,7 @@ export class PostgresPersistence implements Persistence {
   readonly rateLimits: PgWindowStore;
   readonly clockOffsets: PgClockOffsetStore;
   readonly apiKeys: PgApiKeyStore;
+  readonly idempotency: PgIdempotencyStore;
 
   constructor(readonly sql: Sql) {
     this.store = new PgStore(sql);
@@ -43,6 +45,7 @@ export class PostgresPersistence implements Persistence {
     this.rateLimits = new PgWindowStore(sql);
     this.clockOffsets = new PgClockOffsetStore(sql);
     this.apiKeys = new PgApiKeyStore(sql);
+    this.idempotency = new PgIdempotencyStore(sql);
   }
 
   async transaction<T>(work: (stores: DataStores) => Promise<T>, kind: UnitOfWork = "serializable"): Promise<T> {
@@ -50,7 +53,12 @@ export class PostgresPersistence implements Persistence {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.sql.transaction(
-          (tx) => work({ store: new PgStore(tx, { lockDomainsRead: domainLocked }), webhooks: new PgWebhookStore(tx) }),
+          (tx) =>
+            work({
+              store: new PgStore(tx, { lockDomainsRead: domainLocked }),
+              webhooks: new PgWebhookStore(tx),
+              idempotency: new PgIdempotencyStore(tx),
+            }),
           domainLocked ? "read committed" : "serializable",
         );
       } catch (error) {

@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Cents } from "../../../server/money.js";
+import type { IdempotencyScope } from "../../../server/idempotency/idempotency-store.js";
 import type { Persistence } from "../../../server/store/persistence.js";
 import type { DnsRecordRow, DomainRow, TransferRow, UserRow } from "../../../server/store/types.js";
 import type { WebhookDeliveryRow, WebhookEndpointRow } from "../../../server/webhooks/webhook-store.js";
@@ -596,6 +597,98 @@ export function describeStoreContract(
           });
         expect((await Promise.all([addFirst(), addFirst(), addFirst()])).filter(Boolean)).toHaveLength(1);
         expect(await persistence.store.countDomains(user.partnerId, user.userIdentifier)).toBe(1);
+      });
+    });
+
+    describe("idempotency keys", () => {
+      const aScope = (): IdempotencyScope => ({
+        partnerId: uniqueId("ptn"),
+        environment: "sandbox",
+        method: "POST",
+        path: "/api/v1/domains/dom_1/renew",
+        key: uniqueId("key"),
+      });
+      const now = at("10:00:00");
+      const dayBefore = new Date(now.getTime() - 24 * 3600_000);
+      const answer = { status: 200, body: { id: "dom_1", renewed: [1, "two", null] } };
+
+      it("gives a free key to exactly one of concurrent claims; the others see it running with its fingerprint", async () => {
+        const scope = aScope();
+        const claims = await Promise.all(
+          Array.from({ length: 5 }, () => persistence.idempotency.claim(scope, "fp1", now, dayBefore, 60_000)),
+        );
+        expect(claims.filter((claim) => claim.state === "claimed")).toHaveLength(1);
+        expect(claims.filter((claim) => claim.state === "running")).toEqual(Array(4).fill({ state: "running", fingerprint: "fp1" }));
+      });
+
+      it("answers a completed key with its answer until it is older than keptSince, then gives it anew", async () => {
+        const scope = aScope();
+        const claim = await persistence.idempotency.claim(scope, "fp1", now, dayBefore, 60_000);
+        if (claim.state !== "claimed") throw new Error("not claimed");
+        expect(await persistence.idempotency.complete(scope, claim.token, answer)).toBe(true);
+        expect(await persistence.idempotency.claim(scope, "fp2", now, dayBefore, 60_000)).toEqual({
+          state: "completed",
+          fingerprint: "fp1",
+          answer,
+        });
+        const dayLater = new Date(now.getTime() + 24 * 3600_000 + 1);
+        expect(
+          (await persistence.idempotency.claim(scope, "fp2", dayLater, new Date(dayLater.getTime() - 24 * 3600_000), 60_000)).state,
+        ).toBe("claimed");
+      });
+
+      it("gives an unanswered key again once its lease ran out; the first claim can then no longer store its answer", async () => {
+        const scope = aScope();
+        const first = await persistence.idempotency.claim(scope, "fp1", now, dayBefore, 1);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        const second = await persistence.idempotency.claim(scope, "fp1", now, dayBefore, 60_000);
+        if (first.state !== "claimed" || second.state !== "claimed") throw new Error("not claimed");
+        expect(await persistence.idempotency.complete(scope, first.token, answer)).toBe(false);
+        expect(await persistence.idempotency.complete(scope, second.token, answer)).toBe(true);
+      });
+
+      it("frees a key its claim releases, and only its claim", async () => {
+        const scope = aScope();
+        const claim = await persistence.idempotency.claim(scope, "fp1", now, dayBefore, 60_000);
+        if (claim.state !== "claimed") throw new Error("not claimed");
+        await persistence.idempotency.release(scope, "another-token");
+        expect((await persistence.idempotency.claim(scope, "fp1", now, dayBefore, 60_000)).state).toBe("running");
+        await persistence.idempotency.release(scope, claim.token);
+        expect((await persistence.idempotency.claim(scope, "fp1", now, dayBefore, 60_000)).state).toBe("claimed");
+      });
+
+      it("keeps keys apart by partner, environment, method and path", async () => {
+        const scope = aScope();
+        await persistence.idempotency.claim(scope, "fp", now, dayBefore, 60_000);
+        for (const other of [
+          { partnerId: uniqueId("ptn") },
+          { environment: "production" as const },
+          { method: "PUT" },
+          { path: "/api/v1/users" },
+        ])
+          expect((await persistence.idempotency.claim({ ...scope, ...other }, "fp", now, dayBefore, 60_000)).state).toBe("claimed");
+      });
+
+      it("forgets the keys first used before a time", async () => {
+        const [old, recent] = [aScope(), aScope()];
+        await persistence.idempotency.claim(old, "fp", at("01:00:00"), dayBefore, 60_000);
+        await persistence.idempotency.claim(recent, "fp", at("03:00:00"), dayBefore, 60_000);
+        expect(await persistence.idempotency.deleteCreatedBefore(at("02:00:00"))).toBeGreaterThanOrEqual(1);
+        expect((await persistence.idempotency.claim(old, "fp", now, dayBefore, 60_000)).state).toBe("claimed");
+        expect((await persistence.idempotency.claim(recent, "fp", now, dayBefore, 60_000)).state).toBe("running");
+      });
+
+      it.runIf(traits.rollsBack)("stores no answer from a transaction that rolls back", async () => {
+        const scope = aScope();
+        const claim = await persistence.idempotency.claim(scope, "fp", now, dayBefore, 60_000);
+        if (claim.state !== "claimed") throw new Error("not claimed");
+        await expect(
+          persistence.transaction(async ({ idempotency }) => {
+            await idempotency.complete(scope, claim.token, answer);
+            throw new Error("the work failed");
+          }),
+        ).rejects.toThrow("the work failed");
+        expect((await persistence.idempotency.claim(scope, "fp", now, dayBefore, 60_000)).state).toBe("running");
       });
     });
   });
