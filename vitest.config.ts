@@ -14,7 +14,7 @@ const ON_EVERY_STORE = [
   "test/server/{users,domains/domains,transfers/transfers-and-catalog,sandbox/sandbox,webhooks/webhooks}.test.ts",
   "test/server/dns/*.test.ts",
   "test/server/embed/*.test.ts",
-  "test/server/http/{auth-and-http,path-spellings,request-body-text,integer-query,store-unavailable,idempotency}.test.ts",
+  "test/server/http/{auth-and-http,path-spellings,request-body-text,integer-query,store-unavailable,idempotency,entity-tags}.test.ts",
   "test/server/rate-limits/rate-limits.test.ts",
   "test/server/auth/database-keys.test.ts",
 ];

@@ -6,19 +6,23 @@ type JsonContent<T> = T extends { content: { "application/json": infer Body } } 
 type SuccessStatus = 200 | 201 | 204;
 type Responses<K extends OperationId> = operations[K]["responses"];
 
-/** What a handler returns: one of the operation's documented success statuses with its body. */
+/** The entity tag a success answer carries, where the document gives it an `ETag` header. */
+type ETagOf<R> = R extends { headers: { ETag?: infer T } } ? (unknown extends T ? unknown : { etag: string }) : unknown;
+
+/** What a handler returns: one of the operation's documented success statuses with its body (and its ETag where documented). */
 export type OperationResult<K extends OperationId> = {
   [S in keyof Responses<K> & SuccessStatus]: S extends 204
     ? { status: S }
-    : { status: S; body: JsonContent<Responses<K>[S]> };
+    : { status: S; body: JsonContent<Responses<K>[S]> } & ETagOf<Responses<K>[S]>;
 }[keyof Responses<K> & SuccessStatus];
 
-type Parameters<K extends OperationId, In extends "path" | "query"> = NonNullable<operations[K]["parameters"][In]>;
+type Parameters<K extends OperationId, In extends "path" | "query" | "header"> = NonNullable<operations[K]["parameters"][In]>;
 
-/** What a handler receives: the validated path parameters, query (defaults applied) and body. */
+/** What a handler receives: the validated path parameters, query (defaults applied), header parameters and body. */
 export interface OperationInput<K extends OperationId> {
   path: Parameters<K, "path">;
   query: Parameters<K, "query">;
+  header: Parameters<K, "header">;
   body: operations[K] extends { requestBody: infer Body } ? JsonContent<NonNullable<Body>> : undefined;
 }
 

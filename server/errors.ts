@@ -1,8 +1,11 @@
 /** The one error registry: every error the API answers with has a stable code and status here. */
 import type { components } from "../generated/types/full.js";
 
-/** The codes of the spec's ErrorCode, and the 503's own (outside ErrorCode, which does not grow within v1). */
-export type ErrorCode = components["schemas"]["ErrorCode"] | components["schemas"]["ServiceUnavailableError"]["error"];
+/** The codes of the spec's ErrorCode, and the 503's and the 412's own (outside ErrorCode, which does not grow within v1). */
+export type ErrorCode =
+  | components["schemas"]["ErrorCode"]
+  | components["schemas"]["ServiceUnavailableError"]["error"]
+  | components["schemas"]["PreconditionFailedError"]["error"];
 
 const STATUS_OF: Record<ErrorCode, number> = {
   validation_error: 400,
@@ -11,6 +14,7 @@ const STATUS_OF: Record<ErrorCode, number> = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
   unprocessable_entity: 422,
@@ -95,6 +99,15 @@ export const errorsByCode = {
         field: "Idempotency-Key",
         code: "idempotency_key_in_use",
       }),
+  },
+  precondition_failed: {
+    /** 412: If-Match names none of the resource's current entity tag; the answer carries it in ETag and details. */
+    preconditionFailed: (what: string, currentEtag: string) =>
+      new ApiError(
+        "precondition_failed",
+        `The ${what} changed since you read it; read it again and send the change with its current ETag`,
+        { etag: currentEtag },
+      ),
   },
   payload_too_large: {
     /** The limit is the one `createApp` gives the body parser. */

@@ -1216,6 +1216,17 @@ export interface components {
             /** @description For humans; may change. */
             message: string;
         };
+        /** @description *Addition.* The coded error shape of a 412. Its code is its own, outside `ErrorCode`: within v1 the codes of `ErrorCode` do not grow, so a client that handles each of them is not broken by it. */
+        PreconditionFailedError: {
+            /** @enum {string} */
+            error: "precondition_failed";
+            /** @description For humans; may change. */
+            message: string;
+            details: {
+                /** @description The resource's current entity tag, as in the `ETag` header. */
+                etag: string;
+            };
+        };
         /** @description The list error shape (Variant R record operations). */
         ErrorList: {
             errors: string[];
@@ -1675,8 +1686,69 @@ export interface components {
             };
             content?: never;
         };
+        /** @description *Addition.* The first request with this `Idempotency-Key` is still running (coded shape, `details.code` `idempotency_key_in_use`); retry after `Retry-After` seconds to get its answer. */
+        IdempotencyKeyInUse: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "conflict",
+                 *       "message": "A request with this Idempotency-Key is still running; retry after the Retry-After seconds",
+                 *       "details": {
+                 *         "field": "Idempotency-Key",
+                 *         "code": "idempotency_key_in_use"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description *Addition.* `If-Match` names none of the resource's current entity tag: someone changed it since you read it. Nothing changed. Read it again (its current `ETag` is in the header and in `details.etag`), decide, and send the change with the new tag. */
+        PreconditionFailed: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                ETag: components["headers"]["ETag"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "precondition_failed",
+                 *       "message": "The record changed since you read it; read it again and send the change with its current ETag",
+                 *       "details": {
+                 *         "etag": "\"Yp3mQ0vJc8bX1tR5kL2nA7\""
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PreconditionFailedError"];
+            };
+        };
     };
     parameters: {
+        /**
+         * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+         * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+         */
+        IdempotencyKey: string;
+        /**
+         * @description *Addition.* Applies the change only if the resource is still in the state you read: one or more entity tags from `ETag` (comma-separated), or `*` for any state. Otherwise nothing changes and the answer is 412 with the current `ETag`. See "Concurrent edits".
+         * @example "Yp3mQ0vJc8bX1tR5kL2nA7"
+         */
+        IfMatch: string;
         /**
          * @description The partner's own identifier of the user.
          * @example user_12345
@@ -1709,6 +1781,13 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /**
+         * @description *Addition.* The entity tag of the resource's current state (strong, RFC 9110): it changes with every change of the resource itself, and is the same in both variants. Send it in `If-Match` to change or delete the resource only as you read it. See "Concurrent edits".
+         * @example "Yp3mQ0vJc8bX1tR5kL2nA7"
+         */
+        ETag: string;
+        /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
+        "Idempotent-Replayed": "true";
         /** @description Unique id of this request; quote it when asking for support. */
         "X-Request-Id": string;
         /** @description Maximum requests in the window of the applicable bucket closest to exhaustion. */
@@ -1815,7 +1894,7 @@ export interface operations {
                  * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
                  * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
                  */
-                "Idempotency-Key"?: string;
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -1841,8 +1920,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1857,32 +1935,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description *Addition.* The first request with this `Idempotency-Key` is still running (coded shape, `details.code` `idempotency_key_in_use`); retry after `Retry-After` seconds to get its answer. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "conflict",
-                     *       "message": "A request with this Idempotency-Key is still running; retry after the Retry-After seconds",
-                     *       "details": {
-                     *         "field": "Idempotency-Key",
-                     *         "code": "idempotency_key_in_use"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -1915,6 +1968,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2013,6 +2067,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2037,7 +2092,13 @@ export interface operations {
     updateDomain: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Applies the change only if the resource is still in the state you read: one or more entity tags from `ETag` (comma-separated), or `*` for any state. Otherwise nothing changes and the answer is 412 with the current `ETag`. See "Concurrent edits".
+                 * @example "Yp3mQ0vJc8bX1tR5kL2nA7"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description Domain id (`dom_...`).
@@ -2068,6 +2129,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2087,6 +2149,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -2103,7 +2166,7 @@ export interface operations {
                  * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
                  * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
                  */
-                "Idempotency-Key"?: string;
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 /**
@@ -2134,8 +2197,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2173,7 +2235,7 @@ export interface operations {
                  * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
                  * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
                  */
-                "Idempotency-Key"?: string;
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -2201,8 +2263,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2433,7 +2494,7 @@ export interface operations {
                  * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
                  * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
                  */
-                "Idempotency-Key"?: string;
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -2458,8 +2519,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2490,32 +2550,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description *Addition.* The first request with this `Idempotency-Key` is still running (coded shape, `details.code` `idempotency_key_in_use`); retry after `Retry-After` seconds to get its answer. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "conflict",
-                     *       "message": "A request with this Idempotency-Key is still running; retry after the Retry-After seconds",
-                     *       "details": {
-                     *         "field": "Idempotency-Key",
-                     *         "code": "idempotency_key_in_use"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -2532,7 +2567,7 @@ export interface operations {
                  * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
                  * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
                  */
-                "Idempotency-Key"?: string;
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -2559,8 +2594,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2726,7 +2760,7 @@ export interface operations {
                  * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
                  * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
                  */
-                "Idempotency-Key"?: string;
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -2736,32 +2770,7 @@ export interface operations {
             204: components["responses"]["NoContent"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description *Addition.* The first request with this `Idempotency-Key` is still running (coded shape, `details.code` `idempotency_key_in_use`); retry after `Retry-After` seconds to get its answer. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "conflict",
-                     *       "message": "A request with this Idempotency-Key is still running; retry after the Retry-After seconds",
-                     *       "details": {
-                     *         "field": "Idempotency-Key",
-                     *         "code": "idempotency_key_in_use"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            409: components["responses"]["IdempotencyKeyInUse"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2825,7 +2834,7 @@ export interface operations {
                  * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
                  * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
                  */
-                "Idempotency-Key"?: string;
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -2855,8 +2864,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2881,32 +2889,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description *Addition.* The first request with this `Idempotency-Key` is still running (coded shape, `details.code` `idempotency_key_in_use`); retry after `Retry-After` seconds to get its answer. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "conflict",
-                     *       "message": "A request with this Idempotency-Key is still running; retry after the Retry-After seconds",
-                     *       "details": {
-                     *         "field": "Idempotency-Key",
-                     *         "code": "idempotency_key_in_use"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -3065,7 +3048,7 @@ export interface operations {
                  * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
                  * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
                  */
-                "Idempotency-Key"?: string;
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 /**
@@ -3096,8 +3079,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3123,32 +3105,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
-            /** @description *Addition.* The first request with this `Idempotency-Key` is still running (coded shape, `details.code` `idempotency_key_in_use`); retry after `Retry-After` seconds to get its answer. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "conflict",
-                     *       "message": "A request with this Idempotency-Key is still running; retry after the Retry-After seconds",
-                     *       "details": {
-                     *         "field": "Idempotency-Key",
-                     *         "code": "idempotency_key_in_use"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -3165,7 +3122,7 @@ export interface operations {
                  * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
                  * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
                  */
-                "Idempotency-Key"?: string;
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 /**
@@ -3187,8 +3144,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3210,32 +3166,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
-            /** @description *Addition.* The first request with this `Idempotency-Key` is still running (coded shape, `details.code` `idempotency_key_in_use`); retry after `Retry-After` seconds to get its answer. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "conflict",
-                     *       "message": "A request with this Idempotency-Key is still running; retry after the Retry-After seconds",
-                     *       "details": {
-                     *         "field": "Idempotency-Key",
-                     *         "code": "idempotency_key_in_use"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            409: components["responses"]["IdempotencyKeyInUse"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3318,7 +3249,7 @@ export interface operations {
                  * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
                  * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
                  */
-                "Idempotency-Key"?: string;
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 /**
@@ -3345,8 +3276,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3368,32 +3298,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
-            /** @description *Addition.* The first request with this `Idempotency-Key` is still running (coded shape, `details.code` `idempotency_key_in_use`); retry after `Retry-After` seconds to get its answer. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "conflict",
-                     *       "message": "A request with this Idempotency-Key is still running; retry after the Retry-After seconds",
-                     *       "details": {
-                     *         "field": "Idempotency-Key",
-                     *         "code": "idempotency_key_in_use"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            409: components["responses"]["IdempotencyKeyInUse"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3407,7 +3312,7 @@ export interface operations {
                  * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
                  * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
                  */
-                "Idempotency-Key"?: string;
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -3437,8 +3342,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    /** @description *Addition.* Present, `true`, when this answer is the stored answer of an earlier request with the same `Idempotency-Key`: nothing ran again. */
-                    "Idempotent-Replayed"?: "true";
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3496,6 +3401,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3528,7 +3434,13 @@ export interface operations {
     deleteDnsRecord: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Applies the change only if the resource is still in the state you read: one or more entity tags from `ETag` (comma-separated), or `*` for any state. Otherwise nothing changes and the answer is 412 with the current `ETag`. See "Concurrent edits".
+                 * @example "Yp3mQ0vJc8bX1tR5kL2nA7"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description Record id (`rec_...`).
@@ -3545,6 +3457,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["RecordForbidden"];
             404: components["responses"]["RecordNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3553,7 +3466,13 @@ export interface operations {
     updateDnsRecord: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Applies the change only if the resource is still in the state you read: one or more entity tags from `ETag` (comma-separated), or `*` for any state. Otherwise nothing changes and the answer is 412 with the current `ETag`. See "Concurrent edits".
+                 * @example "Yp3mQ0vJc8bX1tR5kL2nA7"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description Record id (`rec_...`).
@@ -3584,6 +3503,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3609,6 +3529,7 @@ export interface operations {
             403: components["responses"]["RecordForbidden"];
             404: components["responses"]["RecordNotFound"];
             409: components["responses"]["RecordConflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["RecordUnprocessable"];

@@ -17,6 +17,7 @@ interface OperationRow {
   hasRequestBody: boolean;
   listErrorStatuses: number[];
   integerQueryParameters: string[];
+  headerParameters: string[];
 }
 
 /** Error statuses whose documented body is the list shape (`ErrorList`), read from the responses. */
@@ -30,13 +31,24 @@ function listErrorStatuses(document: JsonObject, responses: Record<string, JsonO
     .map(([status]) => Number(status));
 }
 
-/** The names of an operation's integer query parameters, its own and its path's, references resolved. */
-function integerQueryParameters(document: JsonObject, item: JsonObject, op: JsonObject): string[] {
+/** An operation's parameters, its own and its path's, references resolved. */
+function parametersOf(document: JsonObject, item: JsonObject, op: JsonObject): JsonObject[] {
   const shared = ((document.components as JsonObject).parameters ?? {}) as Record<string, JsonObject>;
   const resolve = (parameter: JsonObject) => (typeof parameter.$ref === "string" ? shared[parameter.$ref.split("/").pop()!]! : parameter);
-  return [...((item.parameters ?? []) as JsonObject[]), ...((op.parameters ?? []) as JsonObject[])]
-    .map(resolve)
+  return [...((item.parameters ?? []) as JsonObject[]), ...((op.parameters ?? []) as JsonObject[])].map(resolve);
+}
+
+/** The names of an operation's integer query parameters. */
+function integerQueryParameters(document: JsonObject, item: JsonObject, op: JsonObject): string[] {
+  return parametersOf(document, item, op)
     .filter((parameter) => parameter.in === "query" && (parameter.schema as JsonObject | undefined)?.type === "integer")
+    .map((parameter) => String(parameter.name));
+}
+
+/** The names of an operation's header parameters, as the document writes them. */
+function headerParameters(document: JsonObject, item: JsonObject, op: JsonObject): string[] {
+  return parametersOf(document, item, op)
+    .filter((parameter) => parameter.in === "header")
     .map((parameter) => String(parameter.name));
 }
 
@@ -62,6 +74,7 @@ export function operationRows(document: JsonObject): OperationRow[] {
         hasRequestBody: op.requestBody !== undefined,
         listErrorStatuses: listErrorStatuses(document, op.responses as Record<string, JsonObject>),
         integerQueryParameters: integerQueryParameters(document, item, op),
+        headerParameters: headerParameters(document, item, op),
       });
     }
   }
@@ -111,6 +124,8 @@ export interface OperationInfo {
   readonly listErrorStatuses: readonly number[];
   /** Query parameters of type integer: written as decimal digits only, checked before the validator reads them as numbers. */
   readonly integerQueryParameters: readonly string[];
+  /** Header parameters (as the document writes their names): what a handler's \`header\` input holds. */
+  readonly headerParameters: readonly string[];
 }
 
 /** Every operation of both variants, keyed by operationId. */
@@ -154,19 +169,23 @@ type JsonContent<T> = T extends { content: { "application/json": infer Body } } 
 type SuccessStatus = 200 | 201 | 204;
 type Responses<K extends OperationId> = operations[K]["responses"];
 
-/** What a handler returns: one of the operation's documented success statuses with its body. */
+/** The entity tag a success answer carries, where the document gives it an \`ETag\` header. */
+type ETagOf<R> = R extends { headers: { ETag?: infer T } } ? (unknown extends T ? unknown : { etag: string }) : unknown;
+
+/** What a handler returns: one of the operation's documented success statuses with its body (and its ETag where documented). */
 export type OperationResult<K extends OperationId> = {
   [S in keyof Responses<K> & SuccessStatus]: S extends 204
     ? { status: S }
-    : { status: S; body: JsonContent<Responses<K>[S]> };
+    : { status: S; body: JsonContent<Responses<K>[S]> } & ETagOf<Responses<K>[S]>;
 }[keyof Responses<K> & SuccessStatus];
 
-type Parameters<K extends OperationId, In extends "path" | "query"> = NonNullable<operations[K]["parameters"][In]>;
+type Parameters<K extends OperationId, In extends "path" | "query" | "header"> = NonNullable<operations[K]["parameters"][In]>;
 
-/** What a handler receives: the validated path parameters, query (defaults applied) and body. */
+/** What a handler receives: the validated path parameters, query (defaults applied), header parameters and body. */
 export interface OperationInput<K extends OperationId> {
   path: Parameters<K, "path">;
   query: Parameters<K, "query">;
+  header: Parameters<K, "header">;
   body: operations[K] extends { requestBody: infer Body } ? JsonContent<NonNullable<Body>> : undefined;
 }
 

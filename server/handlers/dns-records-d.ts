@@ -6,6 +6,7 @@ import { recordPage } from "../dns/record-pages.js";
 import { createRecord, createRecordsInBulk, deleteRecord, updateRecord } from "../dns/record-service.js";
 import { toRecordD } from "../dns/record-shapes.js";
 import { applyTemplate } from "../dns/template-service.js";
+import { assertIfMatch, entityTag } from "../concurrency/entity-tags.js";
 import { domainOfPartner } from "../domains/domain-access.js";
 import { apiErrors } from "../errors.js";
 
@@ -43,11 +44,12 @@ export const dnsRecordDHandlers: Pick<
       ttl: body.ttl ?? DEFAULT_TTL_D,
       priority: body.priority ?? null,
     });
-    return { status: 201, body: toRecordD(record) };
+    return { status: 201, body: toRecordD(record), etag: entityTag(record) };
   },
 
-  updateDomainDnsRecord: async ({ path, body }, context) => {
+  updateDomainDnsRecord: async ({ path, header, body }, context) => {
     const { domain, record } = await domainAndRecord(context.services, partnerOf(context).id, path.domain_id, path.record_id);
+    assertIfMatch(header["If-Match"], record, "DNS record");
     const draft: RecordDraft = {
       type: record.type,
       name: body.name ?? record.name,
@@ -56,11 +58,13 @@ export const dnsRecordDHandlers: Pick<
       // SRV keeps its priority in content: a new content brings a new priority.
       priority: body.priority ?? (record.type === "SRV" && body.content !== undefined ? null : record.priority),
     };
-    return { status: 200, body: toRecordD(await updateRecord(context.services, domain, record, draft)) };
+    const updated = await updateRecord(context.services, domain, record, draft);
+    return { status: 200, body: toRecordD(updated), etag: entityTag(updated) };
   },
 
-  deleteDomainDnsRecord: async ({ path }, context) => {
+  deleteDomainDnsRecord: async ({ path, header }, context) => {
     const { domain, record } = await domainAndRecord(context.services, partnerOf(context).id, path.domain_id, path.record_id);
+    assertIfMatch(header["If-Match"], record, "DNS record");
     await deleteRecord(context.services, domain, record);
     return { status: 204 };
   },

@@ -4,6 +4,7 @@ import { partnerOf, type RequestContext, type Services } from "../context.js";
 import { createRecord, deleteRecord, updateRecord } from "../dns/record-service.js";
 import { toRecordR } from "../dns/record-shapes.js";
 import { draftFromR, mergeRPatch } from "../dns/variant-r-input.js";
+import { assertIfMatch, entityTag } from "../concurrency/entity-tags.js";
 import { domainOfPartner } from "../domains/domain-access.js";
 import { apiErrors } from "../errors.js";
 
@@ -29,22 +30,24 @@ export const dnsRecordRHandlers: Pick<Handlers, "createDnsRecord" | "getDnsRecor
     const record = await createRecord(context.services, domain, draftFromR({ ...fields, ttl: fields.ttl ?? DEFAULT_TTL_R }), {
       content: "value",
     });
-    return { status: 201, body: toRecordR(record) };
+    return { status: 201, body: toRecordR(record), etag: entityTag(record) };
   },
 
   getDnsRecord: async ({ path }, context) => {
     const { record } = await recordOfPartner(context.services, partnerOf(context).id, path.id);
-    return { status: 200, body: toRecordR(record) };
+    return { status: 200, body: toRecordR(record), etag: entityTag(record) };
   },
 
-  updateDnsRecord: async ({ path, body }, context) => {
+  updateDnsRecord: async ({ path, header, body }, context) => {
     const { record, domain } = await recordOfPartner(context.services, partnerOf(context).id, path.id);
+    assertIfMatch(header["If-Match"], record, "DNS record");
     const updated = await updateRecord(context.services, domain, record, draftFromR(mergeRPatch(record, body)), { content: "value" });
-    return { status: 200, body: toRecordR(updated) };
+    return { status: 200, body: toRecordR(updated), etag: entityTag(updated) };
   },
 
-  deleteDnsRecord: async ({ path }, context) => {
+  deleteDnsRecord: async ({ path, header }, context) => {
     const { record, domain } = await recordOfPartner(context.services, partnerOf(context).id, path.id);
+    assertIfMatch(header["If-Match"], record, "DNS record");
     await deleteRecord(context.services, domain, record);
     return { status: 204 };
   },

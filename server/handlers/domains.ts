@@ -2,6 +2,7 @@
 import type { OperationHandlers } from "../../generated/handlers.js";
 import { timestamp } from "../clock.js";
 import { partnerOf, type RequestContext } from "../context.js";
+import { assertIfMatch, entityTag } from "../concurrency/entity-tags.js";
 import { domainOfPartner } from "../domains/domain-access.js";
 import { updateDomainSettings } from "../domains/domain-settings.js";
 import { domainDetail, domainSummary } from "../domains/domain-views.js";
@@ -24,12 +25,13 @@ export const domainHandlers: Pick<Handlers, "listUserDomains" | "getDomain" | "u
 
   getDomain: async ({ path }, context) => {
     const domain = await domainOfPartner(context.services.store, partnerOf(context).id, path.domain_id);
-    return { status: 200, body: await domainDetail(context.services, domain) };
+    return { status: 200, body: await domainDetail(context.services, domain), etag: entityTag(domain) };
   },
 
-  updateDomain: async ({ path, body }, context) => {
+  updateDomain: async ({ path, header, body }, context) => {
     const { services } = context;
     const domain = await domainOfPartner(services.store, partnerOf(context).id, path.domain_id);
+    assertIfMatch(header["If-Match"], domain, "domain");
     const updated = await updateDomainSettings(services, domain, { autoRenew: body.auto_renew, whoisPrivacy: body.whois_privacy });
     return {
       status: 200,
@@ -40,6 +42,7 @@ export const domainHandlers: Pick<Handlers, "listUserDomains" | "getDomain" | "u
         whois_privacy: updated.whoisPrivacy,
         updated_at: timestamp(updated.updatedAt),
       },
+      etag: entityTag(updated),
     };
   },
 

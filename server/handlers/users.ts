@@ -1,6 +1,7 @@
 /** The partner's users and their embedded-interface sessions. */
 import type { OperationHandlers } from "../../generated/handlers.js";
 import { timestamp } from "../clock.js";
+import { assertIfMatch, entityTag } from "../concurrency/entity-tags.js";
 import { partnerOf, type RequestContext, type Services } from "../context.js";
 import { openLoginSession } from "../auth/user-sessions.js";
 import { apiErrors } from "../errors.js";
@@ -64,24 +65,26 @@ export const userHandlers: Pick<Handlers, "createUserSession" | "listUsers" | "g
     const { services } = context;
     const user = await requireUser(services, partnerOf(context).id, path.user_identifier);
     const domainCount = await services.store.countDomains(user.partnerId, user.userIdentifier);
-    return { status: 200, body: { ...listItem({ user, domainCount }), total_spent: formatCents(user.totalSpent) } };
+    return { status: 200, body: { ...listItem({ user, domainCount }), total_spent: formatCents(user.totalSpent) }, etag: entityTag(user) };
   },
 
-  updateUser: async ({ path, body }, context) => {
+  updateUser: async ({ path, header, body }, context) => {
     const { services } = context;
     const user = await requireUser(services, partnerOf(context).id, path.user_identifier);
+    assertIfMatch(header["If-Match"], user, "user");
     const updated: UserRow = { ...user, email: body.email === undefined ? user.email : body.email, updatedAt: services.clock.now() };
     await services.store.saveUser(updated);
     return {
       status: 200,
       body: { user_identifier: updated.userIdentifier, email: updated.email, updated_at: timestamp(updated.updatedAt) },
+      etag: entityTag(updated),
     };
   },
 
-  deleteUser: async ({ path }, context) => {
+  deleteUser: async ({ path, header }, context) => {
     const { services } = context;
     const partner = partnerOf(context);
-    await requireUser(services, partner.id, path.user_identifier);
+    assertIfMatch(header["If-Match"], await requireUser(services, partner.id, path.user_identifier), "user");
     await services.store.deleteUser(partner.id, path.user_identifier);
     services.outbox.emit(partner.id, "user.deleted", { data: { user_identifier: path.user_identifier } });
     return { status: 204 };

@@ -47,6 +47,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     // Refused before its body was read (no key, a rate limit, no such operation): waiting for the
     // rest of a body nobody will read would let a slow sender hold the connection.
     if (!req.complete) res.setHeader("Connection", "close");
+    // A 412 names the current entity tag, so the caller can read and decide without another request's race.
+    if (refusal.code === "precondition_failed") res.setHeader("ETag", String(refusal.details?.etag));
     res.status(refusal.status).json(errorBody(refusal, listShape));
   };
 }

@@ -84,7 +84,8 @@ export function registerRoutes(app: Express, handlers: OperationHandlers<Request
     if (validated !== operation.id)
       throw new Error(`the validator matched ${validated ?? "no operation"} where routing matched ${operation.id}`);
     const handler = served.get(operation.id)!;
-    const input = { path: operation.pathParams, query: req.query, body: req.body };
+    const header = Object.fromEntries(operation.info.headerParameters.map((name) => [name, req.get(name)]));
+    const input = { path: operation.pathParams, query: req.query, header, body: req.body };
     const partner = res.locals.partner ?? null;
     const partnerServices = partner ? servicesOf(services, partner.id) : services;
     const run = (context: Services) => handler(input, { partner, services: context }) as Promise<HandlerResult>;
@@ -115,7 +116,7 @@ export function registerRoutes(app: Express, handlers: OperationHandlers<Request
     }
     if (!decision.run) {
       res.setHeader("Idempotent-Replayed", "true");
-      send(res, { status: decision.answer.status, body: decision.answer.body ?? undefined });
+      send(res, { status: decision.answer.status, body: decision.answer.body ?? undefined, etag: decision.answer.headers.etag });
       return;
     }
     const { token } = decision;
@@ -138,7 +139,7 @@ export function registerRoutes(app: Express, handlers: OperationHandlers<Request
       if (refusal && isKeyInUse(refusal)) res.setHeader("Retry-After", String(KEY_IN_USE_RETRY_AFTER_SECONDS));
       else if (refusal && answerIsKept(refusal.status)) {
         const listShape = (operation.info.listErrorStatuses as readonly number[]).includes(refusal.status);
-        await keys.complete(request.scope, token, { status: refusal.status, body: errorBody(refusal, listShape) });
+        await keys.complete(request.scope, token, { status: refusal.status, body: errorBody(refusal, listShape), headers: {} });
       } else await keys.release(request.scope, token).catch(() => undefined);
       throw error;
     }
@@ -151,15 +152,19 @@ export function registerRoutes(app: Express, handlers: OperationHandlers<Request
 interface HandlerResult {
   status: number;
   body?: unknown;
+  /** The entity tag of the resource answered, where the operation documents an ETag. */
+  etag?: string;
 }
 
-/** What a replay answers: the body as JSON carries it (a 204 has none). */
+/** What a replay answers: the body as JSON carries it (a 204 has none), with its ETag. */
 const answerOf = (result: HandlerResult): StoredAnswer => ({
   status: result.status,
   body: result.body === undefined ? null : JSON.parse(JSON.stringify(result.body)),
+  headers: result.etag === undefined ? {} : { etag: result.etag },
 });
 
 function send(res: Response, result: HandlerResult): void {
+  if (result.etag !== undefined) res.setHeader("ETag", result.etag);
   if (result.body === undefined) res.status(result.status).end();
   else res.status(result.status).json(result.body);
 }

@@ -15,10 +15,11 @@ export interface IdempotencyScope {
   key: string;
 }
 
-/** The answer a replay gives: status, and body (null for none). */
+/** The answer a replay gives: status, body (null for none) and the headers that belong to it (an ETag). */
 export interface StoredAnswer {
   status: number;
   body: unknown;
+  headers: Record<string, string>;
 }
 
 export type KeyClaim =

@@ -4,6 +4,7 @@
  * that answer instead of running again.
  */
 import { createHash } from "node:crypto";
+import { canonicalJson } from "../canonical-json.js";
 import { apiErrors, type ApiError } from "../errors.js";
 import type { IdempotencyScope, IdempotencyStore, StoredAnswer } from "./idempotency-store.js";
 
@@ -16,21 +17,6 @@ export const IDEMPOTENCY_KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
 export const KEY_LEASE_MS = 60_000;
 /** What a 409 for a key still in use asks the caller to wait. */
 export const KEY_IN_USE_RETRY_AFTER_SECONDS = 1;
-
-/**
- * JSON with object members in code-point order of their names: two bodies that are the same JSON
- * value, however spaced or ordered, have one canonical text.
- */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const members = Object.entries(value as Record<string, unknown>)
-      .filter(([, member]) => member !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${members.map(([name, member]) => `${JSON.stringify(name)}:${canonicalJson(member)}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
-}
 
 /** What tells one request from another under the same key: its query and its body. */
 export function requestFingerprint(query: unknown, body: unknown): string {

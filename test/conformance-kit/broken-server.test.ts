@@ -31,6 +31,7 @@ beforeAll(async () => {
           last_login: "2026-11-22T10:00:00Z",
           domain_count: 0,
         } as never,
+        etag: '"broken"',
       }),
     },
   });

@@ -25,6 +25,7 @@ const EXAMPLES: Record<keyof typeof apiErrors, [ApiError, number]> = {
   conflict: [apiErrors.conflict("A CNAME record cannot share its name", { field: "name", code: "cname_conflict" }), 409],
   idempotencyKeyInUse: [apiErrors.idempotencyKeyInUse(), 409],
   idempotencyKeyReused: [apiErrors.idempotencyKeyReused(), 422],
+  preconditionFailed: [apiErrors.preconditionFailed("DNS record", '"abc"'), 412],
   payloadTooLarge: [apiErrors.payloadTooLarge(), 413],
   unsupportedMediaType: [apiErrors.unsupportedMediaType("Request bodies must be application/json"), 415],
   unprocessable: [apiErrors.unprocessable("The domain is not active"), 422],
@@ -41,9 +42,13 @@ function sourceFiles(folder: string): string[] {
 }
 
 describe("the error registry", () => {
-  it("has a group of constructors for every code of the spec's ErrorCode and the 503's own code, and for no other", () => {
+  it("has a group of constructors for every code of the spec's ErrorCode and the 503's and 412's own codes, and for no other", () => {
     const { schemas } = loadDocument("full").components;
-    const specCodes = [...(schemas.ErrorCode.enum as string[]), ...(schemas.ServiceUnavailableError.properties.error.enum as string[])];
+    const specCodes = [
+      ...(schemas.ErrorCode.enum as string[]),
+      ...(schemas.ServiceUnavailableError.properties.error.enum as string[]),
+      ...(schemas.PreconditionFailedError.properties.error.enum as string[]),
+    ];
     expect(Object.keys(errorsByCode).sort()).toEqual([...specCodes].sort());
     for (const [code, constructors] of Object.entries(errorsByCode)) expect(Object.keys(constructors).length, code).toBeGreaterThan(0);
   });

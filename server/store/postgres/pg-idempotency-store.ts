@@ -11,6 +11,7 @@ type KeyRow = {
   claim_token: string;
   answer_status: number | null;
   answer_body: unknown;
+  answer_headers: Record<string, string> | null;
 };
 
 export class PgIdempotencyStore implements IdempotencyStore {
@@ -20,33 +21,37 @@ export class PgIdempotencyStore implements IdempotencyStore {
     const token = randomUUID();
     // One statement: a free key (absent, expired, or its lease over unanswered) becomes this claim's;
     // a held one is returned as it is. The row lock of ON CONFLICT makes concurrent claims take turns.
-    const [row] = await this.sql.query<KeyRow>(
+    const [row] = await this.sql.query(
       `INSERT INTO idempotency_keys AS k (partner_id, environment, method, path, idempotency_key, fingerprint, claim_token, created_at, locked_until)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, clock_timestamp() + $9 * interval '1 millisecond')
        ON CONFLICT (partner_id, environment, method, path, idempotency_key) DO UPDATE
          SET fingerprint = EXCLUDED.fingerprint, claim_token = EXCLUDED.claim_token, created_at = EXCLUDED.created_at,
-             locked_until = EXCLUDED.locked_until, answer_status = NULL, answer_body = NULL
+             locked_until = EXCLUDED.locked_until, answer_status = NULL, answer_body = NULL, answer_headers = NULL
          WHERE k.created_at < $10 OR (k.answer_status IS NULL AND k.locked_until < clock_timestamp())
-       RETURNING fingerprint, claim_token, answer_status, answer_body`,
+       RETURNING 1`,
       [...scopeParams(scope), fingerprint, token, now, leaseMs, keptSince],
     );
     if (row) return { state: "claimed", token };
     // The key is held: read what holds it (a row the statement above did not update returns nothing).
     const [held] = await this.sql.query<KeyRow>(
-      `SELECT fingerprint, claim_token, answer_status, answer_body FROM idempotency_keys WHERE ${SCOPE}`,
+      `SELECT fingerprint, claim_token, answer_status, answer_body, answer_headers FROM idempotency_keys WHERE ${SCOPE}`,
       scopeParams(scope),
     );
     if (!held) return this.claim(scope, fingerprint, now, keptSince, leaseMs);
     return held.answer_status === null
       ? { state: "running", fingerprint: held.fingerprint }
-      : { state: "completed", fingerprint: held.fingerprint, answer: { status: held.answer_status, body: held.answer_body } };
+      : {
+          state: "completed",
+          fingerprint: held.fingerprint,
+          answer: { status: held.answer_status, body: held.answer_body, headers: held.answer_headers ?? {} },
+        };
   }
 
   async complete(scope: IdempotencyScope, token: string, answer: StoredAnswer): Promise<boolean> {
     const rows = await this.sql.query(
-      `UPDATE idempotency_keys SET answer_status = $7, answer_body = $8::jsonb, locked_until = NULL
+      `UPDATE idempotency_keys SET answer_status = $7, answer_body = $8::jsonb, answer_headers = $9::jsonb, locked_until = NULL
        WHERE ${SCOPE} AND claim_token = $6 RETURNING 1`,
-      [...scopeParams(scope), token, answer.status, JSON.stringify(answer.body ?? null)],
+      [...scopeParams(scope), token, answer.status, JSON.stringify(answer.body ?? null), JSON.stringify(answer.headers)],
     );
     return rows.length === 1;
   }

@@ -109,7 +109,7 @@ describe("the same key while its first request runs", () => {
     expect((await renew("held", '{"years":2}')).status).toBe(422);
     if (claim.state !== "claimed") throw new Error("not claimed");
     const firstAnswer = { error: "not_found", message: "the first request's answer" };
-    await keys.complete(scope, claim.token, { status: 404, body: firstAnswer });
+    await keys.complete(scope, claim.token, { status: 404, body: firstAnswer, headers: {} });
     const after = await renew("held");
     expect([after.status, await after.json()]).toEqual([404, firstAnswer]);
   });
@@ -179,13 +179,15 @@ describe("what takes no key", () => {
 
 describe("the document", () => {
   it("accepts Idempotency-Key on every POST and documents the 409 of a key in use", () => {
-    const document = loadDocument("full") as { paths: Record<string, Record<string, any>> };
+    const document = loadDocument("full") as { paths: Record<string, Record<string, any>>; components: Record<string, any> };
+    const resolved = (parameter: { $ref?: string; name?: string }) =>
+      parameter.$ref ? document.components.parameters[parameter.$ref.split("/").pop()!] : parameter;
     const posts = Object.values(operationTable).filter((operation) => operation.method === "post");
     expect(posts.length).toBeGreaterThan(10);
     for (const { path } of posts) {
       const operation = document.paths[path]!.post;
       expect(
-        operation.parameters?.some((parameter: { name?: string }) => parameter.name === "Idempotency-Key"),
+        operation.parameters?.some((parameter: { $ref?: string }) => resolved(parameter).name === "Idempotency-Key"),
         `${path} takes Idempotency-Key`,
       ).toBe(true);
       expect(operation.responses["409"], `${path} documents 409`).toBeDefined();

@@ -610,7 +610,7 @@ export function describeStoreContract(
       });
       const now = at("10:00:00");
       const dayBefore = new Date(now.getTime() - 24 * 3600_000);
-      const answer = { status: 200, body: { id: "dom_1", renewed: [1, "two", null] } };
+      const answer = { status: 200, body: { id: "dom_1", renewed: [1, "two", null] }, headers: { etag: '"abc"' } };
 
       it("gives a free key to exactly one of concurrent claims; the others see it running with its fingerprint", async () => {
         const scope = aScope();

@@ -13,6 +13,7 @@ CREATE TABLE idempotency_keys (
   locked_until timestamptz,
   answer_status integer,
   answer_body jsonb,
+  answer_headers jsonb,
   PRIMARY KEY (partner_id, environment, method, path, idempotency_key)
 );
 
