@@ -4,10 +4,11 @@ import { dnsTemplates, type DnsTemplateId } from "../../../generated/operations.
 import type { RecordDraft } from "../../dns/record-rules.js";
 import { createRecord, deleteRecord, updateRecord } from "../../dns/record-service.js";
 import { applyTemplate } from "../../dns/template-service.js";
+import { assertIfMatch } from "../../concurrency/entity-tags.js";
 import { apiErrors } from "../../errors.js";
 import type { DnsRecordRow, DomainRow } from "../../store/types.js";
 import { answerChange, chromeOf, domainOfSessionUser, embedContextOf, type EmbedContext } from "../embed-context.js";
-import { choiceOf, formErrors, integerOf, textOf, valuesOf, type FormBody, type FormState } from "../forms.js";
+import { choiceOf, formErrors, integerOf, NO_ERRORS, textOf, valuesOf, type FormBody, type FormState } from "../forms.js";
 import { DEFAULT_TTL, dnsPage, RECORD_TYPES, recordEditPage, recordFormFields, type DnsView } from "../views/dns-view.js";
 import { noticeFor, type NoticeCode } from "./notices.js";
 
@@ -36,6 +37,21 @@ async function recordOf(domain: DomainRow, context: EmbedContext, recordId: stri
   if (!record || record.domainId !== domain.id) throw apiErrors.notFound("DNS record", recordId);
   return record;
 }
+
+/**
+ * Refuses the change (412) unless the record is still as the page showed it: the form carries the
+ * entity tag of what it showed, checked in the change's transaction, so nobody's edit is overwritten unseen.
+ */
+function assertUnchangedSinceShown(body: FormBody, record: DnsRecordRow): void {
+  const shown = textOf(body, "etag");
+  if (shown === "")
+    throw apiErrors.badRequest("etag", "missing_required_field", "The form lacks the version of the record it showed; reload the page");
+  assertIfMatch(shown, record, "DNS record");
+}
+
+/** What the domain's page says when a record changed after it was shown, so a deletion was not made. */
+const CHANGED_BEFORE_DELETION =
+  "That record changed after this page was shown, so it was not deleted. Its current values are below; delete it again if you still want to.";
 
 const afterChange = (domain: DomainRow, notice: NoticeCode) => `/domains/${domain.id}?notice=${notice}&domain=${domain.id}`;
 
@@ -99,15 +115,25 @@ export function registerDnsRoutes(app: Express): void {
       async (tx) => {
         const domain = await domainOfSessionUser(tx, domainId);
         const record = await recordOf(domain, tx, recordId);
-        await updateRecord(tx.services, domain, record, draftOf(body, record.type));
+        const draft = draftOf(body, record.type);
+        assertUnchangedSinceShown(body, record);
+        await updateRecord(tx.services, domain, record, draft);
         return afterChange(domain, "record-saved");
       },
       async (error) => {
         const domain = await domainOfSessionUser(context, domainId);
         const record = await recordOf(domain, context, recordId);
-        const state: FormState = { values: valuesOf(body, recordFormFields), errors: formErrors(error) };
+        const changedMeanwhile = error.code === "precondition_failed";
+        const state: FormState = { values: valuesOf(body, recordFormFields), errors: changedMeanwhile ? NO_ERRORS : formErrors(error) };
         return {
-          html: recordEditPage({ chrome: chromeOf(context, "domains"), csrfToken: context.session.csrfToken, domain, record, state }),
+          html: recordEditPage({
+            chrome: chromeOf(context, "domains"),
+            csrfToken: context.session.csrfToken,
+            domain,
+            record,
+            state,
+            changedMeanwhile,
+          }),
         };
       },
       "domain-locked",
@@ -123,11 +149,19 @@ export function registerDnsRoutes(app: Express): void {
       context,
       async (tx) => {
         const domain = await domainOfSessionUser(tx, domainId);
-        await deleteRecord(tx.services, domain, await recordOf(domain, tx, recordId));
+        const record = await recordOf(domain, tx, recordId);
+        assertUnchangedSinceShown(req.body as FormBody, record);
+        await deleteRecord(tx.services, domain, record);
         return afterChange(domain, "record-deleted");
       },
-      // Deleting refuses nothing a form shows: only a missing domain or record, which is the not-found page.
-      (error) => Promise.reject(error),
+      // Besides a missing domain or record (the not-found page), only a change since the page was shown refuses a deletion.
+      async (error) => {
+        if (error.code !== "precondition_failed") throw error;
+        const domain = await domainOfSessionUser(context, domainId);
+        const records = await context.services.store.recordsOfDomain(domain.id);
+        const chrome = chromeOf(context, "domains");
+        return { html: dnsPage({ chrome, csrfToken: context.session.csrfToken, domain, records, notice: CHANGED_BEFORE_DELETION }) };
+      },
       "domain-locked",
     );
   });

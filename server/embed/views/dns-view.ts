@@ -1,4 +1,5 @@
 /** A domain's page: its facts and DNS records (list, add, edit, delete, apply a template). */
+import { entityTag } from "../../concurrency/entity-tags.js";
 import { dnsTemplates, type DnsTemplateId } from "../../../generated/operations.js";
 import type { DnsRecordRow, DomainRow } from "../../store/types.js";
 import { NO_ERRORS, type FormState } from "../forms.js";
@@ -79,6 +80,7 @@ function recordItem(domain: DomainRow, record: DnsRecordRow, csrfToken: string):
 <a href="/domains/${domain.id}/dns/${record.id}/edit">Edit<span class="visually-hidden"> ${described}</span></a>
 <form method="post" action="/domains/${domain.id}/dns/${record.id}/delete" data-confirm="Delete the ${described}?">
 ${csrfInput(csrfToken)}
+<input type="hidden" name="etag" value="${entityTag(record)}">
 <button type="submit" class="danger">Delete<span class="visually-hidden"> ${described}</span></button>
 </form>
 </div>
@@ -162,8 +164,19 @@ export interface RecordEditView {
   chrome: Chrome;
   csrfToken: string;
   domain: DomainRow;
+  /** The record as stored now: the form saves over this state only (its entity tag goes with the form). */
   record: DnsRecordRow;
   state: FormState;
+  /** Set when someone else changed the record while the user edited it: their input stays in the form, the current values are shown. */
+  changedMeanwhile?: boolean;
+}
+
+/** What a user is told when the record they edit was changed by someone else since they opened the form. */
+function changedMeanwhileWarning(record: DnsRecordRow): Html {
+  return html`<div class="error-summary" role="alert" tabindex="-1"><h2>Someone else changed this record while you were editing it</h2>
+<p>Nothing was saved. The record now reads:</p>
+<ul><li>Name <code>${record.name}</code></li><li>Value <code>${record.content}</code></li><li>TTL ${record.ttl}${record.priority !== null && html` · priority ${record.priority}`}</li></ul>
+<p>Your changes are still in the form below. Save again to replace the current values with yours, or cancel to keep them.</p></div>`;
 }
 
 export function recordEditPage(view: RecordEditView): string {
@@ -172,7 +185,8 @@ export function recordEditPage(view: RecordEditView): string {
 <h1>Edit ${record.type} record ${record.name}</h1>
 <form method="post" action="/domains/${domain.id}/dns/${record.id}" class="record-form card" novalidate>
 ${csrfInput(view.csrfToken)}
-${errorSummary(view.state.errors, "The record was not saved")}
+<input type="hidden" name="etag" value="${entityTag(record)}">
+${view.changedMeanwhile ? changedMeanwhileWarning(record) : errorSummary(view.state.errors, "The record was not saved")}
 ${recordFields("edit", view.state, record.type)}
 <button type="submit" class="primary">Save record</button>
 <a href="/domains/${domain.id}">Cancel</a>

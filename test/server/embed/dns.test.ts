@@ -1,4 +1,5 @@
 /** DNS records in the embedded interface: the API's rules and messages, because both use one module. */
+import { entityTag } from "../../../server/concurrency/entity-tags.js";
 import { beforeEach, describe, expect, it } from "vitest";
 import { escapeHtml } from "../../../server/embed/html.js";
 import { textOf } from "./support/embed-browser.js";
@@ -110,6 +111,8 @@ describe("POST /domains/{id}/dns", () => {
 
 describe("editing and deleting a record", () => {
   let recordId: string;
+  /** The entity tag of the record as stored now: what a page showing it puts in its forms. */
+  const shownTag = async () => entityTag((await signedIn.server.services.store.findRecord(recordId))!);
   beforeEach(async () => {
     await addRecord({ type: "MX", name: "@", content: "mail.adalovelace.com", priority: "10" });
     recordId = (await records())[0]!.id;
@@ -121,6 +124,7 @@ describe("editing and deleting a record", () => {
     expect(form.html).toContain('id="edit-content" name="content" value="mail.adalovelace.com"');
     expect(form.html).toContain('id="edit-priority" name="priority" value="10"');
     const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/dns/${recordId}`, {
+      etag: await shownTag(),
       name: "@",
       content: "mx2.adalovelace.com",
       ttl: "600",
@@ -134,6 +138,7 @@ describe("editing and deleting a record", () => {
   it("keeps the type, whatever the form sends", async () => {
     await signedIn.browser.get(`/domains/${signedIn.domainId}/dns/${recordId}/edit`);
     await signedIn.browser.post(`/domains/${signedIn.domainId}/dns/${recordId}`, {
+      etag: await shownTag(),
       type: "A",
       name: "@",
       content: "mx2.adalovelace.com",
@@ -146,6 +151,7 @@ describe("editing and deleting a record", () => {
   it("shows an invalid edit's message and keeps the record", async () => {
     await signedIn.browser.get(`/domains/${signedIn.domainId}/dns/${recordId}/edit`);
     const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/dns/${recordId}`, {
+      etag: await shownTag(),
       name: "@",
       content: "mail.adalovelace.com",
       ttl: "100000",
@@ -159,10 +165,63 @@ describe("editing and deleting a record", () => {
   });
 
   it("deletes it: dns_record.deleted emitted", async () => {
-    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/dns/${recordId}/delete`, {});
+    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/dns/${recordId}/delete`, { etag: await shownTag() });
     expect(textOf(page.html)).toContain("The record is deleted from adalovelace.com.");
     expect(await records()).toEqual([]);
     expect(signedIn.server.outbox.events.map((event) => event.type)).toEqual(["dns_record.deleted"]);
+  });
+
+  it("shows the entity tag of the record it edits and of each record it lists in their forms", async () => {
+    const tag = escapeHtml(await shownTag());
+    expect((await signedIn.browser.get(`/domains/${signedIn.domainId}/dns/${recordId}/edit`)).html).toContain(
+      `<input type="hidden" name="etag" value="${tag}">`,
+    );
+    expect((await signedIn.browser.get(`/domains/${signedIn.domainId}`)).html).toContain(
+      `<input type="hidden" name="etag" value="${tag}">`,
+    );
+  });
+
+  it("saves nothing over a change someone made meanwhile: tells the user, shows the current values, keeps their input", async () => {
+    const opened = await shownTag();
+    await signedIn.server.api.PUT("/api/v1/domains/{domain_id}/dns/{record_id}", {
+      params: { path: { domain_id: signedIn.domainId, record_id: recordId } },
+      body: { content: "mx-by-partner.adalovelace.com" },
+    });
+    signedIn.server.outbox.events.length = 0;
+    const mine = { name: "@", content: "mx-by-user.adalovelace.com", ttl: "600", priority: "20" };
+    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/dns/${recordId}`, { etag: opened, ...mine });
+    expect(page.status).toBe(412);
+    expect(textOf(page.html)).toContain("Someone else changed this record while you were editing it");
+    expect(textOf(page.html)).toContain("mx-by-partner.adalovelace.com");
+    expect(page.html).toContain('name="content" value="mx-by-user.adalovelace.com"');
+    expect((await records())[0]!.content).toBe("mx-by-partner.adalovelace.com");
+    expect(signedIn.server.outbox.events).toEqual([]);
+    // The page now carries the current version: saving again is a deliberate choice, and it applies.
+    expect(page.html).toContain(`<input type="hidden" name="etag" value="${escapeHtml(await shownTag())}">`);
+    const again = await signedIn.browser.post(`/domains/${signedIn.domainId}/dns/${recordId}`, { etag: await shownTag(), ...mine });
+    expect(textOf(again.html)).toContain("The record of adalovelace.com is saved.");
+    expect((await records())[0]!.content).toBe("mx-by-user.adalovelace.com");
+  });
+
+  it("deletes nothing that changed after the page was shown, and says so", async () => {
+    const shown = await shownTag();
+    await signedIn.server.api.PUT("/api/v1/domains/{domain_id}/dns/{record_id}", {
+      params: { path: { domain_id: signedIn.domainId, record_id: recordId } },
+      body: { ttl: 900 },
+    });
+    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/dns/${recordId}/delete`, { etag: shown });
+    expect(textOf(page.html)).toContain("That record changed after this page was shown, so it was not deleted.");
+    expect(await records()).toHaveLength(1);
+  });
+
+  it("refuses an edit whose form lacks the version it showed (a tampered form), changing nothing", async () => {
+    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/dns/${recordId}`, {
+      name: "@",
+      content: "x.example",
+      ttl: "600",
+    });
+    expect(page.status).toBe(400);
+    expect((await records())[0]!.content).toBe("mail.adalovelace.com");
   });
 
   it("answers 404 for a record of another domain", async () => {
