@@ -129,6 +129,33 @@ describe("a user in the partner's application", () => {
     expect(records.data!.records).toMatchObject([{ type: "MX", name: "@", content: "mail.adalovelace.com", priority: 10 }]);
   });
 
+  it("edits the MX record while the partner changes it through the API: is told, and nothing is overwritten", async () => {
+    const { data } = await s.api.GET("/api/v1/users/{user_identifier}/domains", { params: { path: { user_identifier: "u1" } } });
+    const domainId = data!.domains[0]!.id;
+    const recordId = (await s.api.GET("/api/v1/domains/{domain_id}/dns", { params: { path: { domain_id: domainId } } })).data!.records[0]!.id;
+    await frame.getByRole("link", { name: "adalovelace.com" }).first().click();
+    await frame.getByRole("link", { name: "Edit MX record @" }).click();
+    await frame.getByLabel("Content").fill("mx-by-user.adalovelace.com");
+    // Meanwhile, the partner's code changes the same record.
+    await s.api.PUT("/api/v1/domains/{domain_id}/dns/{record_id}", {
+      params: { path: { domain_id: domainId, record_id: recordId } },
+      body: { content: "mx-by-partner.adalovelace.com" },
+    });
+    await frame.getByRole("button", { name: "Save record" }).click();
+    const warning = frame.getByRole("alert");
+    await warning.waitFor();
+    expect(await warning.textContent()).toContain("Someone else changed this record while you were editing it");
+    expect(await warning.textContent()).toContain("mx-by-partner.adalovelace.com");
+    expect(await frame.getByLabel("Content").inputValue()).toBe("mx-by-user.adalovelace.com");
+    const stored = await s.api.GET("/api/v1/domains/{domain_id}/dns", { params: { path: { domain_id: domainId } } });
+    expect(stored.data!.records[0]!.content).toBe("mx-by-partner.adalovelace.com");
+    await screenshot(page, "07-changed-meanwhile");
+    // Saving again, having seen the current values, applies the user's change.
+    await frame.getByRole("button", { name: "Save record" }).click();
+    await frame.getByText("The record of adalovelace.com is saved.").waitFor();
+    expect(await frame.locator(".record-main").textContent()).toContain("mx-by-user.adalovelace.com");
+  });
+
   it("reopens the same login_url in a fresh browser 23 hours 59 minutes later", async () => {
     await s.api.POST("/api/v1/sandbox/clock/advance", { body: { seconds: 24 * HOUR_S - 60 } });
     const fresh = await newPage();
