@@ -136,7 +136,7 @@ export interface paths {
         };
         /**
          * List a user's domains
-         * @description All domains of the user, newest purchase first.
+         * @description The user's domains, newest purchase first (ties by name). *Addition:* with `limit` or `cursor` one page at a time, continued by `next_cursor`; without them, every domain as before (`next_cursor` null). `status` selects domains of one status, in all pages.
          */
         get: operations["listUserDomains"];
         put?: never;
@@ -933,7 +933,10 @@ export interface components {
         };
         DomainList: {
             domains: components["schemas"]["DomainListItem"][];
+            /** @description Domains of the user that the filters select, in all pages. */
             total: number;
+            /** @description *Addition.* Continues the list after this page (send it as `cursor`); null on the last page. */
+            next_cursor?: string | null;
         };
         DomainDnsRecordSummary: {
             id: string;
@@ -2192,7 +2195,14 @@ export interface operations {
     };
     listUserDomains: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description *Addition.* Domains per page: 1 to 100. Without it and without `cursor`, the whole list. */
+                limit?: number;
+                /** @description *Addition.* The `next_cursor` of the page before, with the same `status`; opaque, do not build or change it. */
+                cursor?: string;
+                /** @description *Addition.* Only domains of this status. */
+                status?: components["schemas"]["DomainStatus"];
+            };
             header?: never;
             path: {
                 /**
@@ -2231,7 +2241,8 @@ export interface operations {
                      *           "registrar": "Partner Domains Registrar"
                      *         }
                      *       ],
-                     *       "total": 1
+                     *       "total": 1,
+                     *       "next_cursor": null
                      *     }
                      */
                     "application/json": components["schemas"]["DomainList"];

@@ -122,7 +122,7 @@ export interface paths {
         };
         /**
          * List a user's domains
-         * @description All domains of the user, newest purchase first.
+         * @description The user's domains, newest purchase first (ties by name). *Addition:* with `limit` or `cursor` one page at a time, continued by `next_cursor`; without them, every domain as before (`next_cursor` null). `status` selects domains of one status, in all pages.
          */
         get: operations["listUserDomains"];
         put?: never;
@@ -1995,7 +1995,14 @@ export interface operations {
     };
     listUserDomains: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description *Addition.* Domains per page: 1 to 100. Without it and without `cursor`, the whole list. */
+                limit?: number;
+                /** @description *Addition.* The `next_cursor` of the page before, with the same `status`; opaque, do not build or change it. */
+                cursor?: string;
+                /** @description *Addition.* Only domains of this status. */
+                status?: components["schemas"]["DomainStatus"];
+            };
             header?: never;
             path: {
                 /**
@@ -2027,11 +2034,14 @@ export interface operations {
                      *           "id": "dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab",
                      *           "name": "example.com"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "next_cursor": null
                      *     }
                      */
                     "application/json": {
                         domains: components["schemas"]["DomainMinimal"][];
+                        /** @description *Addition.* Continues the list after this page (send it as `cursor`); null on the last page. */
+                        next_cursor?: string | null;
                     };
                 };
             };

@@ -4,6 +4,7 @@ import { timestamp } from "../clock.js";
 import { partnerOf, type RequestContext } from "../context.js";
 import { assertIfMatch, entityTag } from "../concurrency/entity-tags.js";
 import { domainOfPartner } from "../domains/domain-access.js";
+import { domainPage } from "../domains/domain-pages.js";
 import { updateDomainSettings } from "../domains/domain-settings.js";
 import { domainDetail, domainSummary } from "../domains/domain-views.js";
 import { renewDomain } from "../domains/renewal.js";
@@ -13,14 +14,14 @@ import { formatCents } from "../money.js";
 type Handlers = OperationHandlers<RequestContext>;
 
 export const domainHandlers: Pick<Handlers, "listUserDomains" | "getDomain" | "updateDomain" | "renewDomain"> = {
-  listUserDomains: async ({ path }, context) => {
+  listUserDomains: async ({ path, query }, context) => {
     const { store } = context.services;
     const partner = partnerOf(context);
     if (!(await store.findUser(partner.id, path.user_identifier))) throw apiErrors.notFound("User", path.user_identifier);
-    const owned = await store.domainsOfUser(partner.id, path.user_identifier);
-    const counts = await Promise.all(owned.map((domain) => store.countRecords(domain.id)));
-    const domains = owned.map((domain, index) => ({ ...domainSummary(domain), dns_records_count: counts[index]! }));
-    return { status: 200, body: { domains, total: domains.length } };
+    const page = await domainPage(store, partner.id, path.user_identifier, query);
+    const counts = await Promise.all(page.domains.map((domain) => store.countRecords(domain.id)));
+    const domains = page.domains.map((domain, index) => ({ ...domainSummary(domain), dns_records_count: counts[index]! }));
+    return { status: 200, body: { domains, total: page.total, next_cursor: page.nextCursor } };
   },
 
   getDomain: async ({ path }, context) => {

@@ -2,6 +2,8 @@
 import { SortedKeys } from "./sorted-keys.js";
 import type {
   DnsRecordRow,
+  DomainListPosition,
+  DomainPageQuery,
   DomainRow,
   EmbedSessionRow,
   EndedEmbedSessionRow,
@@ -26,6 +28,10 @@ const listKey = (at: RecordListPosition) =>
   `${at.name.toLowerCase()}\u0000${at.type}\u0000${String(at.createdAt.getTime()).padStart(16, "0")}\u0000${at.id}`;
 const idOfListKey = (key: string) => key.slice(key.lastIndexOf("\u0000") + 1);
 const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/** Whether a domain comes after a place in its user's list (DomainListPosition). */
+const isAfter = (domain: DomainRow, at: DomainListPosition) =>
+  domain.purchasedAt.getTime() < at.purchasedAt.getTime() ||
+  (domain.purchasedAt.getTime() === at.purchasedAt.getTime() && domain.name > at.name);
 
 /** Adds to a Set held in a Map, creating it on first use. */
 function addToIndex<K, V>(index: Map<K, Set<V>>, key: K, value: V): void {
@@ -228,7 +234,14 @@ export class MemoryStore implements Store {
   async domainsOfUser(partnerId: string, userIdentifier: string): Promise<DomainRow[]> {
     return [...(this.domainIdsByUser.get(userKey(partnerId, userIdentifier)) ?? [])]
       .map((id) => this.domainCopy(id)!)
-      .sort((a, b) => b.purchasedAt.getTime() - a.purchasedAt.getTime() || (a.name < b.name ? -1 : 1));
+      .sort((a, b) => b.purchasedAt.getTime() - a.purchasedAt.getTime() || byCodeUnits(a.name, b.name));
+  }
+
+  async domainPage(partnerId: string, userIdentifier: string, { status, after, limit }: DomainPageQuery) {
+    // A user's domains are few: sorted per page, as domainsOfUser does.
+    const selected = (await this.domainsOfUser(partnerId, userIdentifier)).filter((domain) => status === null || domain.status === status);
+    const start = after === null ? 0 : selected.findIndex((domain) => isAfter(domain, after));
+    return { domains: start < 0 ? [] : selected.slice(start, start + limit), total: selected.length };
   }
 
   async countDomains(partnerId: string, userIdentifier: string): Promise<number> {

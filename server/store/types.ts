@@ -107,6 +107,20 @@ export interface EndedEmbedSessionRow {
   expiresAt: Date;
 }
 
+/** A domain's place in its user's list: newest purchase first, then by name in code-point order. */
+export interface DomainListPosition {
+  purchasedAt: Date;
+  name: string;
+}
+
+export interface DomainPageQuery {
+  /** Only domains of this status; null for all. */
+  status: DomainRow["status"] | null;
+  /** Start after this place; null from the start. */
+  after: DomainListPosition | null;
+  limit: number;
+}
+
 export type UserSort = "created_at" | "last_login" | "domain_count";
 
 /**
@@ -145,6 +159,8 @@ export interface Store {
   findDomainByName(name: string): Promise<DomainRow | undefined>;
   domainsOfUser(partnerId: string, userIdentifier: string): Promise<DomainRow[]>;
   countDomains(partnerId: string, userIdentifier: string): Promise<number>;
+  /** At most `limit` of the user's domains in list order (DomainListPosition), and how many the status selects in all pages. */
+  domainPage(partnerId: string, userIdentifier: string, query: DomainPageQuery): Promise<{ domains: DomainRow[]; total: number }>;
   /** The partner's active domains whose registration ends by `until` (what the sweep expires or renews). */
   activeDomainsEndingBy(partnerId: string, until: Date): Promise<DomainRow[]>;
   saveDomain(domain: DomainRow): Promise<void>;

@@ -132,7 +132,8 @@ describe("a user in the partner's application", () => {
   it("edits the MX record while the partner changes it through the API: is told, and nothing is overwritten", async () => {
     const { data } = await s.api.GET("/api/v1/users/{user_identifier}/domains", { params: { path: { user_identifier: "u1" } } });
     const domainId = data!.domains[0]!.id;
-    const recordId = (await s.api.GET("/api/v1/domains/{domain_id}/dns", { params: { path: { domain_id: domainId } } })).data!.records[0]!.id;
+    const recordId = (await s.api.GET("/api/v1/domains/{domain_id}/dns", { params: { path: { domain_id: domainId } } })).data!.records[0]!
+      .id;
     await frame.getByRole("link", { name: "adalovelace.com" }).first().click();
     await frame.getByRole("link", { name: "Edit MX record @" }).click();
     await frame.getByLabel("Content").fill("mx-by-user.adalovelace.com");

@@ -1,6 +1,7 @@
 /** The service's data in PostgreSQL: the Store contract over one connection or transaction. */
 import type {
   DnsRecordRow,
+  DomainPageQuery,
   DomainRow,
   EmbedSessionRow,
   EndedEmbedSessionRow,
@@ -170,6 +171,24 @@ export class PgStore implements Store {
       [partnerId, userIdentifier],
     );
     return rows.map(domain);
+  }
+
+  async domainPage(partnerId: string, userIdentifier: string, { status, after, limit }: DomainPageQuery) {
+    const selected = `partner_id = $1 AND user_identifier = $2 AND ($3::text IS NULL OR status = $3)`;
+    const [rows, [count]] = await Promise.all([
+      this.sql.query(
+        `SELECT * FROM domains WHERE ${selected}
+           AND ($4::timestamptz IS NULL OR purchased_at < $4 OR (purchased_at = $4 AND name COLLATE "C" > $5))
+         ORDER BY purchased_at DESC, name COLLATE "C" LIMIT $6`,
+        [partnerId, userIdentifier, status, after?.purchasedAt ?? null, after?.name ?? null, limit],
+      ),
+      this.sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM domains WHERE ${selected}`, [
+        partnerId,
+        userIdentifier,
+        status,
+      ]),
+    ]);
+    return { domains: rows.map(domain), total: count!.total };
   }
 
   async countDomains(partnerId: string, userIdentifier: string): Promise<number> {

@@ -36,7 +36,87 @@ describe("GET /api/v1/users/{user_identifier}/domains", () => {
     ).toBe(404);
     await s.api.POST("/api/v1/users", { body: { user_identifier: "u2" } });
     const { data } = await s.api.GET("/api/v1/users/{user_identifier}/domains", { params: { path: { user_identifier: "u2" } } });
-    expect(data).toEqual({ domains: [], total: 0 });
+    expect(data).toEqual({ domains: [], total: 0, next_cursor: null });
+  });
+});
+
+describe("GET /api/v1/users/{user_identifier}/domains, paged and filtered", () => {
+  const list = (query: Record<string, string | number> = {}) =>
+    s.api.GET("/api/v1/users/{user_identifier}/domains", { params: { path: { user_identifier: "u1" }, query } });
+
+  /** Seven more domains: two bought at the same moment (ties by name), one expired. */
+  async function sevenMore() {
+    for (const name of ["b.com", "c.com", "d.com"]) {
+      s.clock.advance(60_000);
+      await s.registerDomainFor("u1", name);
+    }
+    await s.registerDomainFor("u1", "a.com");
+    for (const name of ["e.com", "f.com", "g.com"]) {
+      s.clock.advance(60_000);
+      await s.registerDomainFor("u1", name);
+    }
+    await s.api.PUT("/api/v1/sandbox/domains/{domain_id}/status", {
+      params: { path: { domain_id: (await s.services.store.findDomainByName("c.com"))!.id } },
+      body: { status: "expired" },
+    });
+  }
+
+  it("without limit or cursor answers the whole list as before, with next_cursor null", async () => {
+    await sevenMore();
+    const { data } = await list();
+    expect(data!.domains).toHaveLength(8);
+    expect(data!.next_cursor).toBeNull();
+  });
+
+  it("pages to the end with a small limit: every domain once, in list order, no gap", async () => {
+    await sevenMore();
+    const whole = (await list()).data!.domains.map((d) => d.name);
+    expect(whole).toEqual(["g.com", "f.com", "e.com", "a.com", "d.com", "c.com", "b.com", "adalovelace.com"]);
+    const seen: string[] = [];
+    let cursor: string | null | undefined;
+    do {
+      const { data, response } = await list(cursor ? { limit: 3, cursor } : { limit: 3 });
+      expect(response.status).toBe(200);
+      expect(data!.total).toBe(8);
+      seen.push(...data!.domains.map((d) => d.name));
+      cursor = data!.next_cursor;
+    } while (cursor);
+    expect(seen).toEqual(whole);
+  });
+
+  it("filters by status in every page, total counting what it selects", async () => {
+    await sevenMore();
+    const first = (await list({ status: "active", limit: 5 })).data!;
+    expect(first.total).toBe(7);
+    const second = (await list({ status: "active", limit: 5, cursor: first.next_cursor! })).data!;
+    expect([...first.domains, ...second.domains].map((d) => d.status)).toEqual(Array(7).fill("active"));
+    expect(second.next_cursor).toBeNull();
+    expect((await list({ status: "expired" })).data!.domains.map((d) => d.name)).toEqual(["c.com"]);
+  });
+
+  it("keeps its place when a domain is added while it pages", async () => {
+    await sevenMore();
+    const first = (await list({ limit: 4 })).data!;
+    s.clock.advance(60_000);
+    await s.registerDomainFor("u1", "newest.com");
+    const rest = (await list({ limit: 10, cursor: first.next_cursor! })).data!;
+    expect([...first.domains, ...rest.domains].map((d) => d.name)).not.toContain("newest.com");
+    expect(first.domains.length + rest.domains.length).toBe(8);
+  });
+
+  it.each([
+    ["not base64url", "not.a.cursor"],
+    ["another list's", Buffer.from(JSON.stringify(["d1", "someone-else", null, 0, "x.com"])).toString("base64url")],
+    ["of another status filter", Buffer.from(JSON.stringify(["d1", "u1", "expired", 0, "x.com"])).toString("base64url")],
+  ])("refuses a cursor that is %s with 400 invalid_cursor", async (_what, cursor) => {
+    const { response, error } = await list({ cursor });
+    expect(response.status).toBe(400);
+    expect(error).toMatchObject({ error: "validation_error", details: { field: "cursor", code: "invalid_cursor" } });
+  });
+
+  it("refuses a limit outside 1 to 100 and an unknown status with 400", async () => {
+    for (const query of [{ limit: 0 }, { limit: 101 }, { status: "gone" }] as Array<Record<string, string | number>>)
+      expect((await list(query)).response.status).toBe(400);
   });
 });
 

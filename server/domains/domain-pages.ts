@@ -1,0 +1,72 @@
+/** A user's domain list one page at a time, and the opaque cursors that continue it. */
+import { Buffer } from "node:buffer";
+import { apiErrors } from "../errors.js";
+import { textProblem } from "../plain-text.js";
+import type { DomainListPosition, DomainRow, Store } from "../store/types.js";
+
+/** Bumped when the cursor's contents change, so a cursor of the old form is refused, not misread. */
+const CURSOR_VERSION = "d1";
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
+export interface DomainListQuery {
+  /** Absent with `cursor` absent too: the whole list, as v1 answered before it was paged. */
+  limit?: number;
+  cursor?: string;
+  status?: DomainRow["status"];
+}
+
+export interface DomainPage {
+  domains: DomainRow[];
+  total: number;
+  nextCursor: string | null;
+}
+
+/** What a page answers when nothing bounds it: every domain a user may hold, in one. */
+const WHOLE_LIST = Number.MAX_SAFE_INTEGER;
+/** A page's size when only `cursor` is given. */
+const DEFAULT_LIMIT = 100;
+
+/**
+ * A cursor is the list position of a page's last domain, with the user and the status filter it
+ * continues, as base64url JSON: it holds nothing the partner has not read.
+ */
+function cursorAfter(userIdentifier: string, status: string | null, domain: DomainRow): string {
+  const content = [CURSOR_VERSION, userIdentifier, status, domain.purchasedAt.getTime(), domain.name];
+  return Buffer.from(JSON.stringify(content)).toString("base64url");
+}
+
+const notOurs = () => apiErrors.badRequest("cursor", "invalid_cursor", "cursor is not one this list gave out; start again without it");
+
+function positionOf(userIdentifier: string, status: string | null, cursor: string): DomainListPosition {
+  if (!BASE64URL.test(cursor)) throw notOurs();
+  let content: unknown;
+  try {
+    content = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch {
+    throw notOurs();
+  }
+  if (!Array.isArray(content) || content.length !== 5) throw notOurs();
+  const [version, user, filter, purchasedAt, name] = content as unknown[];
+  if (version !== CURSOR_VERSION || typeof user !== "string" || typeof name !== "string" || textProblem(name) !== null) throw notOurs();
+  if (typeof purchasedAt !== "number" || !Number.isSafeInteger(purchasedAt) || purchasedAt < 0) throw notOurs();
+  if (user !== userIdentifier) throw apiErrors.badRequest("cursor", "invalid_cursor", "cursor belongs to the domain list of another user");
+  if (filter !== status)
+    throw apiErrors.badRequest("cursor", "invalid_cursor", "cursor continues a list of another status; send the same status");
+  return { purchasedAt: new Date(purchasedAt), name };
+}
+
+/** A page of the user's domains in list order (newest purchase first, ties by name). */
+export async function domainPage(store: Store, partnerId: string, userIdentifier: string, query: DomainListQuery): Promise<DomainPage> {
+  const status = query.status ?? null;
+  const after = query.cursor === undefined ? null : positionOf(userIdentifier, status, query.cursor);
+  const limit = query.limit ?? (query.cursor === undefined ? WHOLE_LIST : DEFAULT_LIMIT);
+  // One more than asked tells whether a next page exists without a second read.
+  const { domains: rows, total } = await store.domainPage(partnerId, userIdentifier, {
+    status,
+    after,
+    limit: limit === WHOLE_LIST ? limit : limit + 1,
+  });
+  const domains = rows.slice(0, limit);
+  const nextCursor = rows.length > limit ? cursorAfter(userIdentifier, status, domains[domains.length - 1]!) : null;
+  return { domains, total, nextCursor };
+}
