@@ -5,6 +5,11 @@ import { refuseBrowser } from "./browser-guard.js";
 import { resolveTarget, type Environment } from "./environment.js";
 import { originGuard } from "./origin-guard.js";
 import {
+  domainPages,
+  paginateDomains,
+  type DomainList,
+  type DomainListItem,
+  type DomainPaginationOptions,
   dnsRecordPages,
   paginateDnsRecords,
   paginateUsers,
@@ -62,8 +67,17 @@ export interface DnsRecordPagination {
   dnsRecordPages(domainId: string, options?: DnsRecordPaginationOptions): AsyncGenerator<DnsRecordList, void, undefined>;
 }
 
+/** A user's domains are listed in both variants (Variant R answers `id` and `name` of each). */
+export interface DomainPagination {
+  /** Every domain of the user, across pages; throws PartnerApiError if a page fails. */
+  paginateDomains(userIdentifier: string, options?: DomainPaginationOptions): AsyncGenerator<DomainListItem, void, undefined>;
+  /** Every page of the user's domains, with `total`; throws PartnerApiError if a page fails. */
+  domainPages(userIdentifier: string, options?: DomainPaginationOptions): AsyncGenerator<DomainList, void, undefined>;
+}
+
 export type PartnerClient<V extends ApiVariant = "both"> = Client<PathsOf<V>> &
   PartnerClientInfo &
+  DomainPagination &
   (V extends "R" ? unknown : UserPagination & DnsRecordPagination);
 
 export function createPartnerClient<V extends ApiVariant = "both">(options: PartnerClientOptions<V>): PartnerClient<V> {
@@ -75,9 +89,11 @@ export function createPartnerClient<V extends ApiVariant = "both">(options: Part
   // One client over the full types; the variant narrows only the static type (the wire format is the same).
   const client = createClient<paths>({ baseUrl, fetch, headers: { Authorization: `Bearer ${options.apiKey}` } });
   client.use(originGuard(baseUrl));
-  const extras: PartnerClientInfo & UserPagination & DnsRecordPagination = {
+  const extras: PartnerClientInfo & DomainPagination & UserPagination & DnsRecordPagination = {
     environment,
     baseUrl,
+    paginateDomains: (userIdentifier, paging) => paginateDomains(client, userIdentifier, paging),
+    domainPages: (userIdentifier, paging) => domainPages(client, userIdentifier, paging),
     paginateUsers: (paging) => paginateUsers(client, paging),
     userPages: (paging) => userPages(client, paging),
     paginateDnsRecords: (domainId, paging) => paginateDnsRecords(client, domainId, paging),

@@ -11,7 +11,9 @@ export type RateLimitError = components["schemas"]["RateLimitError"];
 /** The list shape: 400/403/404/409/422 of Variant R's `/api/v1/dns_records` operations. */
 export type ApiErrorList = components["schemas"]["ErrorList"];
 export type ErrorCode = components["schemas"]["ErrorCode"];
-export type ApiErrorBody = ApiError | RateLimitError | ApiErrorList;
+/** A 412: the resource changed since it was read; `details.etag` is its current entity tag. */
+export type PreconditionFailedError = components["schemas"]["PreconditionFailedError"];
+export type ApiErrorBody = ApiError | RateLimitError | ApiErrorList | PreconditionFailedError;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
 
@@ -31,6 +33,19 @@ export function isRateLimited(error: unknown): error is RateLimitError {
   const details: unknown = error.details;
   return (
     isObject(details) && typeof details.limit === "number" && typeof details.window === "number" && typeof details.retry_after === "number"
+  );
+}
+
+/**
+ * A 412 of an `If-Match` that no longer holds: someone changed the resource since you read it.
+ * `error.details.etag` (also the answer's ETag header) is its current tag: read it again, decide, retry with that.
+ */
+export function isPreconditionFailed(error: unknown): error is PreconditionFailedError {
+  return (
+    isCodedError(error) &&
+    (error.error as string) === "precondition_failed" &&
+    isObject(error.details) &&
+    typeof (error.details as Record<string, unknown>).etag === "string"
   );
 }
 

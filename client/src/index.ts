@@ -3,6 +3,7 @@ export { createPartnerClient } from "./client.js";
 export type {
   ApiVariant,
   DnsRecordPagination,
+  DomainPagination,
   PartnerClient,
   PartnerClientInfo,
   PartnerClientOptions,
@@ -13,9 +14,28 @@ export { environmentOfKey, KEY_PREFIXES, SPEC_BASE_URLS } from "./environment.js
 export type { Environment } from "./environment.js";
 export { PartnerClientConfigError } from "./config-error.js";
 export type { ConfigErrorCode } from "./config-error.js";
-export { errorMessages, hasErrorCode, isCodedError, isErrorList, isRateLimited, isValidationError, PartnerApiError } from "./errors.js";
-export type { ApiError, ApiErrorBody, ApiErrorList, ErrorCode, RateLimitError } from "./errors.js";
+export {
+  errorMessages,
+  hasErrorCode,
+  isCodedError,
+  isErrorList,
+  isPreconditionFailed,
+  isRateLimited,
+  isValidationError,
+  PartnerApiError,
+} from "./errors.js";
+export type { ApiError, ApiErrorBody, ApiErrorList, ErrorCode, PreconditionFailedError, RateLimitError } from "./errors.js";
 export { RETRIED_METHODS, RETRIED_STATUSES } from "./retry.js";
 export type { FetchFunction, RetryClock, RetryEvent, RetryOptions } from "./retry.js";
-export type { DnsRecord, DnsRecordList, DnsRecordPaginationOptions, UserList, UserListItem, UserPaginationOptions } from "./pagination.js";
+export type {
+  DnsRecord,
+  DnsRecordList,
+  DnsRecordPaginationOptions,
+  DomainList,
+  DomainListItem,
+  DomainPaginationOptions,
+  UserList,
+  UserListItem,
+  UserPaginationOptions,
+} from "./pagination.js";
 export type { components, operations, paths, VariantD, VariantDPaths, VariantR, VariantRPaths } from "./api-types.js";

@@ -1,5 +1,5 @@
 /**
- * Walks of the API's paged lists (Variant D): the partner's users and a domain's DNS records.
+ * Walks of the API's paged lists: the partner's users and a domain's DNS records (Variant D), a user's domains (both).
  *
  * Users, page after page of `GET /api/v1/users` (limit/offset). Defaults favour a complete walk: `created_at` ascending, so users created during the walk are
  * appended at the end instead of shifting the pages still to come (the API's own default order is
@@ -14,6 +14,50 @@ export type UserList = components["schemas"]["UserList"];
 export type UserListItem = components["schemas"]["UserListItem"];
 export type DnsRecordList = components["schemas"]["DnsRecordList"];
 export type DnsRecord = components["schemas"]["DnsRecordD"];
+export type DomainList = components["schemas"]["DomainList"];
+export type DomainListItem = components["schemas"]["DomainListItem"];
+
+export interface DomainPaginationOptions {
+  /** Domains per request, 1 to 100 (default 100, the API's maximum: fewer requests against `domain_retrieval`). */
+  pageSize?: number;
+  /** Only domains of this status. */
+  status?: components["schemas"]["DomainStatus"];
+  signal?: AbortSignal;
+}
+
+/**
+ * Each page of a user's domains (`GET /api/v1/users/{user_identifier}/domains`), following
+ * `next_cursor` to the end: every domain that exists throughout the walk comes once. Variant R
+ * answers `id` and `name` of each. Throws PartnerApiError when a page fails.
+ */
+export async function* domainPages(
+  client: Client<paths>,
+  userIdentifier: string,
+  options: DomainPaginationOptions = {},
+): AsyncGenerator<DomainList, void, undefined> {
+  const base: { limit: number; status?: DomainPaginationOptions["status"] } = { limit: options.pageSize ?? 100 };
+  if (options.status) base.status = options.status;
+  for (let cursor: string | null = null; ; ) {
+    const query: typeof base & { cursor?: string } = cursor === null ? base : { ...base, cursor };
+    const { data, error, response } = await client.GET("/api/v1/users/{user_identifier}/domains", {
+      params: { path: { user_identifier: userIdentifier }, query },
+      signal: options.signal,
+    });
+    if (!data) throw new PartnerApiError(response, error);
+    yield data;
+    if (!data.next_cursor) return;
+    cursor = data.next_cursor;
+  }
+}
+
+/** Each domain of the user, across all pages, newest purchase first. */
+export async function* paginateDomains(
+  client: Client<paths>,
+  userIdentifier: string,
+  options: DomainPaginationOptions = {},
+): AsyncGenerator<DomainListItem, void, undefined> {
+  for await (const page of domainPages(client, userIdentifier, options)) yield* page.domains;
+}
 
 export interface UserPaginationOptions {
   /** Users per request, 1 to 100 (default 100, the API's maximum: fewer requests against `user_retrieval`). */

@@ -1,7 +1,7 @@
 /** The user-list iterators over GET /api/v1/users against the reference server. */
 import { beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_RATE_LIMITS } from "../../server/rate-limits/policy.js";
-import { createPartnerClient, PartnerApiError, type RetryClock } from "../../client/src/index.js";
+import { createPartnerClient, isPreconditionFailed, PartnerApiError, type RetryClock } from "../../client/src/index.js";
 import { PARTNER_A_KEY, PARTNER_B_KEY, useTestServer } from "../support/test-server.js";
 
 const s = useTestServer({
@@ -122,6 +122,48 @@ describe("paginateDnsRecords and dnsRecordPages", () => {
       for await (const _record of api.paginateDnsRecords(domainId)) expect.unreachable();
     };
     await expect(walk()).rejects.toMatchObject({ name: "PartnerApiError", status: 403 });
+  });
+});
+
+describe("paginateDomains and domainPages", () => {
+  beforeEach(async () => {
+    for (const name of ["a.com", "b.com", "c.com", "d.com", "e.com"]) {
+      s.clock.advance(60_000);
+      await s.registerDomainFor("u01", name);
+    }
+  });
+
+  it("walks every page of a user's domains, newest purchase first, by following next_cursor", async () => {
+    const { api, queries } = recordingClient();
+    const names: string[] = [];
+    for await (const domain of api.paginateDomains("u01", { pageSize: 2 })) names.push(domain.name);
+    expect(names).toEqual(["e.com", "d.com", "c.com", "b.com", "a.com"]);
+    expect(queries).toHaveLength(3);
+    expect(queries[0]).toBe("?limit=2");
+  });
+
+  it("passes the status filter on every page", async () => {
+    const { api, queries } = recordingClient();
+    const pages = [];
+    for await (const page of api.domainPages("u01", { pageSize: 100, status: "active" })) pages.push(page.total);
+    expect(pages).toEqual([5]);
+    expect(queries).toEqual(["?limit=100&status=active"]);
+  });
+});
+
+describe("isPreconditionFailed", () => {
+  it("tells a 412 of a stale If-Match, with the current entity tag", async () => {
+    const { api } = recordingClient();
+    await api.POST("/api/v1/users", { body: { user_identifier: "u77" } });
+    const { response: read } = await api.GET("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u77" } } });
+    const current = read.headers.get("ETag")!;
+    const { error, response } = await api.PUT("/api/v1/users/{user_identifier}", {
+      params: { path: { user_identifier: "u77" }, header: { "If-Match": '"stale"' } },
+      body: { email: "u77@example.com" },
+    });
+    expect(response.status).toBe(412);
+    expect(isPreconditionFailed(error) && error.details.etag).toBe(current);
+    expect(isPreconditionFailed({ error: "conflict", message: "no" })).toBe(false);
   });
 });
 
