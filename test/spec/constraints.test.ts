@@ -175,7 +175,7 @@ describe("responses of every operation", () => {
   const recordCentric = (path: string) => path.startsWith("/api/v1/dns_records");
   const resolve = (response: Record<string, any>) =>
     response.$ref ? document.components.responses[response.$ref.split("/").pop()] : response;
-  const allowedStatuses = ["200", "201", "204", "400", "401", "403", "404", "409", "413", "415", "422", "429", "500", "503"];
+  const allowedStatuses = ["200", "201", "204", "400", "401", "403", "404", "409", "412", "413", "415", "422", "429", "500", "503"];
 
   it.each(operations.map((entry) => [`${entry.method.toUpperCase()} ${entry.path}`, entry] as const))(
     "%s documents its statuses, error shapes and rate-limit headers",
@@ -202,8 +202,12 @@ describe("responses of every operation", () => {
         const schemaRef = resolved.content?.["application/json"]?.schema?.$ref as string | undefined;
         if (Number(status) >= 400) {
           const listShape = recordCentric(path) && ["400", "403", "404", "409", "422"].includes(status);
-          const expected =
-            status === "429" ? "RateLimitError" : status === "503" ? "ServiceUnavailableError" : listShape ? "ErrorList" : "Error";
+          const ownShapes: Record<string, string> = {
+            "412": "PreconditionFailedError",
+            "429": "RateLimitError",
+            "503": "ServiceUnavailableError",
+          };
+          const expected = ownShapes[status] ?? (listShape ? "ErrorList" : "Error");
           expect(schemaRef, `${status} shape`).toBe(`#/components/schemas/${expected}`);
         }
         // Refused before counting (401) or not counted at all (500, 503): no rate-limit headers are promised.
@@ -214,6 +218,11 @@ describe("responses of every operation", () => {
         }
       }
       expect(Object.keys(resolve(responses["429"]).headers)).toContain("Retry-After");
+      // A 412 names the current entity tag, and only writes guarded by If-Match answer one.
+      if (responses["412"]) {
+        expect(Object.keys(resolve(responses["412"]).headers)).toContain("ETag");
+        expect(["put", "patch", "delete"]).toContain(Object.keys(document.paths[path]).find((method) => document.paths[path][method] === operation));
+      }
     },
   );
 

@@ -397,7 +397,7 @@ describe("the transfer state machine", () => {
       domain_id: null,
       history: [{ status: "pending", at: NOW }, ...path.map((status) => ({ status, at: "2026-11-24T10:00:00Z" }))],
     });
-    expect(await domainsOfU1()).toEqual({ domains: [], total: 0 });
+    expect(await domainsOfU1()).toEqual({ domains: [], total: 0, next_cursor: null });
     expect((await userU1()).total_spent).toBe("0.00");
     expect(eventsOf("transfer.status_changed").at(-1)!.payload).toMatchObject({
       previous_status: path.length > 1 ? path[path.length - 2] : "pending",
