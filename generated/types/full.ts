@@ -4014,8 +4014,12 @@ export interface operations {
             query?: {
                 /** @description *Addition.* Records per page: 1 to 100, default 100. */
                 limit?: number;
-                /** @description *Addition.* The `next_cursor` of the page before; opaque, do not build or change it. */
+                /** @description *Addition.* The `next_cursor` of the page before, with the same `type` and `name`; opaque, do not build or change it. */
                 cursor?: string;
+                /** @description *Addition.* Only records of this type; `total` counts what the filters select. */
+                type?: components["schemas"]["DnsRecordType"];
+                /** @description *Addition.* Only records at this name (`@` for the apex), compared without regard to case as DNS does. */
+                name?: components["schemas"]["DnsRecordName"];
             };
             header?: never;
             path: {

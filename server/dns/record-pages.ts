@@ -3,11 +3,11 @@ import { Buffer } from "node:buffer";
 import { dnsLimits } from "../../generated/operations.js";
 import { apiErrors } from "../errors.js";
 import { textProblem } from "../plain-text.js";
-import type { DnsRecordRow, DomainRow, RecordListPosition, Store } from "../store/types.js";
+import type { DnsRecordRow, DomainRow, RecordFilter, RecordListPosition, Store } from "../store/types.js";
 
 export interface RecordPage {
   records: DnsRecordRow[];
-  /** Records of the domain in all pages. */
+  /** Records of the domain the filter selects, in all pages. */
   total: number;
   /** Continues the list after `records`; null when nothing follows. */
   nextCursor: string | null;
@@ -15,20 +15,27 @@ export interface RecordPage {
 
 /** Bumped when the cursor's contents change, so a cursor of the old form is refused, not misread. */
 const CURSOR_VERSION = "r1";
+/** A cursor of a filtered list: the position, then the filter it continues (type, name; null for none). */
+const FILTERED_CURSOR_VERSION = "r2";
+
+const isFiltered = (filter: RecordFilter) => filter.type !== undefined || filter.name !== undefined;
+const filterOf = (filter: RecordFilter) => [filter.type ?? null, filter.name?.toLowerCase() ?? null];
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 /**
  * A cursor is the list position of a page's last record with its domain, as base64url JSON: it
  * holds nothing the partner has not read, and a position stays meaningful after its record is gone.
  */
-function cursorAfter(domain: DomainRow, record: DnsRecordRow): string {
-  const content = [CURSOR_VERSION, domain.id, record.name, record.type, record.createdAt.getTime(), record.id];
+function cursorAfter(domain: DomainRow, record: DnsRecordRow, filter: RecordFilter): string {
+  const position = [domain.id, record.name, record.type, record.createdAt.getTime(), record.id];
+  // An unfiltered list keeps the cursors it gave out before lists were filtered.
+  const content = isFiltered(filter) ? [FILTERED_CURSOR_VERSION, ...position, ...filterOf(filter)] : [CURSOR_VERSION, ...position];
   return Buffer.from(JSON.stringify(content)).toString("base64url");
 }
 
 const notOurs = () => apiErrors.badRequest("cursor", "invalid_cursor", "cursor is not one this list gave out; start again without it");
 
-function positionOf(domain: DomainRow, cursor: string): RecordListPosition {
+function positionOf(domain: DomainRow, cursor: string, filter: RecordFilter): RecordListPosition {
   if (!BASE64URL.test(cursor)) throw notOurs();
   let content: unknown;
   try {
@@ -36,16 +43,13 @@ function positionOf(domain: DomainRow, cursor: string): RecordListPosition {
   } catch {
     throw notOurs();
   }
-  if (!Array.isArray(content) || content.length !== 6) throw notOurs();
-  const [version, domainId, name, type, createdAt, id] = content as unknown[];
-  if (
-    version !== CURSOR_VERSION ||
-    typeof domainId !== "string" ||
-    typeof name !== "string" ||
-    typeof type !== "string" ||
-    typeof id !== "string"
-  )
-    throw notOurs();
+  if (!Array.isArray(content)) throw notOurs();
+  const filtered = isFiltered(filter);
+  if (content.length !== (filtered ? 8 : 6) || content[0] !== (filtered ? FILTERED_CURSOR_VERSION : CURSOR_VERSION)) throw notOurs();
+  const [, domainId, name, type, createdAt, id, ...filterContinued] = content as unknown[];
+  if (filtered && JSON.stringify(filterContinued) !== JSON.stringify(filterOf(filter)))
+    throw apiErrors.badRequest("cursor", "invalid_cursor", "cursor continues a list of other filters; send the same type and name");
+  if (typeof domainId !== "string" || typeof name !== "string" || typeof type !== "string" || typeof id !== "string") throw notOurs();
   if (typeof createdAt !== "number" || !Number.isSafeInteger(createdAt) || createdAt < 0) throw notOurs();
   // No list gives out a position holding a control character: nothing stored holds one (server/plain-text.ts).
   if ([name, type, id].some((text) => textProblem(text) !== null)) throw notOurs();
@@ -54,17 +58,18 @@ function positionOf(domain: DomainRow, cursor: string): RecordListPosition {
   return { name, type: type as RecordListPosition["type"], createdAt: new Date(createdAt), id };
 }
 
-/** At most `limit` of the domain's records in list order: from the start, or after `cursor`. */
+/** At most `limit` of the domain's records the filter selects, in list order: from the start, or after `cursor`. */
 export async function recordPage(
   store: Store,
   domain: DomainRow,
   limit: number = dnsLimits.records_per_page,
   cursor?: string,
+  filter: RecordFilter = {},
 ): Promise<RecordPage> {
-  const after = cursor === undefined ? null : positionOf(domain, cursor);
+  const after = cursor === undefined ? null : positionOf(domain, cursor, filter);
   // One more than asked tells whether a next page exists without a second read.
-  const [rows, total] = await Promise.all([store.recordPage(domain.id, after, limit + 1), store.countRecords(domain.id)]);
+  const [rows, total] = await Promise.all([store.recordPage(domain.id, after, limit + 1, filter), store.countRecords(domain.id, filter)]);
   const records = rows.slice(0, limit);
-  const nextCursor = rows.length > limit ? cursorAfter(domain, records[records.length - 1]!) : null;
+  const nextCursor = rows.length > limit ? cursorAfter(domain, records[records.length - 1]!, filter) : null;
   return { records, total, nextCursor };
 }

@@ -33,7 +33,8 @@ export const dnsRecordDHandlers: Pick<
 > = {
   listDomainDnsRecords: async ({ path, query }, context) => {
     const domain = await domainOfPartner(context.services.store, partnerOf(context).id, path.domain_id);
-    const page = await recordPage(context.services.store, domain, query.limit, query.cursor);
+    const filter = { ...(query.type ? { type: query.type } : {}), ...(query.name !== undefined ? { name: query.name } : {}) };
+    const page = await recordPage(context.services.store, domain, query.limit, query.cursor, filter);
     return { status: 200, body: { records: page.records.map(toRecordD), total: page.total, next_cursor: page.nextCursor } };
   },
 

@@ -7,6 +7,7 @@ import type {
   DomainRow,
   EmbedSessionRow,
   EndedEmbedSessionRow,
+  RecordFilter,
   RecordListPosition,
   SessionRow,
   Store,
@@ -266,11 +267,35 @@ export class MemoryStore implements Store {
     return this.recordPage(domainId, null, this.recordCount(domainId));
   }
 
-  async recordPage(domainId: string, after: RecordListPosition | null, limit: number): Promise<DnsRecordRow[]> {
+  async recordPage(domainId: string, after: RecordListPosition | null, limit: number, filter: RecordFilter = {}): Promise<DnsRecordRow[]> {
+    if (filter.name !== undefined || filter.type !== undefined) return this.filteredRecords(domainId, filter, after).slice(0, limit);
     const list = this.recordListByDomain.get(domainId);
     if (!list) return [];
     const keys = after === null ? list.page(0, limit) : list.after(listKey(after), limit);
     return keys.map((key) => ({ ...this.records.get(idOfListKey(key))! }));
+  }
+
+  /**
+   * The records a filter selects, in list order, after a position: at one name, read from the name
+   * index (one name holds few records); of one type alone, from the zone's list (bounded by the
+   * records a domain may hold).
+   */
+  private filteredRecords(domainId: string, { name, type }: RecordFilter, after: RecordListPosition | null): DnsRecordRow[] {
+    const from = after === null ? null : listKey(after);
+    const candidates =
+      name !== undefined
+        ? (() => {
+            const ids = this.recordIdsByName.get(recordNameKey(domainId, name));
+            return ids === undefined ? [] : typeof ids === "string" ? [ids] : [...ids];
+          })()
+        : (this.recordListByDomain.get(domainId)?.page(0, Number.MAX_SAFE_INTEGER) ?? []).map(idOfListKey);
+    return candidates
+      .map((id) => this.records.get(id)!)
+      .filter((row) => type === undefined || row.type === type)
+      .map((row) => ({ row, key: listKey(row) }))
+      .filter(({ key }) => from === null || key > from)
+      .sort((a, b) => byCodeUnits(a.key, b.key))
+      .map(({ row }) => ({ ...row }));
   }
 
   async recordsAtName(domainId: string, name: string): Promise<DnsRecordRow[]> {
@@ -279,7 +304,8 @@ export class MemoryStore implements Store {
     return (typeof ids === "string" ? [ids] : [...ids]).map((id) => ({ ...this.records.get(id)! }));
   }
 
-  async countRecords(domainId: string): Promise<number> {
+  async countRecords(domainId: string, filter: RecordFilter = {}): Promise<number> {
+    if (filter.name !== undefined || filter.type !== undefined) return this.filteredRecords(domainId, filter, null).length;
     return this.recordCount(domainId);
   }
 

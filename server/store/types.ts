@@ -56,6 +56,12 @@ export interface RecordListPosition {
   id: string;
 }
 
+/** Which of a domain's records a list shows: all, or those of one type, at one name (without regard to case), or both. */
+export interface RecordFilter {
+  type?: DnsRecordRow["type"];
+  name?: string;
+}
+
 export interface TransferRow {
   id: string;
   partnerId: string;
@@ -168,11 +174,12 @@ export interface Store {
   findRecord(id: string): Promise<DnsRecordRow | undefined>;
   /** Every record of the domain, in list order (RecordListPosition). */
   recordsOfDomain(domainId: string): Promise<DnsRecordRow[]>;
-  /** At most `limit` records of the domain in list order, from the start or after `after`. */
-  recordPage(domainId: string, after: RecordListPosition | null, limit: number): Promise<DnsRecordRow[]>;
+  /** At most `limit` records of the domain in list order, from the start or after `after`, of those the filter selects. */
+  recordPage(domainId: string, after: RecordListPosition | null, limit: number, filter?: RecordFilter): Promise<DnsRecordRow[]>;
   /** The domain's records at a name, compared without regard to case as DNS does. */
   recordsAtName(domainId: string, name: string): Promise<DnsRecordRow[]>;
-  countRecords(domainId: string): Promise<number>;
+  /** The domain's records, or those the filter selects. */
+  countRecords(domainId: string, filter?: RecordFilter): Promise<number>;
   /**
    * Adds new records to one domain, all or none: none when the domain would then hold more than
    * `maxRecords`; answers whether they were added. The count and the writes are one step (one

@@ -221,7 +221,9 @@ describe("responses of every operation", () => {
       // A 412 names the current entity tag, and only writes guarded by If-Match answer one.
       if (responses["412"]) {
         expect(Object.keys(resolve(responses["412"]).headers)).toContain("ETag");
-        expect(["put", "patch", "delete"]).toContain(Object.keys(document.paths[path]).find((method) => document.paths[path][method] === operation));
+        expect(["put", "patch", "delete"]).toContain(
+          Object.keys(document.paths[path]).find((method) => document.paths[path][method] === operation),
+        );
       }
     },
   );

@@ -5,6 +5,7 @@ import type {
   DomainRow,
   EmbedSessionRow,
   EndedEmbedSessionRow,
+  RecordFilter,
   RecordListPosition,
   SessionRow,
   Store,
@@ -249,18 +250,21 @@ export class PgStore implements Store {
     return rows.map(record);
   }
 
-  async recordPage(domainId: string, after: RecordListPosition | null, limit: number): Promise<DnsRecordRow[]> {
+  async recordPage(domainId: string, after: RecordListPosition | null, limit: number, filter: RecordFilter = {}): Promise<DnsRecordRow[]> {
+    // A name filter is the index's second column: the page reads one name's range of it.
+    const filtered = `AND ($2::text IS NULL OR name_key = lower($2)) AND ($3::text IS NULL OR type = $3)`;
+    const selects = [domainId, filter.name ?? null, filter.type ?? null];
     const rows =
       after === null
         ? await this.sql.query(
-            `SELECT ${RECORD_COLUMNS} FROM dns_records WHERE domain_id = $1 ORDER BY name_key, type, created_at, id LIMIT $2`,
-            [domainId, limit],
+            `SELECT ${RECORD_COLUMNS} FROM dns_records WHERE domain_id = $1 ${filtered} ORDER BY name_key, type, created_at, id LIMIT $4`,
+            [...selects, limit],
           )
         : await this.sql.query(
             `SELECT ${RECORD_COLUMNS} FROM dns_records
-             WHERE domain_id = $1 AND (name_key, type, created_at, id) > (lower($2), $3, $4, $5)
-             ORDER BY name_key, type, created_at, id LIMIT $6`,
-            [domainId, after.name, after.type, after.createdAt, after.id, limit],
+             WHERE domain_id = $1 ${filtered} AND (name_key, type, created_at, id) > (lower($4), $5, $6, $7)
+             ORDER BY name_key, type, created_at, id LIMIT $8`,
+            [...selects, after.name, after.type, after.createdAt, after.id, limit],
           );
     return rows.map(record);
   }
@@ -273,10 +277,12 @@ export class PgStore implements Store {
     return rows.map(record);
   }
 
-  async countRecords(domainId: string): Promise<number> {
-    const [row] = await this.sql.query<{ count: number }>("SELECT count(*)::integer AS count FROM dns_records WHERE domain_id = $1", [
-      domainId,
-    ]);
+  async countRecords(domainId: string, filter: RecordFilter = {}): Promise<number> {
+    const [row] = await this.sql.query<{ count: number }>(
+      `SELECT count(*)::integer AS count FROM dns_records
+       WHERE domain_id = $1 AND ($2::text IS NULL OR name_key = lower($2)) AND ($3::text IS NULL OR type = $3)`,
+      [domainId, filter.name ?? null, filter.type ?? null],
+    );
     return row!.count;
   }
 

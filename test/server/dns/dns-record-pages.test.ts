@@ -153,6 +153,67 @@ describe("GET /api/v1/domains/{domain_id}/dns, one page at a time", () => {
   });
 });
 
+describe("GET /api/v1/domains/{domain_id}/dns, filtered by type and name", () => {
+  type Filter = { type?: "A" | "TXT" | "MX"; name?: string };
+  const filtered = (query: Filter & { limit?: number; cursor?: string }) =>
+    s.api.GET("/api/v1/domains/{domain_id}/dns", { params: { path: { domain_id: domains.domainId }, query } });
+
+  /** Records at three names, of two types each, created through the API. */
+  async function mixedZone() {
+    for (const name of ["www", "api", "Mail"]) {
+      for (let i = 1; i <= 3; i++) await createD({ type: "A", name, content: `192.0.2.${i}` });
+      await createD({ type: "TXT", name, content: `v=${name}` });
+    }
+  }
+
+  it.each<[string, Filter, number]>([
+    ["a type", { type: "A" }, 9],
+    ["a name, without regard to case", { name: "MAIL" }, 4],
+    ["a type at a name", { type: "TXT", name: "www" }, 1],
+    ["a type no record has", { type: "MX" }, 0],
+  ])("selects the records of %s, total counting what it selects", async (_what, filter, count) => {
+    await mixedZone();
+    const { data } = await filtered(filter);
+    expect(data!.total).toBe(count);
+    expect(data!.records).toHaveLength(count);
+    for (const record of data!.records) {
+      if (filter.type) expect(record.type).toBe(filter.type);
+      if (filter.name) expect(record.name.toLowerCase()).toBe(filter.name.toLowerCase());
+    }
+  });
+
+  it("pages a filtered list to the end, each selected record once, in list order", async () => {
+    await mixedZone();
+    const whole = (await filtered({ type: "A" })).data!.records.map((record) => record.id);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Awaited<ReturnType<typeof filtered>> = await filtered(cursor ? { type: "A", limit: 2, cursor } : { type: "A", limit: 2 });
+      seen.push(...page.data!.records.map((record) => record.id));
+      cursor = page.data!.next_cursor;
+    } while (cursor);
+    expect(seen).toEqual(whole);
+    expect(seen).toHaveLength(9);
+  });
+
+  it("refuses a cursor with other filters than the list it continues with 400 invalid_cursor", async () => {
+    await mixedZone();
+    const first = (await filtered({ type: "A", limit: 2 })).data!;
+    const other = await filtered({ type: "TXT", limit: 2, cursor: first.next_cursor! });
+    expect(other.response.status).toBe(400);
+    expect(other.error).toMatchObject({ details: { field: "cursor", code: "invalid_cursor" } });
+    const unfiltered = (await filtered({ limit: 2 })).data!;
+    expect((await filtered({ type: "A", limit: 2, cursor: unfiltered.next_cursor! })).response.status).toBe(400);
+  });
+
+  it("refuses a type outside the record types with 400", async () => {
+    const { response } = await s.api.GET("/api/v1/domains/{domain_id}/dns", {
+      params: { path: { domain_id: domains.domainId }, query: { type: "SPF" as "A" } },
+    });
+    expect(response.status).toBe(400);
+  });
+});
+
 describe("GET /api/v1/domains/{domain_id} embeds at most the first page of records", () => {
   it("embeds the first 100 records with the total and the cursor of the rest", async () => {
     const rows = await seedRecords(250);
