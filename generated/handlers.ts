@@ -109,6 +109,8 @@ export interface OperationHandlers<Context> {
   deleteDomainDnsRecord: Handler<"deleteDomainDnsRecord", Context>;
   /** POST /api/v1/domains/{domain_id}/dns/bulk */
   bulkCreateDomainDnsRecords: Handler<"bulkCreateDomainDnsRecords", Context>;
+  /** POST /api/v1/domains/{domain_id}/dns/changes */
+  applyDnsChangeSet: Handler<"applyDnsChangeSet", Context>;
   /** POST /api/v1/domains/{domain_id}/dns/template */
   applyDnsTemplate: Handler<"applyDnsTemplate", Context>;
 }

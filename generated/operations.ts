@@ -65,6 +65,7 @@ export const operationTable = {
   updateDomainDnsRecord: {"method":"put","path":"/api/v1/domains/{domain_id}/dns/{record_id}","tag":"DNS records (Variant D)","variants":["D"],"environments":["production","sandbox"],"rateLimitClass":"dns_update","rateLimitExempt":false,"authenticated":true,"successStatus":200,"hasRequestBody":true,"listErrorStatuses":[],"integerQueryParameters":[],"headerParameters":["If-Match"]},
   deleteDomainDnsRecord: {"method":"delete","path":"/api/v1/domains/{domain_id}/dns/{record_id}","tag":"DNS records (Variant D)","variants":["D"],"environments":["production","sandbox"],"rateLimitClass":"dns_deletion","rateLimitExempt":false,"authenticated":true,"successStatus":204,"hasRequestBody":false,"listErrorStatuses":[],"integerQueryParameters":[],"headerParameters":["If-Match"]},
   bulkCreateDomainDnsRecords: {"method":"post","path":"/api/v1/domains/{domain_id}/dns/bulk","tag":"DNS records (Variant D)","variants":["D"],"environments":["production","sandbox"],"rateLimitClass":"dns_bulk","rateLimitExempt":false,"authenticated":true,"successStatus":200,"hasRequestBody":true,"listErrorStatuses":[],"integerQueryParameters":[],"headerParameters":["Idempotency-Key"]},
+  applyDnsChangeSet: {"method":"post","path":"/api/v1/domains/{domain_id}/dns/changes","tag":"DNS records (Variant D)","variants":["D"],"environments":["production","sandbox"],"rateLimitClass":"dns_bulk","rateLimitExempt":false,"authenticated":true,"successStatus":200,"hasRequestBody":true,"listErrorStatuses":[],"integerQueryParameters":[],"headerParameters":["Idempotency-Key"]},
   applyDnsTemplate: {"method":"post","path":"/api/v1/domains/{domain_id}/dns/template","tag":"DNS records (Variant D)","variants":["D"],"environments":["production","sandbox"],"rateLimitClass":"dns_bulk","rateLimitExempt":false,"authenticated":true,"successStatus":201,"hasRequestBody":true,"listErrorStatuses":[],"integerQueryParameters":[],"headerParameters":["Idempotency-Key"]},
 } as const satisfies Record<string, OperationInfo>;
 
@@ -143,7 +144,8 @@ export type RateLimitClass = keyof typeof rateLimits.classes;
 /** Bounds of one domain's DNS records (`x-dns-limits`): records it may hold, records per page. */
 export const dnsLimits = {
   "records_per_domain": 1000,
-  "records_per_page": 100
+  "records_per_page": 100,
+  "changes_per_request": 1000
 } as const;
 
 /** The DNS template catalogue (`x-dns-templates`). */

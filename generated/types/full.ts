@@ -809,6 +809,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/domains/{domain_id}/dns/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
+                domain_id: components["parameters"]["DomainId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply an atomic change set to a domain's DNS records (Variant D)
+         * @description *Addition.* Deletes, updates and creates records of one domain **all or none**, in that order
+         *     (like Cloudflare's DNS batch, Route 53's change batches and Google Cloud DNS change sets).
+         *
+         *     - Every operation is checked against the zone as the operations before it leave it: the rules
+         *       of `POST .../dns` and `PUT .../dns/{record_id}` (formats, a CNAME alone at its name, no record
+         *       twice, one SPF and one DMARC record per name), ids that exist in this domain, and the most
+         *       records a domain may hold, counted after the deletes.
+         *     - If any operation fails, nothing changes and the answer is **422** naming **every** failing
+         *       operation by list and index (`details.errors`). Concurrent writers of the zone wait for the
+         *       change set and then see all of it or none of it.
+         *     - **Replacing a record set** (every record of one name and type) is one call: delete by `name`
+         *       and `type`, then create the new records (the example). Deleting a set that has no record is
+         *       no error, so the same call also creates the set.
+         *     - `dry_run: true` checks everything and answers the same result, writing nothing and emitting no
+         *       event. An applied change set emits `dns_record.deleted`, `dns_record.updated` and
+         *       `dns_record.created` for each record, in that order.
+         *     - At most `x-dns-limits.changes_per_request` (1000) operations in all; each update may carry
+         *       `if_match`, the entity tag the record was read with.
+         */
+        post: operations["applyDnsChangeSet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/domains/{domain_id}/dns/template": {
         parameters: {
             query?: never;
@@ -1487,6 +1530,64 @@ export interface components {
                 etag: string;
             };
         };
+        /** @description *Addition.* Changes to one domain's records, applied all or none, in this order: `deletes`, `updates`, then `creates`. Together at most `x-dns-limits.changes_per_request` operations. */
+        DnsChangeSet: {
+            /** @description Records to delete, each by `id`, or every record of one `name` and `type` (a record set; none is no error). */
+            deletes?: {
+                id?: string;
+                name?: components["schemas"]["DnsRecordName"];
+                type?: components["schemas"]["DnsRecordType"];
+            }[];
+            /** @description Records to change, by `id`; only the fields given change, as in `PUT .../dns/{record_id}`. */
+            updates?: {
+                id: string;
+                /** @description The record's entity tag as read (its `ETag`): the update applies only to that state (see "Concurrent edits"). */
+                if_match?: string;
+                name?: components["schemas"]["DnsRecordName"];
+                content?: components["schemas"]["DnsContent"];
+                ttl?: components["schemas"]["DnsTtl"];
+                priority?: components["schemas"]["DnsPriority"];
+            }[];
+            /** @description Records to create, as in `POST .../dns`. */
+            creates?: components["schemas"]["DnsRecordDCreate"][];
+            /**
+             * @description Checks the whole change set and answers what it would do, writing nothing and emitting no event.
+             * @default false
+             */
+            dry_run?: boolean;
+        };
+        /** @description *Addition.* What a change set did (or, with `dry_run`, would do) to the domain's records. */
+        DnsChangeSetResult: {
+            /** @description The change set's id (`chg_...`); null for a dry run. */
+            id: string | null;
+            dry_run: boolean;
+            deleted: components["schemas"]["DnsRecordD"][];
+            updated: {
+                before: components["schemas"]["DnsRecordD"];
+                after: components["schemas"]["DnsRecordD"];
+            }[];
+            /** @description With `dry_run`, the records as they would be created, ids included (a real run gives others). */
+            created: components["schemas"]["DnsRecordD"][];
+        };
+        /** @description *Addition.* A change set refused as a whole (coded shape): `details.errors` names every failing operation by its list and index. Nothing was changed. */
+        DnsChangeSetError: {
+            error: components["schemas"]["ErrorCode"];
+            /** @description For humans; may change. */
+            message: string;
+            details: {
+                /** @enum {string} */
+                code: "change_set_rejected";
+                errors: {
+                    /** @enum {string} */
+                    operation: "deletes" | "updates" | "creates";
+                    index: number;
+                    /** @description As `details.code` elsewhere: `not_found`, `duplicate_operation`, `invalid_value`, `invalid_format`, `out_of_range`, `cname_conflict`, `duplicate_record`, `spf_conflict`, `dmarc_conflict`, `precondition_failed`, `record_limit_exceeded`, `too_many_changes`. */
+                    code: string;
+                    field?: string;
+                    message: string;
+                }[];
+            };
+        };
         /** @description The list error shape (Variant R record operations). */
         ErrorList: {
             errors: string[];
@@ -1995,6 +2096,39 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["PreconditionFailedError"];
+            };
+        };
+        /** @description *Addition.* The change set was refused as a whole: `details.errors` names each failing operation (coded shape, `details.code` `change_set_rejected`). Nothing changed. */
+        DnsChangeSetRejected: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "unprocessable_entity",
+                 *       "message": "The change set was not applied; 1 operation fails",
+                 *       "details": {
+                 *         "code": "change_set_rejected",
+                 *         "errors": [
+                 *           {
+                 *             "operation": "creates",
+                 *             "index": 0,
+                 *             "code": "cname_conflict",
+                 *             "field": "name",
+                 *             "message": "A CNAME record cannot share its name www with other records"
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["DnsChangeSetError"];
             };
         };
     };
@@ -4368,6 +4502,125 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    applyDnsChangeSet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
+                domain_id: components["parameters"]["DomainId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "deletes": [
+                 *         {
+                 *           "name": "www",
+                 *           "type": "A"
+                 *         }
+                 *       ],
+                 *       "creates": [
+                 *         {
+                 *           "type": "A",
+                 *           "name": "www",
+                 *           "content": "203.0.113.20",
+                 *           "ttl": 300
+                 *         },
+                 *         {
+                 *           "type": "A",
+                 *           "name": "www",
+                 *           "content": "203.0.113.21",
+                 *           "ttl": 300
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["DnsChangeSet"];
+            };
+        };
+        responses: {
+            /** @description The change set applied (or, with `dry_run`, checked), and what it changed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "chg_4kT8pW2nQ6rS1vX9zB3mC5d",
+                     *       "dry_run": false,
+                     *       "deleted": [
+                     *         {
+                     *           "id": "rec_3sD9fG2hJ7kL4zX8cV1bN6m",
+                     *           "type": "A",
+                     *           "name": "www",
+                     *           "content": "203.0.113.10",
+                     *           "ttl": 300,
+                     *           "priority": null,
+                     *           "created_at": "2026-10-01T09:50:00Z",
+                     *           "updated_at": "2026-10-01T09:50:00Z"
+                     *         }
+                     *       ],
+                     *       "updated": [],
+                     *       "created": [
+                     *         {
+                     *           "id": "rec_7hJ2kL9mN4pQ1rS6tU8vW3x",
+                     *           "type": "A",
+                     *           "name": "www",
+                     *           "content": "203.0.113.20",
+                     *           "ttl": 300,
+                     *           "priority": null,
+                     *           "created_at": "2026-11-23T10:00:00Z",
+                     *           "updated_at": "2026-11-23T10:00:00Z"
+                     *         },
+                     *         {
+                     *           "id": "rec_2bC5dE8fG1hJ4kL7mN9pQ3r",
+                     *           "type": "A",
+                     *           "name": "www",
+                     *           "content": "203.0.113.21",
+                     *           "ttl": 300,
+                     *           "priority": null,
+                     *           "created_at": "2026-11-23T10:00:00Z",
+                     *           "updated_at": "2026-11-23T10:00:00Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DnsChangeSetResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["DnsChangeSetRejected"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -24,7 +24,7 @@ function assertNoConflict(draft: RecordDraft, others: DnsRecordRow[]): void {
 }
 
 /** The row a checked draft becomes; not stored yet. */
-function newRecordRow(services: Services, domain: DomainRow, draft: RecordDraft): DnsRecordRow {
+export function newRecordRow(services: Services, domain: DomainRow, draft: RecordDraft): DnsRecordRow {
   const now = services.clock.now();
   return { id: newId("rec"), domainId: domain.id, ...canonicalRecord(draft), createdAt: now, updatedAt: now };
 }

@@ -1,6 +1,7 @@
 /** Variant D: records scoped to their domain, with `content`; bulk creation and templates. */
 import type { OperationHandlers } from "../../generated/handlers.js";
 import { partnerOf, type RequestContext, type Services } from "../context.js";
+import { applyChangeSet } from "../dns/change-sets.js";
 import type { RecordDraft } from "../dns/record-rules.js";
 import { recordPage } from "../dns/record-pages.js";
 import { createRecord, createRecordsInBulk, deleteRecord, updateRecord } from "../dns/record-service.js";
@@ -30,7 +31,23 @@ export const dnsRecordDHandlers: Pick<
   | "deleteDomainDnsRecord"
   | "bulkCreateDomainDnsRecords"
   | "applyDnsTemplate"
+  | "applyDnsChangeSet"
 > = {
+  applyDnsChangeSet: async ({ path, body }, context) => {
+    const domain = await domainOfPartner(context.services.store, partnerOf(context).id, path.domain_id);
+    const outcome = await applyChangeSet(context.services, domain, body);
+    return {
+      status: 200,
+      body: {
+        id: outcome.id,
+        dry_run: body.dry_run ?? false,
+        deleted: outcome.deleted.map(toRecordD),
+        updated: outcome.updated.map(({ before, after }) => ({ before: toRecordD(before), after: toRecordD(after) })),
+        created: outcome.created.map(toRecordD),
+      },
+    };
+  },
+
   listDomainDnsRecords: async ({ path, query }, context) => {
     const domain = await domainOfPartner(context.services.store, partnerOf(context).id, path.domain_id);
     const filter = { ...(query.type ? { type: query.type } : {}), ...(query.name !== undefined ? { name: query.name } : {}) };

@@ -66,6 +66,7 @@ const DOMAIN_LOCKED: ReadonlySet<string> = new Set<OperationId>([
   "deleteDomainDnsRecord",
   "bulkCreateDomainDnsRecords",
   "applyDnsTemplate",
+  "applyDnsChangeSet",
 ]);
 
 /**
