@@ -207,7 +207,9 @@ describe("responses of every operation", () => {
             "429": "RateLimitError",
             "503": "ServiceUnavailableError",
           };
-          const expected = ownShapes[status] ?? (listShape ? "ErrorList" : "Error");
+          // A refused change set names each failing operation: the coded shape with details.errors.
+          const changeSet = status === "422" && operation.operationId === "applyDnsChangeSet";
+          const expected = changeSet ? "DnsChangeSetError" : (ownShapes[status] ?? (listShape ? "ErrorList" : "Error"));
           expect(schemaRef, `${status} shape`).toBe(`#/components/schemas/${expected}`);
         }
         // Refused before counting (401) or not counted at all (500, 503): no rate-limit headers are promised.
