@@ -109,6 +109,14 @@ export const SCENARIOS: Record<string, Scenario> = {
       return { path: { domain_id: fresh }, body: { template_id: "web-host", variables: { ip: "192.0.2.30" } } };
     },
   },
+  // Replacing one record set: repeatable, each run leaves the same zone.
+  applyDnsChangeSet: {
+    needs: ["domain"],
+    input: (f) => ({
+      path: domain(f),
+      body: { deletes: [{ name: "chg", type: "A" }], creates: [{ type: "A", name: "chg", content: "192.0.2.40" }] },
+    }),
+  },
   getSandboxClock: { input: () => ({}) },
   advanceSandboxClock: { input: () => ({ body: { seconds: 60 } }) },
   createSandboxDomain: { input: (f) => ({ body: { user_identifier: f.user, domain_name: `contract-${f.run}-2.net` } }) },
