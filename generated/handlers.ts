@@ -83,6 +83,12 @@ export interface OperationHandlers<Context> {
   updateWebhookEndpoint: Handler<"updateWebhookEndpoint", Context>;
   /** DELETE /api/v1/webhook_endpoints/{endpoint_id} */
   deleteWebhookEndpoint: Handler<"deleteWebhookEndpoint", Context>;
+  /** POST /api/v1/webhook_endpoints/{endpoint_id}/replay */
+  replayWebhookEvents: Handler<"replayWebhookEvents", Context>;
+  /** GET /api/v1/events */
+  listEvents: Handler<"listEvents", Context>;
+  /** GET /api/v1/events/{event_id} */
+  getEvent: Handler<"getEvent", Context>;
   /** POST /api/v1/webhook_endpoints/{endpoint_id}/rotate_secret */
   rotateWebhookSecret: Handler<"rotateWebhookSecret", Context>;
   /** POST /api/v1/webhook_endpoints/{endpoint_id}/test */

@@ -123,6 +123,7 @@ export function createApp(config: AppConfig): PartnerApi {
   const services: Services = {
     persistence,
     store: persistence.store,
+    events: persistence.events,
     clock,
     outbox: outboxOutsideTransactions,
     eventLog: outbox,

@@ -1,6 +1,7 @@
 /** What every handler receives besides its input: the caller and the deployment's services. */
 import type { Partner } from "./auth/api-keys.js";
 import type { Clock } from "./clock.js";
+import type { EventStore } from "./event-history/event-store.js";
 import type { EventOutbox, MemoryOutbox } from "./events.js";
 import type { Persistence } from "./store/persistence.js";
 import type { Store } from "./store/types.js";
@@ -23,6 +24,8 @@ export interface Services {
   /** Where the deployment keeps what it shares; `store` and `webhooks.store` are its, or a transaction's (server/transactions.ts). */
   persistence: Persistence;
   store: Store;
+  /** The event history: the persistence's, or a transaction's (server/transactions.ts). */
+  events: EventStore;
   /** The time of whoever is served: a partner's own clock in the sandbox. */
   clock: Clock;
   outbox: EventOutbox;

@@ -2,8 +2,8 @@
  * Units of work: every request that writes runs as one transaction of the persistence, so the
  * rules it checks hold against every other writer, on this instance or another on the same
  * database. Its events become webhook deliveries inside the same transaction (an outbox: a
- * delivery exists exactly when the change that caused it was committed), and reach this
- * process's event log once it has committed.
+ * delivery exists exactly when the change that caused it was committed) and are kept in the
+ * event history the events API reads, and reach this process's event log once it has committed.
  */
 import type { Services } from "./context.js";
 import { collectingOutbox, type OutboxEvent } from "./events.js";
@@ -28,6 +28,7 @@ export async function inTransaction<T>(
       {
         ...services,
         store,
+        events: stores.events,
         webhooks: { ...services.webhooks, store: webhooks },
         outbox,
         afterCommit: (task) => tasks.push(task),
@@ -35,6 +36,7 @@ export async function inTransaction<T>(
       stores,
     );
     for (const event of events) await services.webhooks.dispatcher.fanOut(event, webhooks);
+    await stores.events.saveEvents(events);
     return value;
   }, kind);
   for (const event of events) services.eventLog.record(event);

@@ -515,6 +515,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhook_endpoints/{endpoint_id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
+                endpoint_id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver every event since a time again
+         * @description *Addition.* Queues a new delivery to this endpoint of every stored event created in
+         *     [`since`, `until`) that the endpoint subscribes to (and of `types`, when given), oldest
+         *     first, with the events' own ids, so a receiver that de-duplicates by id ignores what it had.
+         *     For recovering after a receiver's outage. At most 1000 events per request: a range holding
+         *     more is refused (422 `too_many_events`, with the count); split it.
+         */
+        post: operations["replayWebhookEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the events of the service
+         * @description *Addition.* Every event the service emitted for the partner in this environment, whether or
+         *     not a webhook endpoint was subscribed, newest first, kept at least 30 days (by the partner's
+         *     clock, as `created_at`). Each is the body a webhook delivery carries (`sent_at` is the time
+         *     of this answer), so a partner can feed a missed event to the same handler. Test events of
+         *     `POST .../test` are not events of the service and are not listed.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events/{event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Event id (`evt_...`).
+                 * @example evt_1aB2cD3eF4gH5iJ6kL7mN8o
+                 */
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an event
+         * @description *Addition.* One event of the partner, as `GET /api/v1/events` lists it.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhook_endpoints/{endpoint_id}/rotate_secret": {
         parameters: {
             query?: never;
@@ -1484,6 +1564,25 @@ export interface components {
                     message: string;
                 }[];
             };
+        };
+        /** @description *Addition.* Events of the partner, newest first. */
+        EventList: {
+            events: components["schemas"]["WebhookEvent"][];
+            /** @description Continues the list after this page (send it as `cursor`); null on the last page. */
+            next_cursor: string | null;
+        };
+        /** @description *Addition.* Which stored events to deliver again to one endpoint. */
+        WebhookReplay: {
+            /** @description Events created at or after this time (the partner's clock, as `created_at`). */
+            since: components["schemas"]["Timestamp"];
+            /** @description Events created before this time; default now. */
+            until?: components["schemas"]["Timestamp"];
+            /** @description Only these types (of those the endpoint subscribes to). */
+            types?: components["schemas"]["WebhookEventTypeSubscribable"][];
+        };
+        /** @description *Addition.* How many events were queued for delivery to the endpoint, oldest first. */
+        WebhookReplayResult: {
+            queued: number;
         };
         /**
          * @description Event types are `resource.past_tense_verb`; new types may be added.
@@ -3417,6 +3516,178 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    replayWebhookEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Webhook endpoint id (`whe_...`).
+                 * @example whe_3Fh8Kd92LmQp4Rs7Tv1Wx5
+                 */
+                endpoint_id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "since": "2026-11-22T00:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookReplay"];
+            };
+        };
+        responses: {
+            /** @description The events queued. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "queued": 12
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookReplayResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events of these types (repeat the parameter for several). */
+                type?: components["schemas"]["WebhookEventTypeSubscribable"][];
+                /** @description Only events created at or after this time. */
+                created_after?: components["schemas"]["Timestamp"];
+                /** @description Only events created before this time. */
+                created_before?: components["schemas"]["Timestamp"];
+                /** @description Events per page, 1 to 100, default 20. */
+                limit?: number;
+                /** @description The `next_cursor` of the page before, with the same filters; opaque. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "events": [
+                     *         {
+                     *           "id": "evt_1aB2cD3eF4gH5iJ6kL7mN8o",
+                     *           "type": "user.deleted",
+                     *           "created_at": "2026-11-23T10:00:00Z",
+                     *           "sent_at": "2026-11-23T10:05:00Z",
+                     *           "api_version": "v1",
+                     *           "data": {
+                     *             "user_identifier": "user_42"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Event id (`evt_...`).
+                 * @example evt_1aB2cD3eF4gH5iJ6kL7mN8o
+                 */
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "evt_1aB2cD3eF4gH5iJ6kL7mN8o",
+                     *       "type": "user.deleted",
+                     *       "created_at": "2026-11-23T10:00:00Z",
+                     *       "sent_at": "2026-11-23T10:05:00Z",
+                     *       "api_version": "v1",
+                     *       "data": {
+                     *         "user_identifier": "user_42"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEvent"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];

@@ -5,6 +5,7 @@ import { catalogHandlers } from "./catalog.js";
 import { dnsRecordDHandlers } from "./dns-records-d.js";
 import { dnsRecordRHandlers } from "./dns-records-r.js";
 import { domainHandlers } from "./domains.js";
+import { eventHandlers } from "./events.js";
 import { healthHandlers } from "./health.js";
 import { sandboxHandlers } from "./sandbox.js";
 import { transferHandlers } from "./transfers.js";
@@ -21,4 +22,5 @@ export const handlers = {
   ...dnsRecordDHandlers,
   ...sandboxHandlers,
   ...webhookEndpointHandlers,
+  ...eventHandlers,
 } satisfies OperationHandlers<RequestContext>;

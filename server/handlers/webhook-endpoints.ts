@@ -49,7 +49,7 @@ function deliveryView(delivery: WebhookDeliveryRow): Schemas["WebhookDelivery"] 
 }
 
 /** The partner's endpoint, or 404: another partner's endpoint is not even acknowledged to exist. */
-async function endpointOfPartner(services: Services, partnerId: string, endpointId: string): Promise<WebhookEndpointRow> {
+export async function endpointOfPartner(services: Services, partnerId: string, endpointId: string): Promise<WebhookEndpointRow> {
   const endpoint = await services.webhooks.store.findEndpoint(endpointId);
   if (!endpoint || endpoint.partnerId !== partnerId) throw apiErrors.notFound("Webhook endpoint", endpointId);
   return endpoint;

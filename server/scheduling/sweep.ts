@@ -1,10 +1,11 @@
 /**
  * Applies what time brings (transfer steps, domain expiry and auto-renewal, the end of the webhook
- * delivery log's retention, the removal of ended sessions and of idempotency keys past their 24 hours) while the server runs, for time that
+ * delivery log's retention, the removal of ended sessions, of idempotency keys past their 24 hours and of events past their 30 days) while the server runs, for time that
  * passes on its own; sandbox partners who advance their clocks get the state changes at once.
  */
 import type { Services } from "../context.js";
 import { applyAllDueChanges } from "./due-changes.js";
+import { EVENT_RETENTION_MS } from "../event-history/event-store.js";
 import { IDEMPOTENCY_KEY_LIFETIME_MS } from "../idempotency/idempotent-requests.js";
 import { every } from "./every.js";
 import { removeEndedSessions } from "./session-expiry.js";
@@ -19,7 +20,9 @@ export function startDueChangeSweep(services: Services, onError: (error: unknown
       await applyAllDueChanges(services);
       await services.webhooks.dispatcher.prune();
       await removeEndedSessions(services);
-      await services.persistence.idempotency.deleteCreatedBefore(new Date(services.clock.now().getTime() - IDEMPOTENCY_KEY_LIFETIME_MS));
+      const now = services.clock.now().getTime();
+      await services.persistence.idempotency.deleteCreatedBefore(new Date(now - IDEMPOTENCY_KEY_LIFETIME_MS));
+      await services.persistence.events.deleteCreatedBefore(new Date(now - EVENT_RETENTION_MS));
     },
     onError,
   );

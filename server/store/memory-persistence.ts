@@ -2,6 +2,7 @@
  * The persistence of one process, in its memory: the default of `npm start` and of most tests.
  * Nothing survives the process, and nothing is shared with another one.
  */
+import { MemoryEventStore } from "../event-history/memory-event-store.js";
 import { MemoryIdempotencyStore } from "../idempotency/memory-idempotency-store.js";
 import { MemoryWindowStore } from "../rate-limits/window-store.js";
 import { MemoryWebhookStore } from "../webhooks/webhook-store.js";
@@ -32,6 +33,7 @@ export class MemoryPersistence implements Persistence {
   readonly rateLimits = new MemoryWindowStore();
   readonly clockOffsets = new MemoryClockOffsetStore();
   readonly idempotency = new MemoryIdempotencyStore();
+  readonly events = new MemoryEventStore();
   /** The end of the last transaction queued: each starts when the one before it has ended. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -45,7 +47,9 @@ export class MemoryPersistence implements Persistence {
    * requests could interleave between one's check and its write. Reads outside transactions do not wait.
    */
   transaction<T>(work: (stores: DataStores) => Promise<T>): Promise<T> {
-    const run = this.queue.then(() => work({ store: this.store, webhooks: this.webhooks, idempotency: this.idempotency }));
+    const run = this.queue.then(() =>
+      work({ store: this.store, webhooks: this.webhooks, idempotency: this.idempotency, events: this.events }),
+    );
     this.queue = run.catch(() => undefined);
     return run;
   }

@@ -5,6 +5,7 @@
  * rate-limit counters, sandbox clocks and partners' API keys.
  */
 import type { Environment } from "../../generated/deployment.js";
+import type { EventStore } from "../event-history/event-store.js";
 import type { IdempotencyStore } from "../idempotency/idempotency-store.js";
 import type { WindowStore } from "../rate-limits/window-store.js";
 import type { WebhookStore } from "../webhooks/webhook-store.js";
@@ -16,6 +17,8 @@ export interface DataStores {
   webhooks: WebhookStore;
   /** Where a request's answer is stored with its writes (its Idempotency-Key's). */
   idempotency: IdempotencyStore;
+  /** Where the events a unit of work emits are kept, with its writes. */
+  events: EventStore;
 }
 
 /** How far each partner's sandbox clock runs ahead of the deployment's, shared by every instance. */
@@ -65,6 +68,8 @@ export interface Persistence {
   readonly webhooks: WebhookStore;
   /** Idempotency keys: taken outside the transaction of their request, so every instance sees them at once. */
   readonly idempotency: IdempotencyStore;
+  /** Every event emitted, read by the events API. */
+  readonly events: EventStore;
   readonly rateLimits: WindowStore;
   readonly clockOffsets: ClockOffsetStore;
   /** Null where keys come only from configuration and the partners file (the memory store). */

@@ -25,14 +25,19 @@ export const API_VERSION = "v1";
  * transport time, on the real clock, where `created_at` is on the partner's (see `attempt`).
  */
 export function envelopeOf(event: OutboxEvent, sentAt: Date): string {
-  return JSON.stringify({
+  return JSON.stringify(eventEnvelope(event, sentAt));
+}
+
+/** The spec's WebhookEvent of an event: what a delivery carries, and what the events API answers. */
+export function eventEnvelope(event: OutboxEvent, sentAt: Date): Record<string, unknown> {
+  return {
     id: event.id,
     type: event.type,
     created_at: timestamp(event.createdAt),
     sent_at: timestamp(sentAt),
     api_version: API_VERSION,
     ...event.payload,
-  });
+  };
 }
 
 /** The secrets that sign now: the current one, and a rotated-out one until it expires. */

@@ -53,6 +53,7 @@ export function usePersistence(api: PartnerApi, persistence: Persistence): void 
   const { services } = api;
   services.persistence = persistence;
   services.store = persistence.store;
+  services.events = persistence.events;
   services.webhooks.store = persistence.webhooks;
   services.rateLimitStore = persistence.rateLimits;
   services.clocks.forgetOffsets();

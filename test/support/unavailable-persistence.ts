@@ -7,7 +7,16 @@
 import { StoreUnavailableError, type ApiKeyStore, type DataStores, type Persistence } from "../../server/store/persistence.js";
 
 /** The parts of a persistence that can be down, each on its own. */
-export type PersistencePart = "store" | "webhooks" | "idempotency" | "rateLimits" | "clockOffsets" | "apiKeys" | "transaction" | "ping";
+export type PersistencePart =
+  | "store"
+  | "webhooks"
+  | "idempotency"
+  | "events"
+  | "rateLimits"
+  | "clockOffsets"
+  | "apiKeys"
+  | "transaction"
+  | "ping";
 
 export const RETRY_AFTER_SECONDS = 3;
 
@@ -18,6 +27,7 @@ export class UnavailablePersistence implements Persistence {
   readonly store: Persistence["store"];
   readonly webhooks: Persistence["webhooks"];
   readonly idempotency: Persistence["idempotency"];
+  readonly events: Persistence["events"];
   readonly rateLimits: Persistence["rateLimits"];
   readonly clockOffsets: Persistence["clockOffsets"];
   readonly apiKeys: ApiKeyStore | null;
@@ -30,6 +40,7 @@ export class UnavailablePersistence implements Persistence {
     this.store = this.guarded("store", inner.store);
     this.webhooks = this.guarded("webhooks", inner.webhooks);
     this.idempotency = this.guarded("idempotency", inner.idempotency);
+    this.events = this.guarded("events", inner.events);
     this.rateLimits = this.guarded("rateLimits", inner.rateLimits);
     this.clockOffsets = this.guarded("clockOffsets", inner.clockOffsets);
     this.apiKeys = apiKeys && this.guarded("apiKeys", apiKeys);
@@ -37,7 +48,17 @@ export class UnavailablePersistence implements Persistence {
 
   /** Takes every part away (`parts` omitted) or the ones named. */
   takeDown(...parts: PersistencePart[]): void {
-    const all: PersistencePart[] = ["store", "webhooks", "idempotency", "rateLimits", "clockOffsets", "apiKeys", "transaction", "ping"];
+    const all: PersistencePart[] = [
+      "store",
+      "webhooks",
+      "idempotency",
+      "events",
+      "rateLimits",
+      "clockOffsets",
+      "apiKeys",
+      "transaction",
+      "ping",
+    ];
     for (const part of parts.length > 0 ? parts : all) this.down.add(part);
   }
 

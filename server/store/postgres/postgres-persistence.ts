@@ -7,6 +7,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { StoreUnavailableError, type DataStores, type Persistence, type UnitOfWork } from "../persistence.js";
+import { PgEventStore } from "./pg-event-store.js";
 import { PgIdempotencyStore } from "./pg-idempotency-store.js";
 import { PgApiKeyStore, PgClockOffsetStore, PgWindowStore } from "./pg-shared-stores.js";
 import { PgStore } from "./pg-store.js";
@@ -38,6 +39,7 @@ export class PostgresPersistence implements Persistence {
   readonly clockOffsets: PgClockOffsetStore;
   readonly apiKeys: PgApiKeyStore;
   readonly idempotency: PgIdempotencyStore;
+  readonly events: PgEventStore;
 
   constructor(readonly sql: Sql) {
     this.store = new PgStore(sql);
@@ -46,6 +48,7 @@ export class PostgresPersistence implements Persistence {
     this.clockOffsets = new PgClockOffsetStore(sql);
     this.apiKeys = new PgApiKeyStore(sql);
     this.idempotency = new PgIdempotencyStore(sql);
+    this.events = new PgEventStore(sql);
   }
 
   async transaction<T>(work: (stores: DataStores) => Promise<T>, kind: UnitOfWork = "serializable"): Promise<T> {
@@ -58,6 +61,7 @@ export class PostgresPersistence implements Persistence {
               store: new PgStore(tx, { lockDomainsRead: domainLocked }),
               webhooks: new PgWebhookStore(tx),
               idempotency: new PgIdempotencyStore(tx),
+              events: new PgEventStore(tx),
             }),
           domainLocked ? "read committed" : "serializable",
         );

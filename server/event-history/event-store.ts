@@ -1,0 +1,41 @@
+/**
+ * Every event the service emitted, kept for the events API (GET /api/v1/events) and for
+ * delivering a range of them again to an endpoint. Written in the transaction of the change that
+ * caused the event, whether or not an endpoint subscribes to its type.
+ */
+import type { EventType, OutboxEvent } from "../events.js";
+
+/** How long events are kept at least (by the deployment's clock; a sandbox's events are stamped with its own, later one). */
+export const EVENT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** An event's place in its partner's list: newest first, ties by id descending. */
+export interface EventListPosition {
+  createdAt: Date;
+  id: string;
+}
+
+export interface EventPageQuery {
+  /** Only these types; null for every type. */
+  types: readonly EventType[] | null;
+  /** Created at or after; null for no bound. */
+  createdAfter: Date | null;
+  /** Created before; null for no bound. */
+  createdBefore: Date | null;
+  after: EventListPosition | null;
+  limit: number;
+}
+
+export interface EventStore {
+  saveEvents(events: readonly OutboxEvent[]): Promise<void>;
+  findEvent(partnerId: string, id: string): Promise<OutboxEvent | undefined>;
+  /** At most `limit` of the partner's events the query selects, newest first, after `query.after`. */
+  eventPage(partnerId: string, query: EventPageQuery): Promise<OutboxEvent[]>;
+  /** At most `limit` of the partner's events created in [since, until) of the types (null: all), oldest first. */
+  eventsBetween(partnerId: string, since: Date, until: Date, types: readonly EventType[] | null, limit: number): Promise<OutboxEvent[]>;
+  /** Forgets the events created before the time; returns how many. */
+  deleteCreatedBefore(before: Date): Promise<number>;
+}
+
+/** Whether `a` comes before `b` in time order (oldest first; ties by id). */
+export const isEarlier = (a: EventListPosition, b: EventListPosition) =>
+  a.createdAt.getTime() < b.createdAt.getTime() || (a.createdAt.getTime() === b.createdAt.getTime() && a.id < b.id);

@@ -1,0 +1,85 @@
+/** The event history in this process's memory (the memory persistence). */
+import type { EventType, OutboxEvent } from "../events.js";
+import { isEarlier, type EventPageQuery, type EventStore } from "./event-store.js";
+
+const copy = (event: OutboxEvent): OutboxEvent => structuredClone(event);
+
+export class MemoryEventStore implements EventStore {
+  /** Per partner, its events oldest first: events mostly arrive in that order, so inserting is mostly appending. */
+  private readonly byPartner = new Map<string, OutboxEvent[]>();
+  private readonly byId = new Map<string, OutboxEvent>();
+
+  async saveEvents(events: readonly OutboxEvent[]): Promise<void> {
+    for (const event of events) {
+      const stored = copy(event);
+      let list = this.byPartner.get(event.partnerId);
+      if (!list) this.byPartner.set(event.partnerId, (list = []));
+      list.splice(this.indexAfter(list, stored), 0, stored);
+      this.byId.set(event.id, stored);
+    }
+  }
+
+  /** Where an event goes in a list oldest first: after every event earlier than it. */
+  private indexAfter(list: readonly OutboxEvent[], event: OutboxEvent): number {
+    let low = 0;
+    let high = list.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (isEarlier(list[middle]!, event)) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
+  async findEvent(partnerId: string, id: string): Promise<OutboxEvent | undefined> {
+    const event = this.byId.get(id);
+    return event && event.partnerId === partnerId ? copy(event) : undefined;
+  }
+
+  async eventPage(partnerId: string, { types, createdAfter, createdBefore, after, limit }: EventPageQuery): Promise<OutboxEvent[]> {
+    const list = this.byPartner.get(partnerId) ?? [];
+    // Newest first: walk back from the first event not before the page's start.
+    const bounds = [after, createdBefore && { createdAt: createdBefore, id: "" }].filter((bound) => bound !== null);
+    let index = list.length;
+    for (const bound of bounds) index = Math.min(index, this.indexAfter(list, { ...list[0]!, ...bound }));
+    const page: OutboxEvent[] = [];
+    for (let i = index - 1; i >= 0 && page.length < limit; i--) {
+      const event = list[i]!;
+      if (createdAfter && event.createdAt < createdAfter) break;
+      if (types === null || types.includes(event.type)) page.push(copy(event));
+    }
+    return page;
+  }
+
+  async eventsBetween(
+    partnerId: string,
+    since: Date,
+    until: Date,
+    types: readonly EventType[] | null,
+    limit: number,
+  ): Promise<OutboxEvent[]> {
+    const list = this.byPartner.get(partnerId) ?? [];
+    const found: OutboxEvent[] = [];
+    for (
+      let i = list.length === 0 ? 0 : this.indexAfter(list, { ...list[0]!, createdAt: since, id: "" });
+      i < list.length && found.length < limit;
+      i++
+    ) {
+      const event = list[i]!;
+      if (event.createdAt >= until) break;
+      if (types === null || types.includes(event.type)) found.push(copy(event));
+    }
+    return found;
+  }
+
+  async deleteCreatedBefore(before: Date): Promise<number> {
+    let deleted = 0;
+    for (const [partnerId, list] of this.byPartner) {
+      const end = list.length === 0 ? 0 : this.indexAfter(list, { ...list[0]!, createdAt: before, id: "" });
+      for (const event of list.splice(0, end)) this.byId.delete(event.id);
+      deleted += end;
+      if (list.length === 0) this.byPartner.delete(partnerId);
+    }
+    return deleted;
+  }
+}
