@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Cents } from "../../../server/money.js";
+import type { OutboxEvent } from "../../../server/events.js";
 import type { IdempotencyScope } from "../../../server/idempotency/idempotency-store.js";
 import type { Persistence } from "../../../server/store/persistence.js";
 import type { DnsRecordRow, DomainRow, TransferRow, UserRow } from "../../../server/store/types.js";
@@ -689,6 +690,77 @@ export function describeStoreContract(
           }),
         ).rejects.toThrow("the work failed");
         expect((await persistence.idempotency.claim(scope, "fp", now, dayBefore, 60_000)).state).toBe("running");
+      });
+    });
+
+    describe("the event history", () => {
+      const event = (partnerId: string, type: OutboxEvent["type"], iso: string): OutboxEvent => ({
+        id: uniqueId("evt"),
+        partnerId,
+        type,
+        createdAt: at(iso),
+        payload: { data: { n: iso } },
+      });
+
+      it("keeps events as saved, lists them newest first after any place, filtered by type and time", async () => {
+        const partnerId = uniqueId("ptn");
+        const events = [
+          event(partnerId, "user.deleted", "01:00:00"),
+          event(partnerId, "domain.registered", "02:00:00"),
+          event(partnerId, "user.deleted", "03:00:00"),
+          event(partnerId, "user.deleted", "03:00:00"),
+        ];
+        await persistence.events.saveEvents(events);
+        await persistence.events.saveEvents([event(uniqueId("ptn"), "user.deleted", "02:30:00")]);
+        expect(await persistence.events.findEvent(partnerId, events[1]!.id)).toEqual(events[1]);
+        expect(await persistence.events.findEvent("someone else", events[1]!.id)).toBeUndefined();
+        const all = { types: null, createdAfter: null, createdBefore: null, after: null, limit: 10 };
+        const newestFirst = [events[3]!, events[2]!].sort((a, b) => (a.id < b.id ? 1 : -1)).concat(events[1]!, events[0]!);
+        expect((await persistence.events.eventPage(partnerId, all)).map((e) => e.id)).toEqual(newestFirst.map((e) => e.id));
+        const afterSecond = await persistence.events.eventPage(partnerId, { ...all, after: newestFirst[1]! });
+        expect(afterSecond.map((e) => e.id)).toEqual(newestFirst.slice(2).map((e) => e.id));
+        const typed = await persistence.events.eventPage(partnerId, { ...all, types: ["domain.registered"] });
+        expect(typed.map((e) => e.id)).toEqual([events[1]!.id]);
+        const between = await persistence.events.eventPage(partnerId, {
+          ...all,
+          createdAfter: at("02:00:00"),
+          createdBefore: at("03:00:00"),
+        });
+        expect(between.map((e) => e.id)).toEqual([events[1]!.id]);
+      });
+
+      it("reads a range oldest first, and forgets events created before a time", async () => {
+        const partnerId = uniqueId("ptn");
+        const events = [event(partnerId, "user.deleted", "01:00:00"), event(partnerId, "domain.registered", "02:00:00")];
+        await persistence.events.saveEvents(events);
+        expect((await persistence.events.eventsBetween(partnerId, at("00:00:00"), at("05:00:00"), null, 10)).map((e) => e.id)).toEqual(
+          events.map((e) => e.id),
+        );
+        expect(await persistence.events.eventsBetween(partnerId, at("00:00:00"), at("05:00:00"), ["domain.registered"], 10)).toEqual([
+          events[1],
+        ]);
+        expect(await persistence.events.deleteCreatedBefore(at("01:30:00"))).toBeGreaterThanOrEqual(1);
+        expect(await persistence.events.findEvent(partnerId, events[0]!.id)).toBeUndefined();
+        expect(await persistence.events.findEvent(partnerId, events[1]!.id)).toEqual(events[1]);
+      });
+    });
+
+    describe("a user's domain pages", () => {
+      it("pages a user's domains newest purchase first, ties by name, filtered by status, counting what it selects", async () => {
+        const user = await aUser();
+        const domains = [
+          domainRow(user, { name: "b.com", purchasedAt: at("01:00:00") }),
+          domainRow(user, { name: "a.com", purchasedAt: at("01:00:00") }),
+          domainRow(user, { name: "c.com", purchasedAt: at("02:00:00"), status: "expired" }),
+        ];
+        for (const domain of domains) await persistence.store.saveDomain(domain);
+        const page = (query: Partial<Parameters<Persistence["store"]["domainPage"]>[2]>) =>
+          persistence.store.domainPage(user.partnerId, user.userIdentifier, { status: null, after: null, limit: 10, ...query });
+        expect((await page({})).domains.map((d) => d.name)).toEqual(["c.com", "a.com", "b.com"]);
+        expect((await page({ limit: 1, after: { purchasedAt: at("01:00:00"), name: "a.com" } })).domains.map((d) => d.name)).toEqual([
+          "b.com",
+        ]);
+        expect(await page({ status: "active" })).toMatchObject({ total: 2, domains: [{ name: "a.com" }, { name: "b.com" }] });
       });
     });
   });
