@@ -5,6 +5,11 @@ import { refuseBrowser } from "./browser-guard.js";
 import { resolveTarget, type Environment } from "./environment.js";
 import { originGuard } from "./origin-guard.js";
 import {
+  eventPages,
+  paginateEvents,
+  type Event,
+  type EventList,
+  type EventPaginationOptions,
   domainPages,
   paginateDomains,
   type DomainList,
@@ -75,9 +80,18 @@ export interface DomainPagination {
   domainPages(userIdentifier: string, options?: DomainPaginationOptions): AsyncGenerator<DomainList, void, undefined>;
 }
 
+/** The partner's events are listed in both variants. */
+export interface EventPagination {
+  /** Every event the service emitted for the partner, newest first, across pages; throws PartnerApiError if a page fails. */
+  paginateEvents(options?: EventPaginationOptions): AsyncGenerator<Event, void, undefined>;
+  /** Every page of the partner's events; throws PartnerApiError if a page fails. */
+  eventPages(options?: EventPaginationOptions): AsyncGenerator<EventList, void, undefined>;
+}
+
 export type PartnerClient<V extends ApiVariant = "both"> = Client<PathsOf<V>> &
   PartnerClientInfo &
   DomainPagination &
+  EventPagination &
   (V extends "R" ? unknown : UserPagination & DnsRecordPagination);
 
 export function createPartnerClient<V extends ApiVariant = "both">(options: PartnerClientOptions<V>): PartnerClient<V> {
@@ -89,9 +103,11 @@ export function createPartnerClient<V extends ApiVariant = "both">(options: Part
   // One client over the full types; the variant narrows only the static type (the wire format is the same).
   const client = createClient<paths>({ baseUrl, fetch, headers: { Authorization: `Bearer ${options.apiKey}` } });
   client.use(originGuard(baseUrl));
-  const extras: PartnerClientInfo & DomainPagination & UserPagination & DnsRecordPagination = {
+  const extras: PartnerClientInfo & DomainPagination & EventPagination & UserPagination & DnsRecordPagination = {
     environment,
     baseUrl,
+    paginateEvents: (paging) => paginateEvents(client, paging),
+    eventPages: (paging) => eventPages(client, paging),
     paginateDomains: (userIdentifier, paging) => paginateDomains(client, userIdentifier, paging),
     domainPages: (userIdentifier, paging) => domainPages(client, userIdentifier, paging),
     paginateUsers: (paging) => paginateUsers(client, paging),

@@ -1,5 +1,6 @@
 /**
- * Walks of the API's paged lists: the partner's users and a domain's DNS records (Variant D), a user's domains (both).
+ * Walks of the API's paged lists: the partner's users and a domain's DNS records (Variant D), a user's domains and the
+ * partner's events (both).
  *
  * Users, page after page of `GET /api/v1/users` (limit/offset). Defaults favour a complete walk: `created_at` ascending, so users created during the walk are
  * appended at the end instead of shifting the pages still to come (the API's own default order is
@@ -16,6 +17,47 @@ export type DnsRecordList = components["schemas"]["DnsRecordList"];
 export type DnsRecord = components["schemas"]["DnsRecordD"];
 export type DomainList = components["schemas"]["DomainList"];
 export type DomainListItem = components["schemas"]["DomainListItem"];
+
+export type EventList = components["schemas"]["EventList"];
+export type Event = components["schemas"]["WebhookEvent"];
+
+export interface EventPaginationOptions {
+  /** Events per request, 1 to 100 (default 100). */
+  pageSize?: number;
+  /** Only events of these types. */
+  types?: Array<components["schemas"]["WebhookEventTypeSubscribable"]>;
+  /** Only events created at or after this time (ISO 8601). */
+  createdAfter?: string;
+  /** Only events created before this time (ISO 8601). */
+  createdBefore?: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * Each page of the partner's events (`GET /api/v1/events`), newest first, following `next_cursor`
+ * to the end: every event stored throughout the walk comes once. Throws PartnerApiError when a page fails.
+ */
+export async function* eventPages(client: Client<paths>, options: EventPaginationOptions = {}): AsyncGenerator<EventList, void, undefined> {
+  const base: { limit: number; type?: EventPaginationOptions["types"]; created_after?: string; created_before?: string } = {
+    limit: options.pageSize ?? 100,
+  };
+  if (options.types) base.type = options.types;
+  if (options.createdAfter) base.created_after = options.createdAfter;
+  if (options.createdBefore) base.created_before = options.createdBefore;
+  for (let cursor: string | null = null; ; ) {
+    const query: typeof base & { cursor?: string } = cursor === null ? base : { ...base, cursor };
+    const { data, error, response } = await client.GET("/api/v1/events", { params: { query }, signal: options.signal });
+    if (!data) throw new PartnerApiError(response, error);
+    yield data;
+    if (data.next_cursor === null) return;
+    cursor = data.next_cursor;
+  }
+}
+
+/** Each event, across all pages, newest first. */
+export async function* paginateEvents(client: Client<paths>, options: EventPaginationOptions = {}): AsyncGenerator<Event, void, undefined> {
+  for await (const page of eventPages(client, options)) yield* page.events;
+}
 
 export interface DomainPaginationOptions {
   /** Domains per request, 1 to 100 (default 100, the API's maximum: fewer requests against `domain_retrieval`). */

@@ -151,6 +151,24 @@ describe("paginateDomains and domainPages", () => {
   });
 });
 
+describe("paginateEvents and eventPages", () => {
+  it("walks every event of the partner, newest first, filtered by type, following next_cursor", async () => {
+    const { api, queries } = recordingClient();
+    for (const user of ["e1", "e2", "e3"]) {
+      s.clock.advance(1000);
+      await api.POST("/api/v1/users", { body: { user_identifier: user } });
+      await api.DELETE("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: user } } });
+    }
+    queries.length = 0;
+    const deleted: string[] = [];
+    for await (const event of api.paginateEvents({ pageSize: 2, types: ["user.deleted"] }))
+      if (event.type === "user.deleted") deleted.push(event.data.user_identifier);
+    expect(deleted).toEqual(["e3", "e2", "e1"]);
+    expect(queries[0]).toBe("?limit=2&type=user.deleted");
+    expect(queries).toHaveLength(2);
+  });
+});
+
 describe("isPreconditionFailed", () => {
   it("tells a 412 of a stale If-Match, with the current entity tag", async () => {
     const { api } = recordingClient();

@@ -117,6 +117,22 @@ export const SCENARIOS: Record<string, Scenario> = {
       body: { deletes: [{ name: "chg", type: "A" }], creates: [{ type: "A", name: "chg", content: "192.0.2.40" }] },
     }),
   },
+  listEvents: { input: () => ({ query: { limit: 5 } }) },
+  // The newest event the suite's own writes emitted; a mock answers any id with its example.
+  getEvent: {
+    input: async (_f, client) => {
+      const listed = await client.call("listEvents", { query: { limit: 1 } });
+      return { path: { event_id: listed.body?.events?.[0]?.id ?? "evt_1aB2cD3eF4gH5iJ6kL7mN8o" } };
+    },
+  },
+  // The last minute of events, to the suite's own receiver address (it never answers: nothing is sent).
+  replayWebhookEvents: {
+    needs: ["endpoint"],
+    input: (f) => ({
+      path: { endpoint_id: f.endpointId! },
+      body: { since: new Date(Date.now() - 60_000).toISOString().replace(/\.\d+Z$/, "Z") },
+    }),
+  },
   getSandboxClock: { input: () => ({}) },
   advanceSandboxClock: { input: () => ({ body: { seconds: 60 } }) },
   createSandboxDomain: { input: (f) => ({ body: { user_identifier: f.user, domain_name: `contract-${f.run}-2.net` } }) },
