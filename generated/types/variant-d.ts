@@ -1546,15 +1546,17 @@ export interface components {
             /** @description With `dry_run`, the records as they would be created, ids included (a real run gives others). */
             created: components["schemas"]["DnsRecordD"][];
         };
-        /** @description *Addition.* A change set refused as a whole (coded shape): `details.errors` names every failing operation by its list and index. Nothing was changed. */
+        /** @description *Addition.* A change set refused as a whole (coded shape). Nothing was changed. A set whose operations break rules answers `details.code` `change_set_rejected` with `details.errors` naming every failing operation by its list and index; a value out of its schema's bounds is refused before any check, as elsewhere, naming its path in `details.field` (e.g. `updates.0.ttl`). */
         DnsChangeSetError: {
             error: components["schemas"]["ErrorCode"];
             /** @description For humans; may change. */
             message: string;
             details: {
-                /** @enum {string} */
-                code: "change_set_rejected";
-                errors: {
+                /** @description `change_set_rejected`, or the code of the one value refused (`out_of_range`, `too_long`, ...). */
+                code: string;
+                field?: string;
+                /** @description Present with `change_set_rejected`. */
+                errors?: {
                     /** @enum {string} */
                     operation: "deletes" | "updates" | "creates";
                     index: number;

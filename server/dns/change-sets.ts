@@ -18,7 +18,7 @@ import { toRecordD } from "./record-shapes.js";
 
 type Schemas = components["schemas"];
 export type ChangeSet = Schemas["DnsChangeSet"];
-type ChangeError = Schemas["DnsChangeSetError"]["details"]["errors"][number];
+type ChangeError = NonNullable<Schemas["DnsChangeSetError"]["details"]["errors"]>[number];
 type Operation = ChangeError["operation"];
 
 /** Variant D's default TTL of a created record. */

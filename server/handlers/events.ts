@@ -4,7 +4,7 @@ import { partnerOf, type RequestContext } from "../context.js";
 import { apiErrors } from "../errors.js";
 import { eventPage } from "../event-history/event-pages.js";
 import { eventEnvelope } from "../webhooks/dispatcher.js";
-import { endpointOfPartner } from "./webhook-endpoints.js";
+import { endpointOfPartner } from "../webhooks/endpoint-access.js";
 
 type Handlers = OperationHandlers<RequestContext>;
 

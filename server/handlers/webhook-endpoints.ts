@@ -1,4 +1,5 @@
 /** Webhook endpoints (an addition): registration, secrets, test events, the delivery log. */
+import { endpointOfPartner } from "../webhooks/endpoint-access.js";
 import type { OperationHandlers } from "../../generated/handlers.js";
 import type { components } from "../../generated/types/full.js";
 import { subscribableWebhookEvents } from "../../generated/operations.js";
@@ -49,12 +50,6 @@ function deliveryView(delivery: WebhookDeliveryRow): Schemas["WebhookDelivery"] 
 }
 
 /** The partner's endpoint, or 404: another partner's endpoint is not even acknowledged to exist. */
-export async function endpointOfPartner(services: Services, partnerId: string, endpointId: string): Promise<WebhookEndpointRow> {
-  const endpoint = await services.webhooks.store.findEndpoint(endpointId);
-  if (!endpoint || endpoint.partnerId !== partnerId) throw apiErrors.notFound("Webhook endpoint", endpointId);
-  return endpoint;
-}
-
 /** The URL, if the sender would send to it: the one address policy decides both. */
 function checkedUrl(services: Services, url: string): string {
   const refusal = webhookUrlProblem(url, services.deployment.environment);

@@ -166,7 +166,16 @@ describe("DELETE /api/v1/users/{user_identifier}", () => {
     const browser = new EmbedBrowser(s.embedUrl);
     await browser.open(await s.loginUrl("u1"));
     await s.api.DELETE("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } });
-    expect(await everythingStored(s.services.persistence)).not.toContain("u1");
+    expect(await everythingStored(s.services.persistence, { exceptEventHistory: true })).not.toContain("u1");
+    // The event history keeps the partner's own notice of the deletion, which names the user as the partner does, for its 30 days.
+    const history = await s.services.persistence.events.eventPage("partner_a", {
+      types: null,
+      createdAfter: null,
+      createdBefore: null,
+      after: null,
+      limit: 100,
+    });
+    expect(history.filter((event) => JSON.stringify(event).includes("u1")).map((event) => event.type)).toEqual(["user.deleted"]);
   });
 
   it("forgets even that once the deleted user's login session would have ended, by the partner's clock", async () => {
