@@ -1,7 +1,6 @@
 /** A domain's record list one page at a time, and the opaque cursors that continue it. */
-import { Buffer } from "node:buffer";
 import { dnsLimits } from "../../generated/operations.js";
-import { apiErrors } from "../errors.js";
+import { cursorNotOurs, cursorOfAnotherList, readCursor, writeCursor } from "../opaque-cursors.js";
 import { textProblem } from "../plain-text.js";
 import type { DnsRecordRow, DomainRow, RecordFilter, RecordListPosition, Store } from "../store/types.js";
 
@@ -20,7 +19,6 @@ const FILTERED_CURSOR_VERSION = "r2";
 
 const isFiltered = (filter: RecordFilter) => filter.type !== undefined || filter.name !== undefined;
 const filterOf = (filter: RecordFilter) => [filter.type ?? null, filter.name?.toLowerCase() ?? null];
-const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 /**
  * A cursor is the list position of a page's last record with its domain, as base64url JSON: it
@@ -30,30 +28,20 @@ function cursorAfter(domain: DomainRow, record: DnsRecordRow, filter: RecordFilt
   const position = [domain.id, record.name, record.type, record.createdAt.getTime(), record.id];
   // An unfiltered list keeps the cursors it gave out before lists were filtered.
   const content = isFiltered(filter) ? [FILTERED_CURSOR_VERSION, ...position, ...filterOf(filter)] : [CURSOR_VERSION, ...position];
-  return Buffer.from(JSON.stringify(content)).toString("base64url");
+  return writeCursor(content);
 }
 
-const notOurs = () => apiErrors.badRequest("cursor", "invalid_cursor", "cursor is not one this list gave out; start again without it");
-
 function positionOf(domain: DomainRow, cursor: string, filter: RecordFilter): RecordListPosition {
-  if (!BASE64URL.test(cursor)) throw notOurs();
-  let content: unknown;
-  try {
-    content = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-  } catch {
-    throw notOurs();
-  }
-  if (!Array.isArray(content)) throw notOurs();
   const filtered = isFiltered(filter);
-  if (content.length !== (filtered ? 8 : 6) || content[0] !== (filtered ? FILTERED_CURSOR_VERSION : CURSOR_VERSION)) throw notOurs();
-  const [, domainId, name, type, createdAt, id, ...filterContinued] = content as unknown[];
+  const content = readCursor(cursor, filtered ? FILTERED_CURSOR_VERSION : CURSOR_VERSION, filtered ? 8 : 6);
+  const [, domainId, name, type, createdAt, id, ...filterContinued] = content;
   if (filtered && JSON.stringify(filterContinued) !== JSON.stringify(filterOf(filter)))
-    throw apiErrors.badRequest("cursor", "invalid_cursor", "cursor continues a list of other filters; send the same type and name");
-  if (typeof domainId !== "string" || typeof name !== "string" || typeof type !== "string" || typeof id !== "string") throw notOurs();
-  if (typeof createdAt !== "number" || !Number.isSafeInteger(createdAt) || createdAt < 0) throw notOurs();
+    throw cursorOfAnotherList("continues a list of other filters; send the same type and name");
+  if (typeof domainId !== "string" || typeof name !== "string" || typeof type !== "string" || typeof id !== "string") throw cursorNotOurs();
+  if (typeof createdAt !== "number" || !Number.isSafeInteger(createdAt) || createdAt < 0) throw cursorNotOurs();
   // No list gives out a position holding a control character: nothing stored holds one (server/plain-text.ts).
-  if ([name, type, id].some((text) => textProblem(text) !== null)) throw notOurs();
-  if (domainId !== domain.id) throw apiErrors.badRequest("cursor", "invalid_cursor", "cursor belongs to the record list of another domain");
+  if ([name, type, id].some((text) => textProblem(text) !== null)) throw cursorNotOurs();
+  if (domainId !== domain.id) throw cursorOfAnotherList("belongs to the record list of another domain");
   // Any name and type make a position to start after; they need not be a record's.
   return { name, type: type as RecordListPosition["type"], createdAt: new Date(createdAt), id };
 }

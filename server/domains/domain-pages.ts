@@ -1,12 +1,10 @@
 /** A user's domain list one page at a time, and the opaque cursors that continue it. */
-import { Buffer } from "node:buffer";
-import { apiErrors } from "../errors.js";
+import { cursorNotOurs, cursorOfAnotherList, readCursor, writeCursor } from "../opaque-cursors.js";
 import { textProblem } from "../plain-text.js";
 import type { DomainListPosition, DomainRow, Store } from "../store/types.js";
 
 /** Bumped when the cursor's contents change, so a cursor of the old form is refused, not misread. */
 const CURSOR_VERSION = "d1";
-const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 export interface DomainListQuery {
   /** Absent with `cursor` absent too: the whole list, as v1 answered before it was paged. */
@@ -32,26 +30,15 @@ const DEFAULT_LIMIT = 100;
  */
 function cursorAfter(userIdentifier: string, status: string | null, domain: DomainRow): string {
   const content = [CURSOR_VERSION, userIdentifier, status, domain.purchasedAt.getTime(), domain.name];
-  return Buffer.from(JSON.stringify(content)).toString("base64url");
+  return writeCursor(content);
 }
 
-const notOurs = () => apiErrors.badRequest("cursor", "invalid_cursor", "cursor is not one this list gave out; start again without it");
-
 function positionOf(userIdentifier: string, status: string | null, cursor: string): DomainListPosition {
-  if (!BASE64URL.test(cursor)) throw notOurs();
-  let content: unknown;
-  try {
-    content = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-  } catch {
-    throw notOurs();
-  }
-  if (!Array.isArray(content) || content.length !== 5) throw notOurs();
-  const [version, user, filter, purchasedAt, name] = content as unknown[];
-  if (version !== CURSOR_VERSION || typeof user !== "string" || typeof name !== "string" || textProblem(name) !== null) throw notOurs();
-  if (typeof purchasedAt !== "number" || !Number.isSafeInteger(purchasedAt) || purchasedAt < 0) throw notOurs();
-  if (user !== userIdentifier) throw apiErrors.badRequest("cursor", "invalid_cursor", "cursor belongs to the domain list of another user");
-  if (filter !== status)
-    throw apiErrors.badRequest("cursor", "invalid_cursor", "cursor continues a list of another status; send the same status");
+  const [, user, filter, purchasedAt, name] = readCursor(cursor, CURSOR_VERSION, 5);
+  if (typeof user !== "string" || typeof name !== "string" || textProblem(name) !== null) throw cursorNotOurs();
+  if (typeof purchasedAt !== "number" || !Number.isSafeInteger(purchasedAt) || purchasedAt < 0) throw cursorNotOurs();
+  if (user !== userIdentifier) throw cursorOfAnotherList("belongs to the domain list of another user");
+  if (filter !== status) throw cursorOfAnotherList("continues a list of another status; send the same status");
   return { purchasedAt: new Date(purchasedAt), name };
 }
 

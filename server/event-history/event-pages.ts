@@ -1,13 +1,11 @@
 /** The partner's event list one page at a time, and the opaque cursors that continue it. */
-import { Buffer } from "node:buffer";
-import { apiErrors } from "../errors.js";
 import type { EventType, OutboxEvent } from "../events.js";
+import { cursorNotOurs, cursorOfAnotherList, readCursor, writeCursor } from "../opaque-cursors.js";
 import { textProblem } from "../plain-text.js";
 import type { EventListPosition, EventStore } from "./event-store.js";
 
 /** Bumped when the cursor's contents change, so a cursor of the old form is refused, not misread. */
 const CURSOR_VERSION = "e1";
-const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 export interface EventListQuery {
   type?: readonly EventType[];
@@ -21,26 +19,15 @@ export interface EventListQuery {
 const filtersOf = (query: EventListQuery) =>
   JSON.stringify([[...(query.type ?? [])].sort(), query.created_after ?? null, query.created_before ?? null]);
 
-const notOurs = () => apiErrors.badRequest("cursor", "invalid_cursor", "cursor is not one this list gave out; start again without it");
-
 function cursorAfter(event: OutboxEvent, query: EventListQuery): string {
-  return Buffer.from(JSON.stringify([CURSOR_VERSION, event.createdAt.getTime(), event.id, filtersOf(query)])).toString("base64url");
+  return writeCursor([CURSOR_VERSION, event.createdAt.getTime(), event.id, filtersOf(query)]);
 }
 
 function positionOf(cursor: string, query: EventListQuery): EventListPosition {
-  if (!BASE64URL.test(cursor)) throw notOurs();
-  let content: unknown;
-  try {
-    content = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-  } catch {
-    throw notOurs();
-  }
-  if (!Array.isArray(content) || content.length !== 4) throw notOurs();
-  const [version, createdAt, id, filters] = content as unknown[];
-  if (version !== CURSOR_VERSION || typeof id !== "string" || textProblem(id) !== null) throw notOurs();
-  if (typeof createdAt !== "number" || !Number.isSafeInteger(createdAt)) throw notOurs();
-  if (filters !== filtersOf(query))
-    throw apiErrors.badRequest("cursor", "invalid_cursor", "cursor continues a list of other filters; send the same ones");
+  const [, createdAt, id, filters] = readCursor(cursor, CURSOR_VERSION, 4);
+  if (typeof id !== "string" || textProblem(id) !== null) throw cursorNotOurs();
+  if (typeof createdAt !== "number" || !Number.isSafeInteger(createdAt)) throw cursorNotOurs();
+  if (filters !== filtersOf(query)) throw cursorOfAnotherList("continues a list of other filters; send the same ones");
   return { createdAt: new Date(createdAt), id };
 }
 

@@ -3,22 +3,14 @@
  * is listed, read and replayed by the other.
  * Needs a PostgreSQL server: `npm run test:postgres` starts a throwaway one (CI runs it).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase, startInstance, type Instance } from "../support/server-instances.js";
+import { describe, expect, it } from "vitest";
+import { useTwoInstances } from "../support/server-instances.js";
 
 const databaseUrl = process.env.PARTNER_API_TEST_DATABASE_URL;
 
 describe.skipIf(!databaseUrl)("the event history on two instances of one database", () => {
-  let instances: Instance[] = [];
+  const instances = useTwoInstances(databaseUrl!);
   const run = `e${Date.now().toString(36)}`;
-
-  beforeAll(async () => {
-    const database = await freshDatabase(databaseUrl!);
-    instances = await Promise.all([startInstance(database), startInstance(database)]);
-  }, 60_000);
-  afterAll(async () => {
-    await Promise.all(instances.map((instance) => instance.stop()));
-  });
 
   it("lists and reads on one instance the events the other emitted, newest first", async () => {
     const since = new Date(Date.now() - 1000).toISOString();

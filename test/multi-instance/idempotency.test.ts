@@ -3,24 +3,16 @@
  * either instance, while the first attempt still runs on the other or after it answered.
  * Needs a PostgreSQL server: `npm run test:postgres` starts a throwaway one (CI runs it).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase, startInstance, type Instance } from "../support/server-instances.js";
+import { describe, expect, it } from "vitest";
+import { useTwoInstances } from "../support/server-instances.js";
 
 const databaseUrl = process.env.PARTNER_API_TEST_DATABASE_URL;
 
 describe.skipIf(!databaseUrl)("idempotency keys on two instances of one database", () => {
-  let instances: Instance[] = [];
+  const instances = useTwoInstances(databaseUrl!);
   const run = `i${Date.now().toString(36)}`;
   let counter = 0;
   const fresh = (what: string) => `${what}-${run}-${++counter}`;
-
-  beforeAll(async () => {
-    const database = await freshDatabase(databaseUrl!);
-    instances = await Promise.all([startInstance(database), startInstance(database)]);
-  }, 60_000);
-  afterAll(async () => {
-    await Promise.all(instances.map((instance) => instance.stop()));
-  });
 
   async function userWithDomain() {
     const user = fresh("user");

@@ -3,13 +3,13 @@
  * database (constraints and serializable transactions), not by one process seeing every request.
  * Needs a PostgreSQL server: `npm run test:postgres` starts a throwaway one (CI runs it).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase, startInstance, type Instance } from "../support/server-instances.js";
+import { describe, expect, it } from "vitest";
+import { useTwoInstances } from "../support/server-instances.js";
 
 const databaseUrl = process.env.PARTNER_API_TEST_DATABASE_URL;
 
 describe.skipIf(!databaseUrl)("two instances on one database, raced", () => {
-  let instances: Instance[] = [];
+  const instances = useTwoInstances(databaseUrl!);
   /** Requests spread over both instances, all in flight at once. */
   const race = (count: number, request: (i: number) => [string, string, unknown?]) =>
     Promise.all(Array.from({ length: count }, (_, i) => instances[i % instances.length]!.call(...request(i))));
@@ -18,14 +18,6 @@ describe.skipIf(!databaseUrl)("two instances on one database, raced", () => {
   const run = `r${Date.now().toString(36)}`;
   let counter = 0;
   const fresh = (what: string) => `${what}-${run}-${++counter}`;
-
-  beforeAll(async () => {
-    const database = await freshDatabase(databaseUrl!);
-    instances = await Promise.all([startInstance(database), startInstance(database)]);
-  }, 60_000);
-  afterAll(async () => {
-    await Promise.all(instances.map((instance) => instance.stop()));
-  });
 
   async function userWithDomain(): Promise<{ user: string; domainId: string; expiresAt: string }> {
     const user = fresh("user");

@@ -3,9 +3,11 @@
  * of several instances behind a load balancer runs them: for the tests that race instances and
  * kill them. Each is `server/main.ts` as `npm start` runs it, on a port of its own.
  */
+import { afterAll, beforeAll } from "vitest";
+import { freshDatabase } from "../../scripts/lib/fresh-database.js";
 import { announcedAddress, spawnServer, type ServerProcess } from "../../scripts/lib/server-process.js";
 
-export { freshDatabase } from "../../scripts/lib/fresh-database.js";
+export { freshDatabase };
 
 export const RACE_PARTNER_KEY = "sk_sandbox_multiInstancePartnerKey00000000";
 
@@ -63,4 +65,20 @@ export async function startInstance(databaseUrl: string, env: NodeJS.ProcessEnv 
       await process.exited;
     },
   };
+}
+
+/**
+ * Two instances on a fresh database of `databaseUrl`, started before the suite's tests and stopped
+ * after them; the array is filled once they listen.
+ */
+export function useTwoInstances(databaseUrl: string): Instance[] {
+  const instances: Instance[] = [];
+  beforeAll(async () => {
+    const database = await freshDatabase(databaseUrl);
+    instances.push(...(await Promise.all([startInstance(database), startInstance(database)])));
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(instances.map((instance) => instance.stop()));
+  });
+  return instances;
 }
