@@ -8,6 +8,7 @@
  * repeated name is a tampered or broken request, refused (400) rather than guessed at. All reading
  * goes through `textOf`, so no form can forget it.
  */
+import { assertIfMatch } from "../concurrency/entity-tags.js";
 import { isUtf8 } from "node:buffer";
 import { type ApiError, apiErrors } from "../errors.js";
 import { textProblem, textProblemMessage } from "../plain-text.js";
@@ -89,4 +90,16 @@ export function valuesOf(body: FormBody, names: readonly string[]): Record<strin
 function shownValue(value: unknown): string {
   const first = Array.isArray(value) ? (value as unknown[])[0] : value;
   return typeof first === "string" ? first.trim() : "";
+}
+
+/**
+ * Refuses the change (412) unless what it changes is still as the page showed it: the form carries
+ * the entity tag of what it showed (`etag`), checked in the change's transaction, so nobody's
+ * change is overwritten unseen.
+ */
+export function assertUnchangedSinceShown(body: FormBody, row: object, what: string): void {
+  const shown = textOf(body, "etag");
+  if (shown === "")
+    throw apiErrors.badRequest("etag", "missing_required_field", `The form lacks the version of the ${what} it showed; reload the page`);
+  assertIfMatch(shown, row, what);
 }

@@ -4,11 +4,20 @@ import { dnsTemplates, type DnsTemplateId } from "../../../generated/operations.
 import type { RecordDraft } from "../../dns/record-rules.js";
 import { createRecord, deleteRecord, updateRecord } from "../../dns/record-service.js";
 import { applyTemplate } from "../../dns/template-service.js";
-import { assertIfMatch } from "../../concurrency/entity-tags.js";
 import { apiErrors } from "../../errors.js";
 import type { DnsRecordRow, DomainRow } from "../../store/types.js";
 import { answerChange, chromeOf, domainOfSessionUser, embedContextOf, type EmbedContext } from "../embed-context.js";
-import { choiceOf, formErrors, integerOf, NO_ERRORS, textOf, valuesOf, type FormBody, type FormState } from "../forms.js";
+import {
+  assertUnchangedSinceShown,
+  choiceOf,
+  formErrors,
+  integerOf,
+  NO_ERRORS,
+  textOf,
+  valuesOf,
+  type FormBody,
+  type FormState,
+} from "../forms.js";
 import { DEFAULT_TTL, dnsPage, RECORD_TYPES, recordEditPage, recordFormFields, type DnsView } from "../views/dns-view.js";
 import { noticeFor, type NoticeCode } from "./notices.js";
 
@@ -36,17 +45,6 @@ async function recordOf(domain: DomainRow, context: EmbedContext, recordId: stri
   const record = await context.services.store.findRecord(recordId);
   if (!record || record.domainId !== domain.id) throw apiErrors.notFound("DNS record", recordId);
   return record;
-}
-
-/**
- * Refuses the change (412) unless the record is still as the page showed it: the form carries the
- * entity tag of what it showed, checked in the change's transaction, so nobody's edit is overwritten unseen.
- */
-function assertUnchangedSinceShown(body: FormBody, record: DnsRecordRow): void {
-  const shown = textOf(body, "etag");
-  if (shown === "")
-    throw apiErrors.badRequest("etag", "missing_required_field", "The form lacks the version of the record it showed; reload the page");
-  assertIfMatch(shown, record, "DNS record");
 }
 
 /** What the domain's page says when a record changed after it was shown, so a deletion was not made. */
@@ -116,7 +114,7 @@ export function registerDnsRoutes(app: Express): void {
         const domain = await domainOfSessionUser(tx, domainId);
         const record = await recordOf(domain, tx, recordId);
         const draft = draftOf(body, record.type);
-        assertUnchangedSinceShown(body, record);
+        assertUnchangedSinceShown(body, record, "DNS record");
         await updateRecord(tx.services, domain, record, draft);
         return afterChange(domain, "record-saved");
       },
@@ -150,7 +148,7 @@ export function registerDnsRoutes(app: Express): void {
       async (tx) => {
         const domain = await domainOfSessionUser(tx, domainId);
         const record = await recordOf(domain, tx, recordId);
-        assertUnchangedSinceShown(req.body as FormBody, record);
+        assertUnchangedSinceShown(req.body as FormBody, record, "DNS record");
         await deleteRecord(tx.services, domain, record);
         return afterChange(domain, "record-deleted");
       },

@@ -3,7 +3,7 @@ import type { Express, Request, Response } from "express";
 import { updateDomainSettings } from "../../domains/domain-settings.js";
 import { renewDomain } from "../../domains/renewal.js";
 import { answerChange, chromeOf, domainOfSessionUser, embedContextOf, type EmbedContext } from "../embed-context.js";
-import { choiceOf, formErrors, integerOf, textOf, valuesOf, type FormBody } from "../forms.js";
+import { assertUnchangedSinceShown, choiceOf, formErrors, integerOf, textOf, valuesOf, type FormBody } from "../forms.js";
 import { domainsPage, type DomainsView } from "../views/domains-view.js";
 import { noticeFor } from "./notices.js";
 
@@ -22,6 +22,10 @@ async function renderDomains(context: EmbedContext, req: Request, failed?: Domai
 }
 
 const BOOLEAN = ["true", "false"] as const;
+
+/** What the user is told when the domain changed after the page was shown, so a switch was not applied. */
+const CHANGED_SINCE_SHOWN =
+  "The domain changed after this page was shown (perhaps in your application), so nothing was changed. The switches now show its current settings.";
 
 /** The one setting a switch sends; a body naming neither is refused as the API refuses an unknown field. */
 function settingsOf(body: FormBody) {
@@ -42,12 +46,16 @@ export function registerDomainRoutes(app: Express): void {
       context,
       async (tx) => {
         const domain = await domainOfSessionUser(tx, domainId);
-        await updateDomainSettings(tx.services, domain, settingsOf(req.body as FormBody));
+        const settings = settingsOf(req.body as FormBody);
+        assertUnchangedSinceShown(req.body as FormBody, domain, "domain");
+        await updateDomainSettings(tx.services, domain, settings);
         return `/domains?notice=settings&domain=${domain.id}#domain-${domain.id}`;
       },
-      async (error) => ({
-        html: await renderDomains(context, req, { domainId, form: "settings", state: { values: {}, errors: formErrors(error) } }),
-      }),
+      async (error) => {
+        // Changed meanwhile: the page shows the settings as they are now, the switch unpressed.
+        const errors = error.code === "precondition_failed" ? { fields: {}, summary: [CHANGED_SINCE_SHOWN] } : formErrors(error);
+        return { html: await renderDomains(context, req, { domainId, form: "settings", state: { values: {}, errors } }) };
+      },
     );
   });
 

@@ -1,4 +1,5 @@
 /** "Your domains": every domain of the user with its settings and renewal. */
+import { entityTag } from "../../concurrency/entity-tags.js";
 import type { DomainRow } from "../../store/types.js";
 import { NO_ERRORS, type FormErrors, type FormState } from "../forms.js";
 import { html, type Html } from "../html.js";
@@ -34,6 +35,7 @@ export function settingSwitch(
 ): Html {
   return html`<form method="post" action="/domains/${domain.id}/settings" class="switch-form">
 ${csrfInput(csrfToken)}
+<input type="hidden" name="etag" value="${entityTag(domain)}">
 <button type="submit" class="switch" role="switch" aria-checked="${String(on)}" name="${setting}" value="${String(!on)}"><span class="switch-label">${label}</span><span class="switch-state" aria-hidden="true">${on ? "On" : "Off"}</span></button>
 </form>`;
 }

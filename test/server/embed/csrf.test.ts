@@ -1,4 +1,5 @@
 /** Every state-changing request of the embed host passes the CSRF checks, or changes nothing. */
+import { entityTag } from "../../../server/concurrency/entity-tags.js";
 import { describe, expect, it } from "vitest";
 import { csrfRefusal } from "../../../server/embed/csrf.js";
 import { EmbedBrowser, textOf, type PostOptions } from "./support/embed-browser.js";
@@ -6,12 +7,15 @@ import { useSignedInUser } from "./support/signed-in-user.js";
 
 const signedIn = useSignedInUser({ embedOrigins: ["https://app.partner-a.example"], startPage: () => "/domains" });
 
+/** The entity tag of the domain as stored now: what a page showing it puts in its switches. */
+const domainTag = async (domainId = signedIn.domainId) => entityTag((await signedIn.server.services.store.findDomain(domainId))!);
+
 const autoRenew = async () =>
   (await signedIn.server.api.GET("/api/v1/domains/{domain_id}", { params: { path: { domain_id: signedIn.domainId } } })).data!.auto_renew;
 
 describe("POST /domains/{id}/settings", () => {
   it("accepts a same-origin form post with the session's token", async () => {
-    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/settings`, { auto_renew: "false" });
+    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/settings`, { auto_renew: "false", etag: await domainTag() });
     expect(page.status).toBe(200);
     expect(await autoRenew()).toBe(false);
   });
@@ -25,7 +29,11 @@ describe("POST /domains/{id}/settings", () => {
     ["with a foreign Origin", { headers: { origin: "https://evil.example" } }],
     ["with the framing partner's Origin", { headers: { origin: "https://app.partner-a.example" } }],
   ])("refuses a post %s with 403, changing nothing and emitting nothing", async (_case, options) => {
-    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/settings`, { auto_renew: "false" }, options);
+    const page = await signedIn.browser.post(
+      `/domains/${signedIn.domainId}/settings`,
+      { auto_renew: "false", etag: await domainTag() },
+      options,
+    );
     expect(page.status).toBe(403);
     expect(textOf(page.html)).toContain("This form could not be sent");
     expect(await autoRenew()).toBe(true);
@@ -38,7 +46,7 @@ describe("POST /domains/{id}/settings", () => {
     await other.open(await signedIn.server.loginUrl("u1"));
     const page = await signedIn.browser.post(
       `/domains/${signedIn.domainId}/settings`,
-      { auto_renew: "false" },
+      { auto_renew: "false", etag: await domainTag() },
       { csrf: other.csrfToken() },
     );
     expect(page.status).toBe(403);
@@ -48,7 +56,7 @@ describe("POST /domains/{id}/settings", () => {
   it("accepts a post from an older browser that sends neither Origin nor Fetch Metadata, on the token alone", async () => {
     const page = await signedIn.browser.post(
       `/domains/${signedIn.domainId}/settings`,
-      { auto_renew: "false" },
+      { auto_renew: "false", etag: await domainTag() },
       { headers: { "sec-fetch-site": null, origin: null } },
     );
     expect(page.status).toBe(200);
@@ -57,7 +65,7 @@ describe("POST /domains/{id}/settings", () => {
   it("accepts the embed host's own Origin", async () => {
     const page = await signedIn.browser.post(
       `/domains/${signedIn.domainId}/settings`,
-      { auto_renew: "false" },
+      { auto_renew: "false", etag: await domainTag() },
       { headers: { origin: signedIn.server.embedUrl } },
     );
     expect(page.status).toBe(200);

@@ -1,9 +1,13 @@
 /** Your domains in the embedded interface: the list, the switches and renewal, through the API's own logic. */
+import { entityTag } from "../../../server/concurrency/entity-tags.js";
 import { describe, expect, it } from "vitest";
 import { EmbedBrowser, textOf } from "./support/embed-browser.js";
 import { useSignedInUser } from "./support/signed-in-user.js";
 
 const signedIn = useSignedInUser({ startPage: () => "/domains" });
+
+/** The entity tag of the domain as stored now: what a page showing it puts in its switches. */
+const domainTag = async (domainId = signedIn.domainId) => entityTag((await signedIn.server.services.store.findDomain(domainId))!);
 
 const getDomain = async () =>
   (await signedIn.server.api.GET("/api/v1/domains/{domain_id}", { params: { path: { domain_id: signedIn.domainId } } })).data!;
@@ -63,7 +67,7 @@ describe("GET /domains", () => {
 
 describe("POST /domains/{id}/settings", () => {
   it("turns auto-renew off as PATCH would: saved, domain.updated emitted, the switch shows it", async () => {
-    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/settings`, { auto_renew: "false" });
+    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/settings`, { auto_renew: "false", etag: await domainTag() });
     expect(page.url).toBe(`${signedIn.server.embedUrl}/domains?notice=settings&domain=${signedIn.domainId}#domain-${signedIn.domainId}`);
     expect(textOf(page.html)).toContain("The settings of adalovelace.com are saved.");
     expect(page.html).toContain('role="switch" aria-checked="false" name="auto_renew" value="true"');
@@ -71,10 +75,24 @@ describe("POST /domains/{id}/settings", () => {
     expect(signedIn.server.outbox.events.map((event) => event.type)).toEqual(["domain.updated"]);
   });
 
+  it("changes nothing when the domain changed after the page was shown, and shows the settings as they are now", async () => {
+    const shown = await domainTag();
+    await signedIn.server.api.PUT("/api/v1/domains/{domain_id}", {
+      params: { path: { domain_id: signedIn.domainId } },
+      body: { auto_renew: false },
+    });
+    signedIn.server.outbox.events.length = 0;
+    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/settings`, { auto_renew: "false", etag: shown });
+    expect(page.status).toBe(412);
+    expect(textOf(page.html)).toContain("The domain changed after this page was shown");
+    expect(page.html).toContain('role="switch" aria-checked="false" name="auto_renew" value="true"');
+    expect(signedIn.server.outbox.events).toEqual([]);
+  });
+
   it("turns WHOIS privacy off and on again", async () => {
-    await signedIn.browser.post(`/domains/${signedIn.domainId}/settings`, { whois_privacy: "false" });
+    await signedIn.browser.post(`/domains/${signedIn.domainId}/settings`, { whois_privacy: "false", etag: await domainTag() });
     expect(await getDomain()).toMatchObject({ auto_renew: true, whois_privacy: false });
-    await signedIn.browser.post(`/domains/${signedIn.domainId}/settings`, { whois_privacy: "true" });
+    await signedIn.browser.post(`/domains/${signedIn.domainId}/settings`, { whois_privacy: "true", etag: await domainTag() });
     expect(await getDomain()).toMatchObject({ whois_privacy: true });
   });
 
