@@ -50,14 +50,16 @@ ${select({ id: `renew-${domain.id}-years`, name: "years", label: `Renew ${domain
 </form>`;
 }
 
-function domainCard(domain: DomainsView["domains"][number], view: DomainsView): Html {
+function domainCard(listed: DomainsView["domains"][number], view: DomainsView): Html {
+  // The switches carry the stored domain's entity tag: the count shown beside it is not part of it.
+  const { recordCount, ...domain } = listed;
   const failed = view.failed?.domainId === domain.id ? view.failed : undefined;
   return html`<li class="card" id="domain-${domain.id}">
 <h2><a href="/domains/${domain.id}">${domain.name}</a></h2>
 <dl class="facts">
 <div><dt>Status</dt><dd>${statusBadge(domain.status)}</dd></div>
 <div><dt>Expires</dt><dd>${dateOf(domain.expiresAt)}</dd></div>
-<div><dt>DNS records</dt><dd><a href="/domains/${domain.id}">${domain.recordCount} ${domain.recordCount === 1 ? "record" : "records"}<span class="visually-hidden"> of ${domain.name}</span></a></dd></div>
+<div><dt>DNS records</dt><dd><a href="/domains/${domain.id}">${recordCount} ${recordCount === 1 ? "record" : "records"}<span class="visually-hidden"> of ${domain.name}</span></a></dd></div>
 </dl>
 ${failed?.form === "settings" && errorSummary(failed.state.errors, "The setting was not changed")}
 <div class="switches" role="group" aria-label="Settings of ${domain.name}">

@@ -1,4 +1,5 @@
 /** Your domains in the embedded interface: the list, the switches and renewal, through the API's own logic. */
+import { escapeHtml } from "../../../server/embed/html.js";
 import { entityTag } from "../../../server/concurrency/entity-tags.js";
 import { describe, expect, it } from "vitest";
 import { EmbedBrowser, textOf } from "./support/embed-browser.js";
@@ -73,6 +74,15 @@ describe("POST /domains/{id}/settings", () => {
     expect(page.html).toContain('role="switch" aria-checked="false" name="auto_renew" value="true"');
     expect(await getDomain()).toMatchObject({ auto_renew: false, whois_privacy: true });
     expect(signedIn.server.outbox.events.map((event) => event.type)).toEqual(["domain.updated"]);
+  });
+
+  it("puts the stored domain's entity tag in its switches, whatever the page shows beside it", async () => {
+    await signedIn.server.api.POST("/api/v1/domains/{domain_id}/dns", {
+      params: { path: { domain_id: signedIn.domainId } },
+      body: { type: "A", name: "www", content: "192.0.2.1" },
+    });
+    const page = await signedIn.browser.get("/domains");
+    expect(page.html).toContain(`<input type="hidden" name="etag" value="${escapeHtml(await domainTag())}">`);
   });
 
   it("changes nothing when the domain changed after the page was shown, and shows the settings as they are now", async () => {
