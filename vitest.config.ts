@@ -17,6 +17,7 @@ const ON_EVERY_STORE = [
   "test/server/http/{auth-and-http,path-spellings,request-body-text,integer-query,store-unavailable,idempotency,entity-tags}.test.ts",
   "test/server/rate-limits/rate-limits.test.ts",
   "test/server/auth/database-keys.test.ts",
+  "test/server/dashboard/*.test.ts",
 ];
 
 export default defineConfig({

@@ -1,16 +1,5 @@
-/**
- * Builds the HTML reference docs of each published document into dist/docs/. Each page carries
- * Redoc's scripts (--inlineBundle): loaded from a CDN at view time, offline or behind a strict proxy
- * they would show no operations (test/e2e/reference-docs.test.ts opens them with the network off).
- */
-import { execFileSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
-import { basename } from "node:path";
-import { BUNDLE_PATHS, SANDBOX_BUNDLE_PATHS } from "../generated/deployment.js";
+/** `npm run build:docs [DIR]`: the HTML reference of each published document (scripts/lib/reference-docs.ts), default dist/docs/. */
+import { buildReferenceDocs, REFERENCE_DIRECTORY } from "./lib/reference-docs.js";
 
-const outDir = process.argv[2] ?? "dist/docs";
-mkdirSync(outDir, { recursive: true });
-for (const bundle of [...Object.values(BUNDLE_PATHS), ...Object.values(SANDBOX_BUNDLE_PATHS)]) {
-  const output = `${outDir}/${basename(bundle, ".yml")}.html`;
-  execFileSync("node_modules/.bin/redocly", ["build-docs", bundle, "--inlineBundle", "--output", output], { stdio: "inherit" });
-}
+const outDir = process.argv[2] ?? REFERENCE_DIRECTORY;
+console.log(`built ${buildReferenceDocs(outDir)} reference pages in ${outDir}`);

@@ -1,6 +1,8 @@
 /**
- * `npm run keys -- create --partner NAME [--env sandbox|production] [--config FILE]`: creates an API key,
- * prints it once and stores only its hash. `npm run keys -- revoke --key KEY [--config FILE]`,
+ * `npm run keys -- create --partner NAME [--env sandbox|production] [--name KEY_NAME] [--config FILE]`:
+ * creates an API key, prints it once and stores only its hash. On a database, NAME may be the id
+ * of a dashboard account (`ptn_...`, shown on its Settings page): the key is that account's and
+ * shows in its dashboard under KEY_NAME. `npm run keys -- revoke --key KEY [--config FILE]`,
  * `npm run keys -- list [--config FILE]`.
  *
  * Where keys go: the partners file the server follows (`--config`, default partner-api.config.json);
@@ -23,12 +25,13 @@ const { positionals, values } = parseArgs({
     env: { type: "string", default: "sandbox" },
     config: { type: "string" },
     key: { type: "string" },
+    name: { type: "string" },
   },
 });
 
 function usage(message: string): never {
   console.error(
-    `${message}\nusage: npm run keys -- create --partner NAME [--env sandbox|production] [--config FILE]\n       npm run keys -- revoke --key KEY [--config FILE]\n       npm run keys -- list [--config FILE]\nWith DATABASE_URL or PARTNER_API_DATA_DIR set, keys are kept in that database instead of a file (no --config).`,
+    `${message}\nusage: npm run keys -- create --partner NAME|ACCOUNT_ID [--env sandbox|production] [--name KEY_NAME] [--config FILE]\n       npm run keys -- revoke --key KEY [--config FILE]\n       npm run keys -- list [--config FILE]\nWith DATABASE_URL or PARTNER_API_DATA_DIR set, keys are kept in that database instead of a file (no --config).`,
   );
   process.exit(2);
 }
@@ -58,11 +61,15 @@ async function inDatabase(storage: Exclude<StorageConfig, { kind: "memory" }>): 
   });
   try {
     const keys = persistence.apiKeys;
-    if (!keys) throw new KeyCommandError(`${where} keeps no keys`);
     switch (command) {
       case "create": {
         const partnerName = values.partner ?? usage("--partner is required");
-        const { key, partnerId } = await createStoredKey(keys, { partnerName, environment });
+        const { key, partnerId } = await createStoredKey(keys, {
+          partnerName,
+          environment,
+          name: values.name,
+          account: await persistence.accounts.findPartner(partnerName),
+        });
         console.log(`Created a ${environment} key for partner ${partnerName} (${partnerId}) in ${where}. It is shown once:\n${key}`);
         break;
       }

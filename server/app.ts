@@ -8,6 +8,7 @@ import { KeyRing, type Partner } from "./auth/api-keys.js";
 import { FollowedPartnersFile, loggedPartnersFileEvents } from "./auth/followed-partners-file.js";
 import { systemClock, type Clock } from "./clock.js";
 import type { OperationHandlers } from "../generated/handlers.js";
+import { operationTable } from "../generated/operations.js";
 import type { RequestContext, Services } from "./context.js";
 import { MemoryOutbox, outboxOutsideTransactions } from "./events.js";
 import { handlers } from "./handlers/index.js";
@@ -20,6 +21,8 @@ import { withLoggableErrors } from "./http/loggable-error.js";
 import { assignRequestId } from "./http/request-id.js";
 import { rateLimit } from "./http/rate-limit.js";
 import { requestLog } from "./http/request-log.js";
+import { recordRequests } from "./http/record-requests.js";
+import { RequestRecorder } from "./request-history/request-recorder.js";
 import { securityHeaders } from "./http/security-headers.js";
 import { answerUnaddressed, registerRoutes, servedOperations } from "./http/routes.js";
 import { DEFAULT_RATE_LIMITS, type RateLimitTable } from "./rate-limits/policy.js";
@@ -29,6 +32,7 @@ import { WebhookDispatcher } from "./webhooks/dispatcher.js";
 import { httpSender, type WebhookSender } from "./webhooks/sender.js";
 import { MemoryPersistence } from "./store/memory-persistence.js";
 import type { Persistence } from "./store/persistence.js";
+import { storeUnavailableIn } from "./store/unavailable.js";
 import { validatorOptions } from "./validator/options.js";
 import { memoizeValidatorRouteRegexps } from "./validator/route-regexp-cache.js";
 import { applyValidatorStartupShortcuts } from "./validator/startup-shortcuts.js";
@@ -84,6 +88,10 @@ export interface PartnerApi {
   services: Services;
   keys: KeyRing;
   outbox: MemoryOutbox;
+  /** Writes the request log; flush before reading it in the same process, and at shutdown. */
+  requests: RequestRecorder;
+  /** Route templates of the operations served, as the request log names them. */
+  routes: string[];
 }
 
 const parsedDocuments = new Map<string, Record<string, unknown>>();
@@ -143,7 +151,26 @@ export function createApp(config: AppConfig): PartnerApi {
   if (config.deliverWebhooksPromptly)
     outbox.subscribe(() => setImmediate(() => services.webhooks.dispatcher.tick().catch(() => undefined)));
   const logger = withLoggableErrors(config.logger ?? pino({ level: "silent" }));
-  const keys = new KeyRing(config.environment, () => services.persistence.apiKeys);
+  const keys = new KeyRing(
+    config.environment,
+    () => services.persistence.apiKeys,
+    () => clock.now(),
+    (error) =>
+      logger.warn(
+        storeUnavailableIn(error) ? { reason: storeUnavailableIn(error)!.message } : { err: error },
+        "cannot record a key's last use",
+      ),
+  );
+  const requests = new RequestRecorder(
+    () => services.persistence.requestHistory,
+    () => services.persistence.kind !== "memory",
+    // Once per outage; a database out of reach is expected in operation, so its reason without a stack.
+    (error) =>
+      logger.warn(
+        storeUnavailableIn(error) ? { reason: storeUnavailableIn(error)!.message } : { err: error },
+        "cannot write the request log; its records are kept for the next try",
+      ),
+  );
   for (const { partner, keys: plain = [] } of config.partners) {
     plain.forEach((key) => keys.addKey(partner, key));
   }
@@ -165,6 +192,7 @@ export function createApp(config: AppConfig): PartnerApi {
   // Everything after this reads the one decision of which operation the request addresses.
   app.use(matchOperation(matcher));
   app.use(authenticate(keys));
+  app.use(recordRequests(requests, config.environment, () => clock.now()));
   app.use(rateLimit(new RateLimiter(config.rateLimits ?? DEFAULT_RATE_LIMITS, () => services.rateLimitStore), services));
   app.use(answerUnaddressed);
   app.use(checkIntegerQuery);
@@ -179,5 +207,6 @@ export function createApp(config: AppConfig): PartnerApi {
   );
   registerRoutes(app, { ...handlers, ...config.handlers }, services);
   app.use(errorHandler(logger));
-  return { app, services, keys, outbox };
+  const routes = [...new Set(servedOperations(services.deployment).map((id) => operationTable[id].path))].sort();
+  return { app, services, keys, outbox, requests, routes };
 }

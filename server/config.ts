@@ -10,7 +10,9 @@
  * EMBED_PORT (3001: where the embed host that login_url opens listens; 0 turns it off),
  * PARTNER_API_EMBED_ORIGINS (partnerId=origin,...: origins allowed to frame the embedded interface,
  * added to the partners file's `embed_origins`), DEMO_HOST_PORT (3002: the demo partner's page that
- * frames the interface, served only for the demo partner; 0 turns it off), LOG_LEVEL (info).
+ * frames the interface, served only for the demo partner; 0 turns it off), DASHBOARD_PORT (3003:
+ * the partner dashboard and developer portal; 0 turns them off), PARTNER_API_DASHBOARD_URL (where
+ * the dashboard is reached, for the links it sends; default http://HOST:DASHBOARD_PORT), LOG_LEVEL (info).
  * Where data lives (docs/persistence.md): DATABASE_URL (postgres://...: a PostgreSQL server, shared
  * by any number of instances) or PARTNER_API_DATA_DIR (embedded PostgreSQL, PGlite, in that
  * directory: one process), never both; neither keeps it in this process's memory.
@@ -25,11 +27,20 @@ import type { AppConfig } from "./app.js";
 import type { Environment, Variant } from "../generated/deployment.js";
 import { environmentOfKey, KEY_PREFIX } from "./auth/api-keys.js";
 import { PartnersFileError, readPartnersFile as readFile, type PartnersFile } from "./auth/partners-file.js";
-import { parseEmbedOrigin } from "./embed/framing.js";
+import { parseEmbedOrigin } from "./framing/framing.js";
 import { DEFAULT_RATE_LIMITS, scaleRateLimits } from "./rate-limits/policy.js";
 
 export const DEFAULT_PARTNERS_FILE = "partner-api.config.json";
 const DEFAULT_EMBED_PORT = 3001;
+const DEFAULT_DASHBOARD_PORT = 3003;
+
+/** HOST as a URL names it: the any-address is reached on loopback, an IPv6 address in brackets. */
+function urlHost(host: string): string {
+  if (!ipaddr.isValid(host)) return host;
+  const address = ipaddr.parse(host);
+  if (address.range() === "unspecified") return "127.0.0.1";
+  return address.kind() === "ipv6" ? `[${address.toString()}]` : address.toString();
+}
 
 /** Where a deployment keeps its data (server/startup/open-persistence.ts opens it). */
 export type StorageConfig =
@@ -44,6 +55,10 @@ export interface DeploymentConfig {
   embedPort: number | null;
   /** Port of the demo partner's host page; null when not served. */
   demoHostPort: number | null;
+  /** Port of the partner dashboard and developer portal; null when this process does not serve them. */
+  dashboardPort: number | null;
+  /** Where the dashboard is reached, for the links of its e-mails and the banner. */
+  dashboardUrl: string;
   /** PARTNER_API_EMBED_ORIGINS by partner id, also for partners made after loading (the demo partner). */
   embedOrigins: ReadonlyMap<string, string[]>;
   logLevel: LevelWithSilent;
@@ -203,11 +218,19 @@ export function loadDeploymentConfig(env: NodeJS.ProcessEnv): DeploymentConfig {
     fail(`PARTNER_API_RATE_LIMIT_SCALE must be a positive number (got ${env.PARTNER_API_RATE_LIMIT_SCALE})`);
   const host = env.HOST ?? "127.0.0.1";
   const embedPort = parsePort("EMBED_PORT", env.EMBED_PORT, DEFAULT_EMBED_PORT);
+  const dashboardPort = parsePort("DASHBOARD_PORT", env.DASHBOARD_PORT, DEFAULT_DASHBOARD_PORT);
+  if (env.PARTNER_API_DASHBOARD_URL !== undefined && !URL.canParse(env.PARTNER_API_DASHBOARD_URL))
+    fail(`PARTNER_API_DASHBOARD_URL must be a URL such as https://dashboard.example.com (got ${env.PARTNER_API_DASHBOARD_URL})`);
   return {
     port,
     host,
     embedPort,
     demoHostPort: parsePort("DEMO_HOST_PORT", env.DEMO_HOST_PORT, 3002),
+    dashboardPort,
+    dashboardUrl: (env.PARTNER_API_DASHBOARD_URL ?? `http://${urlHost(host)}:${dashboardPort ?? DEFAULT_DASHBOARD_PORT}`).replace(
+      /\/$/,
+      "",
+    ),
     embedOrigins,
     logLevel: parseLogLevel(env.LOG_LEVEL),
     storage: parseStorage(env),

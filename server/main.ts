@@ -4,7 +4,11 @@ import { markStartup, startupMarks } from "./startup-timeline.js";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createApp } from "./app.js";
-import { generateApiKey, type KeyRing } from "./auth/api-keys.js";
+import type { KeyRing } from "./auth/api-keys.js";
+import { logMailer, noMailer } from "./accounts/mailer.js";
+import { createDashboardApp } from "./dashboard/dashboard-app.js";
+import type { RequestRecorder } from "./request-history/request-recorder.js";
+import { DEMO_PARTNER, openDemoPartner, type DemoSignIn } from "./startup/demo-partner.js";
 import { PartnersFileError } from "./auth/partners-file.js";
 import type { Services } from "./context.js";
 import { ConfigurationError, loadDeploymentConfig, type DeploymentConfig, type StorageConfig } from "./config.js";
@@ -46,15 +50,15 @@ const logger = stdoutLogger(config.logLevel);
 const environment = config.app.environment;
 const partnersFile = config.app.partnersFile!;
 // The demo partner is a sandbox convenience: a production server never makes or prints a key.
-let demoKey: string | null = null;
-if (environment === "sandbox" && config.app.partners.length === 0) {
-  demoKey = generateApiKey(environment);
+/** The demo partner of a sandbox without configured partners: its account, key and sign-in are made once the store is open. */
+const demoPartner = environment === "sandbox" && config.app.partners.length === 0 ? DEMO_PARTNER : null;
+if (demoPartner) {
   // The demo page may frame the embedded interface, and so may origins PARTNER_API_EMBED_ORIGINS names for "demo".
   const embedOrigins = [
     ...(config.demoHostPort === null ? [] : [demoHostOrigin(config.demoHostPort)]),
-    ...(config.embedOrigins.get("demo") ?? []),
+    ...(config.embedOrigins.get(demoPartner.id) ?? []),
   ];
-  config.app.partners = [{ partner: { id: "demo", name: "Demo partner" }, keys: [demoKey], embedOrigins }];
+  config.app.partners = [{ partner: demoPartner, keys: [], embedOrigins }];
 }
 /** The setting that chose the store, for messages. */
 const STORAGE_SETTING: Record<StorageConfig["kind"], string> = {
@@ -83,24 +87,50 @@ interface Deployment {
   persistence: Persistence;
   services: Services;
   keys: KeyRing;
+  requests: RequestRecorder;
   server: Server;
   embed: Server | null;
   demoHost: Server | null;
+  dashboard: Server | null;
   servers: Server[];
-  demo: { apiBaseUrl: string; apiKey: string; userIdentifier: string } | null;
+  demo: { apiBaseUrl: string; apiKey: string; userIdentifier: string; signIn: DemoSignIn | null } | null;
 }
 
-function assemble(persistence: Persistence): Deployment {
-  const { app, services, keys } = configured(() => createApp({ ...config.app, persistence, deliverWebhooksPromptly: true, logger }));
+async function assemble(persistence: Persistence): Promise<Deployment> {
+  const { app, services, keys, requests, routes } = configured(() =>
+    createApp({ ...config.app, persistence, deliverWebhooksPromptly: true, logger }),
+  );
   markStartup("appBuilt");
-  const embedLog = (message: string, error?: unknown) =>
+  const pageLog = (message: string, error?: unknown) =>
     error === undefined ? logger.warn(message) : logger.error({ err: error }, message);
-  const demo = demoKey ? { apiBaseUrl: `http://${config.host}:${config.port}`, apiKey: demoKey, userIdentifier: DEMO_USER } : null;
+  const apiBaseUrl = `http://${config.host}:${config.port}`;
+  const mailer = environment === "sandbox" ? logMailer((fields, message) => logger.info(fields, message)) : noMailer;
+  const partnerDashboard =
+    config.dashboardPort === null
+      ? null
+      : createDashboardApp({
+          services,
+          baseUrl: config.dashboardUrl,
+          apiBaseUrl,
+          routes,
+          mailer,
+          flushRequestLog: () => requests.flush(),
+          log: pageLog,
+        });
+  const demo = demoPartner
+    ? await openDemoPartner(persistence, environment, services.clock.now()).then(({ apiKey, signIn }) => ({
+        apiBaseUrl,
+        apiKey,
+        userIdentifier: DEMO_USER,
+        signIn,
+      }))
+    : null;
   const server = createHttpServer(app);
-  const embed = config.embedPort === null ? null : createHttpServer(createEmbedApp(services, { log: embedLog }));
+  const embed = config.embedPort === null ? null : createHttpServer(createEmbedApp(services, { log: pageLog }));
   const demoHost = demo && config.demoHostPort !== null ? createHttpServer(createDemoHostApp(demo)) : null;
-  const servers = [server, embed, demoHost].filter((listening): listening is Server => listening !== null);
-  return { persistence, services, keys, server, embed, demoHost, servers, demo };
+  const dashboard = partnerDashboard && createHttpServer(partnerDashboard.app);
+  const servers = [server, embed, demoHost, dashboard].filter((listening): listening is Server => listening !== null);
+  return { persistence, services, keys, requests, server, embed, demoHost, dashboard, servers, demo };
 }
 
 /**
@@ -120,12 +150,13 @@ let stopWebhooks = () => {};
 
 /** Binds every listener; nothing is announced until all of them listen. */
 async function start(deployment: Deployment): Promise<void> {
-  const { services, servers, server, embed, demoHost } = deployment;
+  const { services, servers, server, embed, demoHost, dashboard } = deployment;
   try {
     await Promise.all([
       listenOn(server, config.port, config.host, { port: "PORT", host: "HOST" }),
       embed && listenOn(embed, config.embedPort!, config.host, { port: "EMBED_PORT", host: "HOST" }),
       demoHost && listenOn(demoHost, config.demoHostPort!, "127.0.0.1", { port: "DEMO_HOST_PORT" }),
+      dashboard && listenOn(dashboard, config.dashboardPort!, config.host, { port: "DASHBOARD_PORT", host: "HOST" }),
     ]);
   } catch (error) {
     if (error instanceof ListenError) exitWithLine(error.message, EXIT_FAILED);
@@ -146,7 +177,7 @@ async function start(deployment: Deployment): Promise<void> {
  * The human banner, written as one block after the `listening` log line: the demo session it names
  * is opened first, so the log line of that request comes before the banner, not inside it.
  */
-async function announce({ server, embed, keys, demo, persistence }: Deployment): Promise<void> {
+async function announce({ server, embed, dashboard, keys, demo, persistence }: Deployment): Promise<void> {
   // The bound port: PORT=0 asks the system for a free one (the tests do).
   const baseUrl = `http://${config.host}:${(server.address() as AddressInfo).port}`;
   if (demo) demo.apiBaseUrl = baseUrl;
@@ -155,18 +186,23 @@ async function announce({ server, embed, keys, demo, persistence }: Deployment):
     storageLine(config.storage),
   ];
   const loaded = keys.loaded();
-  const sources = { partnersFile, demoPartnerId: demoKey ? "demo" : null };
+  const sources = { partnersFile, demoPartnerId: demo ? DEMO_PARTNER.id : null };
   lines.push(...partnerKeyLines(loaded, environment, sources));
   const stored = await storedKeyCount(persistence);
   if (stored !== null)
     lines.push(
       `  ${stored} ${environment} key${stored === 1 ? "" : "s"} stored in the database (npm run keys with ${STORAGE_SETTING[config.storage.kind]})`,
     );
-  if (demoKey) {
-    lines.push("", "API key of the demo partner (shown once, valid until this process ends):", `  ${demoKey}`, "");
+  if (dashboard) {
+    const dashboardUrl = dashboardUrlOf(dashboard);
+    lines.push("", `Partner dashboard: ${dashboardUrl}/   developer portal: ${dashboardUrl}/docs/`);
+    if (demo?.signIn) lines.push(`  sign in as ${demo.signIn.email} with the password ${demo.signIn.password} (set at each start)`);
+  }
+  if (demo) {
+    lines.push("", "API key of the demo partner (shown once; listed in the dashboard as “Demo key (npm start)”):", `  ${demo.apiKey}`, "");
     lines.push(
       "Try it:",
-      `  curl -s -X POST ${baseUrl}/api/v1/users -H 'Authorization: Bearer ${demoKey}' -H 'Content-Type: application/json' -d '{"user_identifier":"user_1"}'`,
+      `  curl -s -X POST ${baseUrl}/api/v1/users -H 'Authorization: Bearer ${demo.apiKey}' -H 'Content-Type: application/json' -d '{"user_identifier":"user_1"}'`,
       "",
     );
   }
@@ -184,9 +220,18 @@ async function announce({ server, embed, keys, demo, persistence }: Deployment):
   if (warning) console.error(warning);
 }
 
-/** Keys of this environment in the database; null without a database or while it does not answer (the banner still prints). */
+/** Where the dashboard is reached: its configured URL, with the port it bound when DASHBOARD_PORT=0 asked for any. */
+function dashboardUrlOf(dashboard: Server): string {
+  if (config.dashboardPort !== 0) return config.dashboardUrl;
+  const url = new URL(config.dashboardUrl);
+  url.port = String((dashboard.address() as AddressInfo).port);
+  return url.origin;
+}
+
+/** Keys of this environment in the store; null while it does not answer (the banner still prints). */
 async function storedKeyCount(persistence: Persistence): Promise<number | null> {
-  if (!persistence.apiKeys) return null;
+  // In memory, the only stored keys are the dashboard's and the demo's, which the banner names itself.
+  if (persistence.kind === "memory") return null;
   try {
     return (await persistence.apiKeys.keysOf(environment)).length;
   } catch (error) {
@@ -206,7 +251,7 @@ async function storedKeyCount(persistence: Persistence): Promise<number | null> 
 async function shutDown(signal: string): Promise<void> {
   logger.info({ signal }, "shutting down");
   if (!running) process.exit(0);
-  const { services, servers, persistence } = running;
+  const { services, servers, persistence, requests } = running;
   stopSweep();
   stopWebhooks();
   const webhooksIdle = Promise.race([
@@ -215,6 +260,8 @@ async function shutDown(signal: string): Promise<void> {
   ]);
   const listening = servers.filter((candidate) => candidate.listening);
   const finished = await Promise.all([...listening.map((candidate) => shutDownGracefully(candidate)), webhooksIdle]);
+  // The request log of the last requests, before the store closes.
+  await requests.flush();
   const closed = await persistence.close().then(
     () => true,
     (error: unknown) => {
@@ -238,8 +285,10 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
 }
 
 // No top-level await: the built server is a CommonJS bundle (scripts/lib/server-build.ts).
-void openStore().then((persistence) => {
+void openStore().then(async (persistence) => {
   markStartup("storeOpened");
-  running = assemble(persistence);
+  running = await assemble(persistence).catch((error: unknown) =>
+    exitWithLine(`cannot prepare the demo partner: ${error instanceof Error ? error.message : String(error)}`, EXIT_FAILED),
+  );
   return start(running);
 });

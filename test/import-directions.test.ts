@@ -1,8 +1,8 @@
 /**
  * Dependencies point one way: spec -> generated -> server and client; scripts, tests and benchmarks
- * on top (server/README.md). Inside the server, the API's handlers and HTTP middleware and the
- * embedded interface are two front doors over one core; neither imports the other, the core imports
- * neither, and only the app reaches the handlers, through their index.
+ * on top (server/README.md). Inside the server, the API's handlers and HTTP middleware, the
+ * embedded interface and the partner dashboard are three front doors over one core; none imports
+ * another, the core imports none, and only the app reaches the handlers, through their index.
  */
 import { describe, expect, it } from "vitest";
 import { fileReferences, importEdges, relativeSpecifiers, type ImportEdge } from "./support/import-graph.js";
@@ -22,18 +22,20 @@ const MAY_IMPORT: Record<Folder, readonly Folder[]> = {
 };
 
 /** Where a server module sits: the modules that assemble and start it, a front door, or the core. */
-function serverPart(path: string): "assembly" | "api" | "embed" | "core" {
+function serverPart(path: string): "assembly" | "api" | "embed" | "dashboard" | "core" {
   if (/^server\/(?:app|main|config|cached-bundle-loader|bundle-files|startup-timeline)\.ts$|^server\/startup\//.test(path))
     return "assembly";
   if (/^server\/(?:handlers|http)\//.test(path)) return "api";
   if (path.startsWith("server/embed/")) return "embed";
+  if (path.startsWith("server/dashboard/")) return "dashboard";
   return "core";
 }
 
 const MAY_IMPORT_IN_SERVER: Record<ReturnType<typeof serverPart>, readonly ReturnType<typeof serverPart>[]> = {
-  assembly: ["assembly", "api", "embed", "core"],
+  assembly: ["assembly", "api", "embed", "dashboard", "core"],
   api: ["api", "core"],
   embed: ["embed", "core"],
+  dashboard: ["dashboard", "core"],
   core: ["core"],
 };
 
@@ -103,6 +105,13 @@ describe("import directions", () => {
       "only server/app.ts imports server/handlers/index",
     );
     expect(brokenRule({ from: "server/handlers/index.ts", to: "server/handlers/domains.js" })).toBeUndefined();
+    expect(brokenRule({ from: "server/dashboard/dashboard-app.ts", to: "server/embed/views/layout.js" })).toBe(
+      "the server's dashboard may not import its embed",
+    );
+    expect(brokenRule({ from: "server/embed/embed-app.ts", to: "server/dashboard/views/layout.js" })).toBe(
+      "the server's embed may not import its dashboard",
+    );
+    expect(brokenRule({ from: "server/dashboard/routes/webhooks.ts", to: "server/webhooks/endpoints.js" })).toBeUndefined();
   });
 
   it("see every form of import, across lines and type-only ones included", () => {

@@ -4,7 +4,9 @@
  * command answers what to print; scripts/keys.ts opens and closes the store.
  */
 import type { Environment } from "../../generated/deployment.js";
-import { environmentOfKey, generateApiKey, hashApiKey, KEY_PREFIX } from "../../server/auth/api-keys.js";
+import { environmentOfKey, hashApiKey } from "../../server/auth/api-keys.js";
+import { createKey, keyNameProblem } from "../../server/auth/key-management.js";
+import type { PartnerAccountRow } from "../../server/accounts/account-store.js";
 import type { ApiKeyStore } from "../../server/store/persistence.js";
 
 /** A command that cannot be carried out; the message says why, in one line. */
@@ -13,24 +15,28 @@ export class KeyCommandError extends Error {}
 /** A partner's id from its name, as the partners file derives it: `Acme Hosting` is `acme_hosting`. */
 export const partnerIdOf = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, "_");
 
-/** Characters after the prefix kept as the key's hint: enough to tell keys apart, far too few to use one. */
-const HINT_CHARACTERS = 4;
-
 export async function createStoredKey(
   keys: ApiKeyStore,
-  { partnerName, environment, now = new Date() }: { partnerName: string; environment: Environment; now?: Date },
-): Promise<{ key: string; partnerId: string }> {
-  const key = generateApiKey(environment);
-  const partnerId = partnerIdOf(partnerName);
-  await keys.addKey({
-    hash: hashApiKey(key).toString("hex"),
-    partnerId,
+  {
     partnerName,
     environment,
-    createdAt: now,
-    hint: key.slice(0, KEY_PREFIX[environment].length + HINT_CHARACTERS),
-  });
-  return { key, partnerId };
+    name,
+    account,
+    now = new Date(),
+  }: {
+    partnerName: string;
+    environment: Environment;
+    name?: string;
+    /** The dashboard account `partnerName` names by its id, if it does: the key is that account's. */
+    account?: PartnerAccountRow | undefined;
+    now?: Date;
+  },
+): Promise<{ key: string; partnerId: string }> {
+  const partner = account ? { id: account.id, name: account.name } : { id: partnerIdOf(partnerName), name: partnerName };
+  const problem = name === undefined ? null : keyNameProblem(name);
+  if (problem) throw new KeyCommandError(`--name: ${problem}`);
+  const { key } = await createKey(keys, partner, environment, name ?? "Created with npm run keys", now);
+  return { key, partnerId: partner.id };
 }
 
 /** Revokes the key; refuses (KeyCommandError) a value that is no key, or a key the database does not hold. */
@@ -46,7 +52,7 @@ export async function storedKeyLines(keys: ApiKeyStore): Promise<string[]> {
     const byPartner = new Map<string, { name: string; hints: string[] }>();
     for (const stored of await keys.keysOf(environment)) {
       const partner = byPartner.get(stored.partnerId) ?? { name: stored.partnerName, hints: [] };
-      partner.hints.push(`${stored.hint}...`);
+      partner.hints.push(`${stored.hint}...${stored.lastFour} (${stored.name})`);
       byPartner.set(stored.partnerId, partner);
     }
     for (const [id, { name, hints }] of [...byPartner].sort(([a], [b]) => a.localeCompare(b)))

@@ -24,6 +24,19 @@ export interface Partner {
   name: string;
 }
 
+/** Who a key authenticates, and the key's name as the request log shows it. */
+export interface KeyHolder {
+  partner: Partner;
+  keyName: string;
+}
+
+/** Names of keys that were not made in the dashboard, by where they come from. */
+export const CONFIGURED_KEY_NAME = "Configured key (PARTNER_API_KEYS or npm start)";
+export const PARTNERS_FILE_KEY_NAME = "Partners file key (npm run keys)";
+
+/** How stale a stored key's last use may be: recording every use would be a write per request. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
 /** A partner whose keys the ring accepts, with how many keys of each environment it has and where they come from. */
 export interface LoadedPartner {
   partner: Partner;
@@ -32,11 +45,11 @@ export interface LoadedPartner {
 }
 
 /**
- * The keys a deployment accepts: those given in its configuration (PARTNER_API_KEYS, the demo key,
- * tests), fixed for the life of the process; those of the partners file it follows, which may
- * change between any two requests (server/auth/followed-partners-file.ts); and, on a database,
- * those stored there (`npm run keys` with DATABASE_URL or PARTNER_API_DATA_DIR), looked up on every
- * request so a key revoked there is refused by every instance from its next request on. Lookup is
+ * The keys a deployment accepts: those given in its configuration (PARTNER_API_KEYS, tests), fixed
+ * for the life of the process; those of the partners file it follows, which may change between any
+ * two requests (server/auth/followed-partners-file.ts); and those of its store (made in the
+ * dashboard, or with `npm run keys` on a database), looked up on every request so a key revoked or
+ * past its grace period is refused by every instance from its next request on. Lookup is
  * by hash, so the time taken depends on the hash, never on how much of a guessed key is right; the
  * stored hash is still compared in constant time.
  */
@@ -46,8 +59,12 @@ export class KeyRing {
 
   constructor(
     private readonly environment: Environment,
-    /** The database's keys, read at each lookup (tests swap the persistence); null without a database. */
+    /** The stored keys, read at each lookup (tests swap the persistence); null: none. */
     private readonly stored: () => ApiKeyStore | null = () => null,
+    /** The deployment's time, which ends a rolled key's grace period. */
+    private readonly now: () => Date = () => new Date(),
+    /** Where a failed write of a key's last use is reported; the request it came with goes on. */
+    private readonly onTouchFailure: (error: unknown) => void = () => {},
   ) {}
 
   /** Accepts, from now on, the keys the partners file holds at each lookup. */
@@ -73,17 +90,29 @@ export class KeyRing {
    * environment. Rejects with StoreUnavailableError while the database cannot be asked (a 503).
    */
   async partnerFor(key: string): Promise<Partner | null> {
+    return (await this.holderOf(key))?.partner ?? null;
+  }
+
+  /** The partner owning the key with the key's name, or null as for partnerFor; records a stored key's use. */
+  async holderOf(key: string): Promise<KeyHolder | null> {
     if (environmentOfKey(key) !== this.environment) return null;
     const keyHash = hashApiKey(key);
     const hex = keyHash.toString("hex");
-    const entry = this.byHash.get(hex) ?? this.file?.current().get(hex);
-    if (entry) return timingSafeEqual(entry.hash, keyHash) ? entry.partner : null;
-    const stored = await this.stored()?.findKey(hex);
-    if (!stored || stored.environment !== this.environment) return null;
+    const configured = this.byHash.get(hex);
+    const entry = configured ?? this.file?.current().get(hex);
+    if (entry)
+      return timingSafeEqual(entry.hash, keyHash)
+        ? { partner: entry.partner, keyName: configured ? CONFIGURED_KEY_NAME : PARTNERS_FILE_KEY_NAME }
+        : null;
+    const store = this.stored();
+    const now = this.now();
+    const stored = await store?.findKey(hex, now);
+    if (!store || !stored || stored.environment !== this.environment) return null;
     const storedHash = Buffer.from(stored.hash, "hex");
-    return storedHash.length === keyHash.length && timingSafeEqual(storedHash, keyHash)
-      ? { id: stored.partnerId, name: stored.partnerName }
-      : null;
+    if (storedHash.length !== keyHash.length || !timingSafeEqual(storedHash, keyHash)) return null;
+    if (stored.lastUsedAt === null || now.getTime() - stored.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS)
+      store.touchKey(hex, now).catch(this.onTouchFailure);
+    return { partner: { id: stored.partnerId, name: stored.partnerName }, keyName: stored.name };
   }
 
   /** Every partner with keys in the configuration or the partners file, as they stand now. */

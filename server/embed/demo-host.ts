@@ -4,7 +4,7 @@
  * POST /api/v1/users for a fresh login_url on every page view and puts only that URL in the page.
  */
 import express, { type Express } from "express";
-import { html } from "./html.js";
+import { html } from "../web/html.js";
 
 export interface DemoHostOptions {
   /** Where the partner API listens, e.g. http://127.0.0.1:3000. */

@@ -12,10 +12,10 @@ import { servicesOf, type Services } from "../context.js";
 import { ApiError, apiErrors } from "../errors.js";
 import { textProblem } from "../plain-text.js";
 import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from "./cookies.js";
-import { CSRF_FIELD, csrfRefusal } from "./csrf.js";
+import { CSRF_FIELD, csrfRefusal } from "../web/csrf.js";
 import { embedContextOf, type EmbedContext } from "./embed-context.js";
 import { requireUtf8Form } from "./forms.js";
-import { frameAncestors } from "./framing.js";
+import { frameAncestors } from "../framing/framing.js";
 import { registerDnsRoutes } from "./routes/dns.js";
 import { registerDomainRoutes } from "./routes/domains.js";
 import { registerSearchRoutes } from "./routes/search.js";
@@ -40,19 +40,23 @@ const policyFor = (origins: readonly string[]) => `${BASE_POLICY}; ${frameAncest
  * token or cookie, none at all) may be framed by no one: every partner's origins would tell anyone
  * who the partners are, for a page that says only that nothing is open.
  */
-function originsOf(services: Services, partnerId: string | null): readonly string[] {
-  return partnerId === null ? [] : (services.deployment.embedOrigins.get(partnerId) ?? []);
+async function originsOf(services: Services, partnerId: string | null): Promise<readonly string[]> {
+  if (partnerId === null) return [];
+  const configured = services.deployment.embedOrigins.get(partnerId) ?? [];
+  // Set in the dashboard, per environment: read at each page, so a change counts on every instance at once.
+  const stored = await services.persistence.framingOrigins.originsOf(partnerId, services.deployment.environment);
+  return stored.length === 0 ? configured : [...new Set([...configured, ...stored])];
 }
 
 const ownOriginOf = (services: Services) => new URL(services.deployment.embedBaseUrl).origin;
 
-function securityHeaders(services: Services): RequestHandler {
+function securityHeaders(): RequestHandler {
   return (_req, res, next) => {
     // Pages hold a signed-in session: never cached, never sniffed, and the token URL never sent on as a referrer.
     res.setHeader("Cache-Control", "no-store");
     res.setHeader("X-Content-Type-Options", "nosniff");
     res.setHeader("Referrer-Policy", "no-referrer");
-    res.setHeader("Content-Security-Policy", policyFor(originsOf(services, null)));
+    res.setHeader("Content-Security-Policy", policyFor([]));
     next();
   };
 }
@@ -62,7 +66,7 @@ function exchangeToken(services: Services): RequestHandler {
   return async (req, res) => {
     const lookup = await openSession(services, String(req.params.token));
     if (lookup.state !== "open") {
-      if (lookup.state === "expired") res.setHeader("Content-Security-Policy", policyFor(originsOf(services, lookup.partnerId)));
+      if (lookup.state === "expired") res.setHeader("Content-Security-Policy", policyFor(await originsOf(services, lookup.partnerId)));
       res
         .status(lookup.state === "expired" ? 410 : 404)
         .type("html")
@@ -71,7 +75,7 @@ function exchangeToken(services: Services): RequestHandler {
     }
     const { session } = lookup;
     const remainingSeconds = (session.expiresAt.getTime() - services.clocks.clockFor(session.partnerId).now().getTime()) / 1000;
-    res.setHeader("Content-Security-Policy", policyFor(originsOf(services, session.partnerId)));
+    res.setHeader("Content-Security-Policy", policyFor(await originsOf(services, session.partnerId)));
     const id = await inTransaction(servicesOf(services, session.partnerId), (tx) => startEmbedSession(tx, session));
     res.setHeader("Set-Cookie", sessionCookie(id, remainingSeconds));
     res.redirect(303, "/domains");
@@ -83,7 +87,7 @@ function requireSession(services: Services): RequestHandler {
     const lookup = await resumeEmbedSession(services, readCookie(req.headers.cookie, SESSION_COOKIE));
     if (lookup.state !== "open") {
       if (lookup.state === "expired") {
-        res.setHeader("Content-Security-Policy", policyFor(originsOf(services, lookup.partnerId)));
+        res.setHeader("Content-Security-Policy", policyFor(await originsOf(services, lookup.partnerId)));
         res.setHeader("Set-Cookie", clearedSessionCookie());
       }
       res
@@ -100,7 +104,7 @@ function requireSession(services: Services): RequestHandler {
       user: (await partnerServices.store.findUser(session.partnerId, session.userIdentifier))!,
     };
     res.locals.embed = context;
-    res.setHeader("Content-Security-Policy", policyFor(originsOf(services, session.partnerId)));
+    res.setHeader("Content-Security-Policy", policyFor(await originsOf(services, session.partnerId)));
     next();
   };
 }
@@ -167,7 +171,7 @@ export function createEmbedApp(services: Services, options: EmbedAppOptions = {}
   // Exact paths, as the API's (server/http/operation-match.ts): one spelling per page.
   app.enable("case sensitive routing");
   app.enable("strict routing");
-  app.use(securityHeaders(services));
+  app.use(securityHeaders());
   app.use("/assets", express.static(ASSETS, { index: false, fallthrough: false, cacheControl: false }));
   app.get("/session/:token", exchangeToken(services));
   app.use(express.urlencoded({ extended: false, limit: "32kb", parameterLimit: 50, verify: requireUtf8Form }));

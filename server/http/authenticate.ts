@@ -18,13 +18,14 @@ export function authenticate(keys: KeyRing): RequestHandler {
       return;
     }
     const match = BEARER.exec(req.get("authorization") ?? "");
-    const partner = match ? await keys.partnerFor(match[1]!) : null;
-    if (!partner) {
+    const holder = match ? await keys.holderOf(match[1]!) : null;
+    if (!holder) {
       res.setHeader("WWW-Authenticate", 'Bearer realm="partner-api"');
       next(apiErrors.unauthorized());
       return;
     }
-    res.locals.partner = partner;
+    res.locals.partner = holder.partner;
+    res.locals.keyName = holder.keyName;
     next();
   };
 }

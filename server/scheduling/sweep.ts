@@ -1,12 +1,14 @@
 /**
  * Applies what time brings (transfer steps, domain expiry and auto-renewal, the end of the webhook
- * delivery log's retention, the removal of ended sessions, of idempotency keys past their 24 hours and of events past their 30 days) while the server runs, for time that
- * passes on its own; sandbox partners who advance their clocks get the state changes at once.
+ * delivery log's retention, the removal of ended sessions, of idempotency keys past their 24 hours and of events past their 30 days;
+ * the dashboard's ended sessions, invitations and sign-up links, rolled keys past their grace period
+ * and the request log beyond what it keeps) while the server runs, for time that passes on its own; sandbox partners who advance their clocks get the state changes at once.
  */
 import type { Services } from "../context.js";
 import { applyAllDueChanges } from "./due-changes.js";
 import { EVENT_RETENTION_MS } from "../event-history/event-store.js";
 import { IDEMPOTENCY_KEY_LIFETIME_MS } from "../idempotency/idempotent-requests.js";
+import { REQUEST_LOG_RETENTION } from "../request-history/request-history-store.js";
 import { every } from "./every.js";
 import { removeEndedSessions } from "./session-expiry.js";
 
@@ -23,6 +25,10 @@ export function startDueChangeSweep(services: Services, onError: (error: unknown
       const now = services.clock.now().getTime();
       await services.persistence.idempotency.deleteCreatedBefore(new Date(now - IDEMPOTENCY_KEY_LIFETIME_MS));
       await services.persistence.events.deleteCreatedBefore(new Date(now - EVENT_RETENTION_MS));
+      const { persistence } = services;
+      await persistence.accounts.deleteExpired(services.clock.now());
+      await persistence.apiKeys.deleteExpiredKeys(services.clock.now());
+      await persistence.requestHistory.prune(services.clock.now(), REQUEST_LOG_RETENTION);
     },
     onError,
   );

@@ -2,10 +2,14 @@
  * The persistence of one process, in its memory: the default of `npm start` and of most tests.
  * Nothing survives the process, and nothing is shared with another one.
  */
+import { MemoryAccountStore } from "../accounts/account-store.js";
+import { MemoryFramingOriginStore } from "../framing/framing-origin-store.js";
+import { MemoryRequestHistoryStore } from "../request-history/request-history-store.js";
 import { MemoryEventStore } from "../event-history/memory-event-store.js";
 import { MemoryIdempotencyStore } from "../idempotency/memory-idempotency-store.js";
 import { MemoryWindowStore } from "../rate-limits/window-store.js";
 import { MemoryWebhookStore } from "../webhooks/webhook-store.js";
+import { MemoryApiKeyStore } from "./memory-api-key-store.js";
 import { MemoryStore } from "./memory-store.js";
 import type { ClockOffsetStore, DataStores, Persistence } from "./persistence.js";
 
@@ -29,7 +33,10 @@ export class MemoryClockOffsetStore implements ClockOffsetStore {
 
 export class MemoryPersistence implements Persistence {
   readonly kind = "memory";
-  readonly apiKeys = null;
+  readonly apiKeys = new MemoryApiKeyStore();
+  readonly accounts = new MemoryAccountStore();
+  readonly requestHistory = new MemoryRequestHistoryStore();
+  readonly framingOrigins = new MemoryFramingOriginStore();
   readonly rateLimits = new MemoryWindowStore();
   readonly clockOffsets = new MemoryClockOffsetStore();
   readonly idempotency = new MemoryIdempotencyStore();

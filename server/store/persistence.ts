@@ -5,8 +5,11 @@
  * rate-limit counters, sandbox clocks and partners' API keys.
  */
 import type { Environment } from "../../generated/deployment.js";
+import type { AccountStore } from "../accounts/account-store.js";
+import type { FramingOriginStore } from "../framing/framing-origin-store.js";
 import type { EventStore } from "../event-history/event-store.js";
 import type { IdempotencyStore } from "../idempotency/idempotency-store.js";
+import type { RequestHistoryStore } from "../request-history/request-history-store.js";
 import type { WindowStore } from "../rate-limits/window-store.js";
 import type { WebhookStore } from "../webhooks/webhook-store.js";
 import type { Store } from "./types.js";
@@ -32,24 +35,48 @@ export interface ClockOffsetStore {
 
 /** A partner's API key as stored: only its SHA-256 hash. */
 export interface StoredApiKey {
+  /** Names the key in the dashboard; never derived from the key. */
+  id: string;
   /** SHA-256 of the key, hex. */
   hash: string;
   partnerId: string;
   partnerName: string;
   environment: Environment;
+  /** The descriptive name given at creation ("Production web app"). */
+  name: string;
   createdAt: Date;
   /** The first characters of the key, to tell keys apart in listings (never enough to use it). */
   hint: string;
+  /** The key's last four characters, as listings show them. */
+  lastFour: string;
+  /** When the key last authenticated a request, to the minute; null: never. */
+  lastUsedAt: Date | null;
+  /** When a rolled key stops being accepted; null: until it is revoked. */
+  expiresAt: Date | null;
 }
 
-/** Partners' API keys kept in the database: a key revoked is refused by every instance on its next request. */
+/**
+ * Partners' API keys kept in the store every instance asks on every request: a key revoked, or
+ * past the end of its grace period, is refused by every instance on its next request.
+ */
 export interface ApiKeyStore {
-  /** The key with this hash, or undefined (unknown or revoked). */
-  findKey(hash: string): Promise<StoredApiKey | undefined>;
+  /** The key with this hash, unless it is unknown, revoked, or expired by `now`. */
+  findKey(hash: string, now: Date): Promise<StoredApiKey | undefined>;
   addKey(key: StoredApiKey): Promise<void>;
   /** Answers whether a key was revoked. */
   revokeKey(hash: string): Promise<boolean>;
+  /** Every key of the environment, expired or not, oldest first (`npm run keys -- list`). */
   keysOf(environment: Environment): Promise<StoredApiKey[]>;
+  /** The partner's keys of the environment still accepted at `now`, oldest first. */
+  keysOfPartner(partnerId: string, environment: Environment, now: Date): Promise<StoredApiKey[]>;
+  /** Revokes the partner's key by its id; answers whether there was one. */
+  revokeKeyById(partnerId: string, id: string): Promise<boolean>;
+  /** Ends the partner's key at `at` unless it already ends sooner (a roll's grace period); answers whether there was one. */
+  expireKey(partnerId: string, id: string, at: Date): Promise<boolean>;
+  /** Records that the key authenticated a request at `at`. */
+  touchKey(hash: string, at: Date): Promise<void>;
+  /** Forgets keys whose grace period ended by `now`. */
+  deleteExpiredKeys(now: Date): Promise<number>;
 }
 
 /**
@@ -72,8 +99,14 @@ export interface Persistence {
   readonly events: EventStore;
   readonly rateLimits: WindowStore;
   readonly clockOffsets: ClockOffsetStore;
-  /** Null where keys come only from configuration and the partners file (the memory store). */
-  readonly apiKeys: ApiKeyStore | null;
+  /** Keys made in the dashboard, or with `npm run keys` on a database. */
+  readonly apiKeys: ApiKeyStore;
+  /** Partner accounts of the dashboard, their members, invitations and sessions. */
+  readonly accounts: AccountStore;
+  /** The partners' request logs the dashboard shows. */
+  readonly requestHistory: RequestHistoryStore;
+  /** Origins partners set in the dashboard as allowed to frame the embedded interface. */
+  readonly framingOrigins: FramingOriginStore;
   /**
    * Runs `work` as one transaction: all its writes or none, and the rules it checks hold against
    * every concurrent writer. PostgreSQL runs it SERIALIZABLE and runs it again from the start when

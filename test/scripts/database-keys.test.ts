@@ -6,18 +6,22 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { hashApiKey, KeyRing } from "../../server/auth/api-keys.js";
+import { MemoryApiKeyStore } from "../../server/store/memory-api-key-store.js";
 import type { ApiKeyStore, StoredApiKey } from "../../server/store/persistence.js";
 import { createStoredKey, revokeStoredKey, storedKeyLines } from "../../scripts/lib/database-keys.js";
 
+/** The memory store's ApiKeyStore, with its rows by hash for the assertions. */
 function keyStoreInMemory(): ApiKeyStore & { rows: Map<string, StoredApiKey> } {
+  const store = new MemoryApiKeyStore();
   const rows = new Map<string, StoredApiKey>();
-  return {
+  return Object.assign(store, {
     rows,
-    findKey: async (hash) => rows.get(hash),
-    addKey: async (key) => void rows.set(key.hash, key),
-    revokeKey: async (hash) => rows.delete(hash),
-    keysOf: async (environment) => [...rows.values()].filter((key) => key.environment === environment),
-  };
+    addKey: async (key: StoredApiKey) => {
+      rows.set(key.hash, key);
+      await MemoryApiKeyStore.prototype.addKey.call(store, key);
+    },
+    revokeKey: async (hash: string) => rows.delete(hash) && (await MemoryApiKeyStore.prototype.revokeKey.call(store, hash)),
+  });
 }
 
 const keys = (...args: string[]) => spawnSync("node_modules/.bin/tsx", ["scripts/keys.ts", ...args], { encoding: "utf8" });
@@ -49,7 +53,7 @@ describe("npm run keys on a database", () => {
     const first = await createStoredKey(store, { partnerName: "Zeta", environment: "sandbox" });
     const second = await createStoredKey(store, { partnerName: "Acme", environment: "sandbox" });
     const third = await createStoredKey(store, { partnerName: "Acme", environment: "sandbox" });
-    const hint = (key: string) => `${key.slice(0, 15)}...`;
+    const hint = (key: string) => `${key.slice(0, 15)}...${key.slice(-4)} (Created with npm run keys)`;
     expect(await storedKeyLines(store)).toEqual([
       `acme\tsandbox\t2 key(s)\tAcme\t${hint(second.key)} ${hint(third.key)}`,
       `zeta\tsandbox\t1 key(s)\tZeta\t${hint(first.key)}`,

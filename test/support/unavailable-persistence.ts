@@ -15,6 +15,9 @@ export type PersistencePart =
   | "rateLimits"
   | "clockOffsets"
   | "apiKeys"
+  | "accounts"
+  | "requestHistory"
+  | "framingOrigins"
   | "transaction"
   | "ping";
 
@@ -30,11 +33,14 @@ export class UnavailablePersistence implements Persistence {
   readonly events: Persistence["events"];
   readonly rateLimits: Persistence["rateLimits"];
   readonly clockOffsets: Persistence["clockOffsets"];
-  readonly apiKeys: ApiKeyStore | null;
+  readonly apiKeys: ApiKeyStore;
+  readonly accounts: Persistence["accounts"];
+  readonly requestHistory: Persistence["requestHistory"];
+  readonly framingOrigins: Persistence["framingOrigins"];
 
   constructor(
     private readonly inner: Persistence,
-    apiKeys: ApiKeyStore | null = inner.apiKeys,
+    apiKeys: ApiKeyStore = inner.apiKeys,
   ) {
     this.kind = inner.kind;
     this.store = this.guarded("store", inner.store);
@@ -43,7 +49,10 @@ export class UnavailablePersistence implements Persistence {
     this.events = this.guarded("events", inner.events);
     this.rateLimits = this.guarded("rateLimits", inner.rateLimits);
     this.clockOffsets = this.guarded("clockOffsets", inner.clockOffsets);
-    this.apiKeys = apiKeys && this.guarded("apiKeys", apiKeys);
+    this.apiKeys = this.guarded("apiKeys", apiKeys);
+    this.accounts = this.guarded("accounts", inner.accounts);
+    this.requestHistory = this.guarded("requestHistory", inner.requestHistory);
+    this.framingOrigins = this.guarded("framingOrigins", inner.framingOrigins);
   }
 
   /** Takes every part away (`parts` omitted) or the ones named. */
@@ -56,6 +65,9 @@ export class UnavailablePersistence implements Persistence {
       "rateLimits",
       "clockOffsets",
       "apiKeys",
+      "accounts",
+      "requestHistory",
+      "framingOrigins",
       "transaction",
       "ping",
     ];

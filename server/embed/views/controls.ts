@@ -1,7 +1,7 @@
 /** Form controls with their label, hint and error wired for assistive technology. */
-import { CSRF_FIELD } from "../csrf.js";
+import { CSRF_FIELD } from "../../web/csrf.js";
 import type { FormErrors } from "../forms.js";
-import { html, type Html } from "../html.js";
+import { html, type Html } from "../../web/html.js";
 
 export interface FieldOptions {
   /** Unique on the page: several forms use the same field names. */

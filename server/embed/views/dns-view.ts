@@ -3,7 +3,7 @@ import { entityTag } from "../../concurrency/entity-tags.js";
 import { dnsTemplates, type DnsTemplateId } from "../../../generated/operations.js";
 import type { DnsRecordRow, DomainRow } from "../../store/types.js";
 import { NO_ERRORS, type FormState } from "../forms.js";
-import { html, type Html } from "../html.js";
+import { html, type Html } from "../../web/html.js";
 import { csrfInput, errorSummary, select, textInput } from "./controls.js";
 import { statusBadge } from "./domains-view.js";
 import { dateOf } from "./format.js";

@@ -2,7 +2,7 @@
 import { entityTag } from "../../concurrency/entity-tags.js";
 import type { DomainRow } from "../../store/types.js";
 import { NO_ERRORS, type FormErrors, type FormState } from "../forms.js";
-import { html, type Html } from "../html.js";
+import { html, type Html } from "../../web/html.js";
 import { csrfInput, errorSummary, select, YEAR_CHOICES } from "./controls.js";
 import { dateOf, money } from "./format.js";
 import { notice, page, type Chrome } from "./layout.js";

@@ -1,6 +1,6 @@
 /** How dates and money read on the pages. */
 import { formatCents, type Cents } from "../../money.js";
-import { html } from "../html.js";
+import { html } from "../../web/html.js";
 
 /** A calendar date in UTC, with the full timestamp for machines. */
 export const dateOf = (date: Date) => html`<time datetime="${date.toISOString()}">${date.toISOString().slice(0, 10)}</time>`;

@@ -1,6 +1,6 @@
 /** The page shell of the embedded interface, and the pages shown without a session. */
 import type { Environment } from "../../../generated/deployment.js";
-import { html, type Html } from "../html.js";
+import { html, type Html } from "../../web/html.js";
 
 export interface Chrome {
   userIdentifier: string;

@@ -1,7 +1,7 @@
 /** "Find a domain": availability with price, premium flag and suggestions, and the purchase form. */
 import type { components } from "../../../generated/types/full.js";
 import { NO_ERRORS, type FormErrors, type FormState } from "../forms.js";
-import { html, type Html } from "../html.js";
+import { html, type Html } from "../../web/html.js";
 import { csrfInput, errorSummary, select, textInput, YEAR_CHOICES } from "./controls.js";
 import { money } from "./format.js";
 import { page, type Chrome } from "./layout.js";

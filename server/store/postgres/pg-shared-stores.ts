@@ -60,26 +60,46 @@ export class PgClockOffsetStore implements ClockOffsetStore {
 }
 
 const apiKey = (row: Row): StoredApiKey => ({
+  id: row.id as string,
   hash: row.hash as string,
   partnerId: row.partner_id as string,
   partnerName: row.partner_name as string,
   environment: row.environment as Environment,
+  name: row.name as string,
   createdAt: row.created_at as Date,
   hint: row.hint as string,
+  lastFour: row.last_four as string,
+  lastUsedAt: row.last_used_at as Date | null,
+  expiresAt: row.expires_at as Date | null,
 });
+
+const ACCEPTED = "(expires_at IS NULL OR expires_at > $2)";
 
 export class PgApiKeyStore implements ApiKeyStore {
   constructor(private readonly sql: Sql) {}
 
-  async findKey(hash: string): Promise<StoredApiKey | undefined> {
-    const [row] = await this.sql.query("SELECT * FROM api_keys WHERE hash = $1", [hash]);
+  async findKey(hash: string, now: Date): Promise<StoredApiKey | undefined> {
+    const [row] = await this.sql.query(`SELECT * FROM api_keys WHERE hash = $1 AND ${ACCEPTED}`, [hash, now]);
     return row && apiKey(row);
   }
 
   async addKey(key: StoredApiKey): Promise<void> {
     await this.sql.query(
-      "INSERT INTO api_keys (hash, partner_id, partner_name, environment, hint, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
-      [key.hash, key.partnerId, key.partnerName, key.environment, key.hint, key.createdAt],
+      `INSERT INTO api_keys (hash, id, partner_id, partner_name, environment, name, hint, last_four, created_at, last_used_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [
+        key.hash,
+        key.id,
+        key.partnerId,
+        key.partnerName,
+        key.environment,
+        key.name,
+        key.hint,
+        key.lastFour,
+        key.createdAt,
+        key.lastUsedAt,
+        key.expiresAt,
+      ],
     );
   }
 
@@ -89,5 +109,39 @@ export class PgApiKeyStore implements ApiKeyStore {
 
   async keysOf(environment: Environment): Promise<StoredApiKey[]> {
     return (await this.sql.query("SELECT * FROM api_keys WHERE environment = $1 ORDER BY created_at, hash", [environment])).map(apiKey);
+  }
+
+  async keysOfPartner(partnerId: string, environment: Environment, now: Date): Promise<StoredApiKey[]> {
+    return (
+      await this.sql.query(`SELECT * FROM api_keys WHERE partner_id = $1 AND ${ACCEPTED} AND environment = $3 ORDER BY created_at, id`, [
+        partnerId,
+        now,
+        environment,
+      ])
+    ).map(apiKey);
+  }
+
+  async revokeKeyById(partnerId: string, id: string): Promise<boolean> {
+    return (await this.sql.query("DELETE FROM api_keys WHERE id = $1 AND partner_id = $2 RETURNING 1", [id, partnerId])).length > 0;
+  }
+
+  async expireKey(partnerId: string, id: string, at: Date): Promise<boolean> {
+    const rows = await this.sql.query(
+      `UPDATE api_keys SET expires_at = CASE WHEN expires_at IS NULL OR expires_at > $3 THEN $3 ELSE expires_at END
+       WHERE id = $1 AND partner_id = $2 RETURNING 1`,
+      [id, partnerId, at],
+    );
+    return rows.length > 0;
+  }
+
+  async touchKey(hash: string, at: Date): Promise<void> {
+    await this.sql.query("UPDATE api_keys SET last_used_at = $2 WHERE hash = $1 AND (last_used_at IS NULL OR last_used_at < $2)", [
+      hash,
+      at,
+    ]);
+  }
+
+  async deleteExpiredKeys(now: Date): Promise<number> {
+    return (await this.sql.query("DELETE FROM api_keys WHERE expires_at <= $1 RETURNING 1", [now])).length;
   }
 }

@@ -5,6 +5,7 @@
  * rules the service code checks inside it then hold across instances, with the unique indexes of
  * the schema as the last word on names registered once and one active transfer per name.
  */
+import { PgAccountStore, PgFramingOriginStore, PgRequestHistoryStore } from "./pg-dashboard-stores.js";
 import { setTimeout as sleep } from "node:timers/promises";
 import { StoreUnavailableError, type DataStores, type Persistence, type UnitOfWork } from "../persistence.js";
 import { PgEventStore } from "./pg-event-store.js";
@@ -40,6 +41,9 @@ export class PostgresPersistence implements Persistence {
   readonly apiKeys: PgApiKeyStore;
   readonly idempotency: PgIdempotencyStore;
   readonly events: PgEventStore;
+  readonly accounts: PgAccountStore;
+  readonly requestHistory: PgRequestHistoryStore;
+  readonly framingOrigins: PgFramingOriginStore;
 
   constructor(readonly sql: Sql) {
     this.store = new PgStore(sql);
@@ -49,6 +53,9 @@ export class PostgresPersistence implements Persistence {
     this.apiKeys = new PgApiKeyStore(sql);
     this.idempotency = new PgIdempotencyStore(sql);
     this.events = new PgEventStore(sql);
+    this.accounts = new PgAccountStore(sql);
+    this.requestHistory = new PgRequestHistoryStore(sql);
+    this.framingOrigins = new PgFramingOriginStore(sql);
   }
 
   async transaction<T>(work: (stores: DataStores) => Promise<T>, kind: UnitOfWork = "serializable"): Promise<T> {

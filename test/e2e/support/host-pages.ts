@@ -5,7 +5,7 @@
  */
 import type { RequestListener } from "node:http";
 import { createDemoHostApp, type DemoHostOptions } from "../../../server/embed/demo-host.js";
-import { escapeHtml } from "../../../server/embed/html.js";
+import { escapeHtml } from "../../../server/web/html.js";
 
 export function framePage(src: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Partner page</title></head><body><h1>Partner page</h1><iframe title="Domains" src="${escapeHtml(src)}" style="width: 960px; height: 900px"></iframe></body></html>`;

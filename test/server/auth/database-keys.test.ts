@@ -9,33 +9,29 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Environment } from "../../../generated/deployment.js";
 import { createApp } from "../../../server/app.js";
 import { generateApiKey, hashApiKey, KeyRing } from "../../../server/auth/api-keys.js";
+import { MemoryApiKeyStore } from "../../../server/store/memory-api-key-store.js";
 import { MemoryPersistence } from "../../../server/store/memory-persistence.js";
 import type { ApiKeyStore, StoredApiKey } from "../../../server/store/persistence.js";
 import { serveOnLoopback, type Listener } from "../../support/listen.js";
 import { RETRY_AFTER_SECONDS, UnavailablePersistence } from "../../support/unavailable-persistence.js";
 
-/** An ApiKeyStore in a Map, counting its lookups. */
+/** The memory store's ApiKeyStore, counting its lookups. */
 function keyStoreInMemory(): ApiKeyStore & { lookups: number } {
-  const keys = new Map<string, StoredApiKey>();
-  return {
-    lookups: 0,
-    async findKey(hash) {
-      this.lookups++;
-      return keys.get(hash);
-    },
-    async addKey(key) {
-      keys.set(key.hash, key);
-    },
-    async revokeKey(hash) {
-      return keys.delete(hash);
-    },
-    async keysOf(environment) {
-      return [...keys.values()].filter((key) => key.environment === environment);
-    },
+  const keys = new MemoryApiKeyStore();
+  const counted = Object.assign(Object.create(keys) as MemoryApiKeyStore, { lookups: 0 });
+  counted.findKey = (hash: string, now: Date) => {
+    counted.lookups++;
+    return keys.findKey(hash, now);
   };
+  return counted;
 }
 
 const stored = (key: string, environment: Environment, partnerId = "acme"): StoredApiKey => ({
+  id: `key_${key.slice(-8)}`,
+  name: "Test key",
+  lastFour: key.slice(-4),
+  lastUsedAt: null,
+  expiresAt: null,
   hash: hashApiKey(key).toString("hex"),
   partnerId,
   partnerName: "Acme Hosting",

@@ -1,7 +1,7 @@
 /** DNS records in the embedded interface: the API's rules and messages, because both use one module. */
 import { entityTag } from "../../../server/concurrency/entity-tags.js";
 import { beforeEach, describe, expect, it } from "vitest";
-import { escapeHtml } from "../../../server/embed/html.js";
+import { escapeHtml } from "../../../server/web/html.js";
 import { textOf } from "./support/embed-browser.js";
 import { useSignedInUser } from "./support/signed-in-user.js";
 

@@ -1,5 +1,5 @@
 /** Your domains in the embedded interface: the list, the switches and renewal, through the API's own logic. */
-import { escapeHtml } from "../../../server/embed/html.js";
+import { escapeHtml } from "../../../server/web/html.js";
 import { entityTag } from "../../../server/concurrency/entity-tags.js";
 import { describe, expect, it } from "vitest";
 import { EmbedBrowser, textOf } from "./support/embed-browser.js";

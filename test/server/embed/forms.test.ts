@@ -3,7 +3,7 @@
  * and what the pages show never carries a control character, whatever was stored before.
  */
 import { describe, expect, it } from "vitest";
-import { escapeHtml } from "../../../server/embed/html.js";
+import { escapeHtml } from "../../../server/web/html.js";
 import { textOf } from "./support/embed-browser.js";
 import { useSignedInUser } from "./support/signed-in-user.js";
 

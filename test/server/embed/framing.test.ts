@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loadDeploymentConfig } from "../../../server/config.js";
-import { frameAncestors, parseEmbedOrigin } from "../../../server/embed/framing.js";
+import { frameAncestors, parseEmbedOrigin } from "../../../server/framing/framing.js";
 import { startEmbedTestServer, type EmbedTestServer } from "../../support/embed-test-server.js";
 import { EmbedBrowser } from "./support/embed-browser.js";
 

@@ -100,7 +100,7 @@ describe("while the database cannot be reached", () => {
     await expectUnavailable(response);
   });
 
-  it("logs one warning per request naming the route and the reason, without a stack, and no unexpected error", async () => {
+  it("logs one warning per request naming the route and the reason, one for the request log's outage, without a stack, and no unexpected error", async () => {
     persistence.takeDown();
     await expectUnavailable(await call("GET", "/api/v1/users/u1"));
     expect(errorLines()).toEqual([]);
@@ -110,6 +110,12 @@ describe("while the database cannot be reached", () => {
         route: "/api/v1/users/{user_identifier}",
         reason: "the database cannot be reached (taken down by the test)",
         retryAfter: RETRY_AFTER_SECONDS,
+      },
+      {
+        msg: "cannot write the request log; its records are kept for the next try",
+        route: undefined,
+        reason: "the database cannot be reached (taken down by the test)",
+        retryAfter: undefined,
       },
     ]);
     expect(logs.text()).not.toMatch(/\n\s+at |"stack"/);

@@ -3,6 +3,5 @@ import { MemoryPersistence } from "../../../server/store/memory-persistence.js";
 import { describeStoreContract } from "./store-contract.js";
 
 describeStoreContract("memory", async () => ({ persistence: new MemoryPersistence(), close: async () => {} }), {
-  keepsKeys: false,
   rollsBack: false,
 });

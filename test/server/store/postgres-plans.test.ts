@@ -6,6 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate, openSql } from "../../../server/store/postgres/index.js";
 import { PgApiKeyStore } from "../../../server/store/postgres/pg-shared-stores.js";
+import { PgRequestHistoryStore } from "../../../server/store/postgres/pg-dashboard-stores.js";
+import type { RequestFilter } from "../../../server/request-history/request-history-store.js";
 import { PgStore } from "../../../server/store/postgres/pg-store.js";
 import { PgWebhookStore } from "../../../server/store/postgres/pg-webhook-store.js";
 import type { Row, Sql } from "../../../server/store/postgres/sql-client.js";
@@ -20,6 +22,7 @@ const TRANSFERS = 5_000;
 
 /** Tables big enough that reading one whole would show: none may be scanned. */
 const BIG_TABLES = [
+  "request_log",
   "users",
   "domains",
   "dns_records",
@@ -81,8 +84,12 @@ describe("the plans of the hot lookups, with 20k records, 20k users and 20k deli
         SELECT 'whd_' || i, 'whe_' || (i % ${ENDPOINTS} + 1), 'ptn_' || (i % ${ENDPOINTS} + 1), '{}', CASE WHEN i % 10 = 0 THEN 'pending' ELSE 'succeeded' END,
                '[]', now(), now() - i * interval '1 second'
         FROM generate_series(1, ${DELIVERIES}) i;
-      INSERT INTO api_keys (hash, partner_id, partner_name, environment, hint, created_at)
-        SELECT md5(i::text), 'ptn_' || i, 'Partner', 'sandbox', 'pk_sand', now() FROM generate_series(1, 5000) i;
+      INSERT INTO api_keys (hash, id, partner_id, partner_name, environment, name, hint, last_four, created_at)
+        SELECT md5(i::text), 'key_' || i, 'ptn_' || (i % 500), 'Partner', 'sandbox', 'Key ' || i, 'sk_sandbox_abcd', 'wxyz', now() FROM generate_series(1, 5000) i;
+      INSERT INTO request_log (partner_id, environment, at, method, route, status, request_id, duration_ms, key_name)
+        SELECT 'ptn_' || (i % ${PARTNERS}), 'sandbox', now() - i * interval '1 second', 'GET', '/api/v1/users', CASE WHEN i % 7 = 0 THEN 404 ELSE 200 END,
+               'req_' || i, 1.5, 'Key'
+        FROM generate_series(1, ${RECORDS}) i;
       INSERT INTO transfers (id, partner_id, user_identifier, domain_name, status, auth_code, extend_registration, cost, currency,
                              started_at, estimated_completion, history)
         SELECT 'trf_' || i, 'ptn_' || (i % ${PARTNERS}), 'usr_' || i, 'moving-' || i || '.com', CASE WHEN i % 10 = 0 THEN 'pending' ELSE 'completed' END,
@@ -93,7 +100,10 @@ describe("the plans of the hot lookups, with 20k records, 20k users and 20k deli
   }, 120_000);
   afterAll(() => sql.close());
 
-  const calls: Array<[string, (store: PgStore, webhooks: PgWebhookStore, keys: PgApiKeyStore) => Promise<unknown>]> = [
+  type Lookup = (store: PgStore, webhooks: PgWebhookStore, keys: PgApiKeyStore, requests: PgRequestHistoryStore) => Promise<unknown>;
+  const logPage = (requests: PgRequestHistoryStore, filter: RequestFilter, before: number | null = null) =>
+    requests.page({ partnerId: "ptn_3", environment: "sandbox", filter, before, limit: 51 });
+  const calls: Array<[string, Lookup]> = [
     ["a user by id", (store) => store.findUser("ptn_3", "usr_23")],
     ["a domain by id", (store) => store.findDomain("dom_17")],
     ["a domain by name", (store) => store.findDomainByName("name-17.com")],
@@ -117,12 +127,16 @@ describe("the plans of the hot lookups, with 20k records, 20k users and 20k deli
     ["a partner's active domains whose registration ended (the sweep)", (store) => store.activeDomainsEndingBy("ptn_3", new Date())],
     ["the claim of a due delivery", (_store, webhooks) => webhooks.claimDueDelivery("whe_7", new Date(), 30_000)],
     ["a page of an endpoint's deliveries", (_store, webhooks) => webhooks.deliveriesOf("whe_7", { limit: 20, offset: 0 })],
-    ["an API key by its hash", (_store, _webhooks, keys) => keys.findKey("c4ca4238a0b923820dcc509a6f75849b")],
+    ["an API key by its hash", (_store, _webhooks, keys) => keys.findKey("c4ca4238a0b923820dcc509a6f75849b", new Date())],
+    ["a partner's keys (the dashboard)", (_store, _webhooks, keys) => keys.keysOfPartner("ptn_3", "sandbox", new Date())],
+    ["the newest page of a request log", (_store, _webhooks, _keys, requests) => logPage(requests, {})],
+    ["an older page of a request log", (_store, _webhooks, _keys, requests) => logPage(requests, {}, 10_000)],
+    ["a request of a log by its id", (_store, _webhooks, _keys, requests) => logPage(requests, { requestId: "req_3" })],
   ];
 
   it.each(calls)("reads %s through an index", async (_name, call) => {
     const queries = explaining(sql);
-    await call(new PgStore(queries), new PgWebhookStore(queries), new PgApiKeyStore(queries));
+    await call(new PgStore(queries), new PgWebhookStore(queries), new PgApiKeyStore(queries), new PgRequestHistoryStore(queries));
     expect(queries.scanned.length).toBeGreaterThan(0);
     expect(queries.scanned.flat().filter((table) => BIG_TABLES.includes(table))).toEqual([]);
   });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Cents } from "../../../server/money.js";
 import type { OutboxEvent } from "../../../server/events.js";
 import type { IdempotencyScope } from "../../../server/idempotency/idempotency-store.js";
+import type { RequestRecord } from "../../../server/request-history/request-history-store.js";
 import type { Persistence } from "../../../server/store/persistence.js";
 import type { DnsRecordRow, DomainRow, TransferRow, UserRow } from "../../../server/store/types.js";
 import type { WebhookDeliveryRow, WebhookEndpointRow } from "../../../server/webhooks/webhook-store.js";
@@ -122,8 +123,6 @@ function deliveryRow(endpoint: WebhookEndpointRow, overrides: Partial<WebhookDel
 
 /** What a store does beyond the contract every store keeps. */
 export interface StoreTraits {
-  /** Keeps partners' API keys (a database: the memory deployment takes keys from configuration only). */
-  keepsKeys: boolean;
   /** Undoes a unit of work's writes when it throws (a database; the memory store's handlers check before they write). */
   rollsBack: boolean;
 }
@@ -131,7 +130,7 @@ export interface StoreTraits {
 export function describeStoreContract(
   name: string,
   open: () => Promise<{ persistence: Persistence; close(): Promise<void> }>,
-  traits: StoreTraits = { keepsKeys: true, rollsBack: true },
+  traits: StoreTraits = { rollsBack: true },
 ): void {
   describe(`the store contract on ${name}`, () => {
     let persistence: Persistence;
@@ -550,24 +549,230 @@ export function describeStoreContract(
       });
     });
 
-    describe.runIf(traits.keepsKeys)("API keys", () => {
+    describe("API keys", () => {
       it("finds a key by its hash until it is revoked, and lists an environment's keys", async () => {
-        const keys = persistence.apiKeys!;
+        const keys = persistence.apiKeys;
         const key = {
+          id: uniqueId("key"),
           hash: uniqueId("h"),
           partnerId: uniqueId("ptn"),
           partnerName: "Acme",
           environment: "sandbox" as const,
+          name: "Checkout",
           createdAt: at("00:00:00"),
           hint: "pk_sand",
+          lastFour: "abcd",
+          lastUsedAt: null,
+          expiresAt: null,
         };
         await keys.addKey(key);
-        expect(await keys.findKey(key.hash)).toEqual(key);
+        expect(await keys.findKey(key.hash, at("00:00:00"))).toEqual(key);
         expect(await keys.keysOf("sandbox")).toContainEqual(key);
         expect(await keys.revokeKey(key.hash)).toBe(true);
         expect(await keys.revokeKey(key.hash)).toBe(false);
-        expect(await keys.findKey(key.hash)).toBeUndefined();
+        expect(await keys.findKey(key.hash, at("00:00:00"))).toBeUndefined();
         expect(await keys.keysOf("sandbox")).not.toContainEqual(key);
+      });
+
+      it("lists a partner's keys of an environment, records their last use, and ends a rolled key at its time", async () => {
+        const keys = persistence.apiKeys;
+        const partnerId = uniqueId("ptn");
+        const key = (name: string, environment: "sandbox" | "production" = "sandbox", createdAt = at("00:00:00")) => ({
+          id: uniqueId("key"),
+          hash: uniqueId("h"),
+          partnerId,
+          partnerName: "Acme",
+          environment,
+          name,
+          createdAt,
+          hint: "sk_sandbox_abcd",
+          lastFour: "wxyz",
+          lastUsedAt: null,
+          expiresAt: null,
+        });
+        const [first, second, live] = [key("first"), key("second", "sandbox", at("00:00:01")), key("live", "production")];
+        for (const row of [first, second, live]) await keys.addKey(row);
+        expect((await keys.keysOfPartner(partnerId, "sandbox", at("00:00:00"))).map((row) => row.name)).toEqual(["first", "second"]);
+        await keys.touchKey(first.hash, at("00:05:00"));
+        await keys.touchKey(first.hash, at("00:01:00"));
+        expect((await keys.findKey(first.hash, at("00:06:00")))!.lastUsedAt).toEqual(at("00:05:00"));
+        expect(await keys.expireKey(partnerId, first.id, at("01:00:00"))).toBe(true);
+        // A later end never extends an earlier one.
+        expect(await keys.expireKey(partnerId, first.id, at("02:00:00"))).toBe(true);
+        expect(await keys.findKey(first.hash, at("00:59:59"))).toBeDefined();
+        expect(await keys.findKey(first.hash, at("01:00:00"))).toBeUndefined();
+        expect((await keys.keysOfPartner(partnerId, "sandbox", at("01:00:00"))).map((row) => row.name)).toEqual(["second"]);
+        expect(await keys.expireKey("someone_else", second.id, at("00:00:00"))).toBe(false);
+        expect(await keys.revokeKeyById("someone_else", second.id)).toBe(false);
+        expect(await keys.revokeKeyById(partnerId, second.id)).toBe(true);
+        expect(await keys.deleteExpiredKeys(at("01:00:00"))).toBeGreaterThanOrEqual(1);
+        expect(await keys.keysOf("sandbox")).not.toContainEqual(expect.objectContaining({ id: first.id }));
+        expect((await keys.keysOfPartner(partnerId, "production", at("01:00:00"))).map((row) => row.name)).toEqual(["live"]);
+      });
+    });
+
+    describe("dashboard accounts", () => {
+      const member = (partnerId: string, email: string, role: "owner" | "developer" = "owner") => ({
+        id: uniqueId("mem"),
+        partnerId,
+        email,
+        passwordHash: "scrypt$ln=10,r=8,p=1$c2FsdA$aGFzaA",
+        role,
+        createdAt: at("00:00:00"),
+      });
+
+      it("create an account with its owner once per address, and find members by id and address", async () => {
+        const { accounts } = persistence;
+        const partnerId = uniqueId("ptn");
+        const email = `${uniqueId("a")}@example.test`;
+        const owner = member(partnerId, email);
+        expect(await accounts.createAccount({ id: partnerId, name: "Acme", createdAt: at("00:00:00") }, owner)).toBe(true);
+        const other = uniqueId("ptn");
+        expect(await accounts.createAccount({ id: other, name: "Copycat", createdAt: at("00:00:00") }, member(other, email))).toBe(false);
+        expect(await accounts.findPartner(other)).toBeUndefined();
+        expect(await accounts.findPartner(partnerId)).toEqual({ id: partnerId, name: "Acme", createdAt: at("00:00:00") });
+        expect(await accounts.findMemberByEmail(email)).toEqual(owner);
+        expect(await accounts.findMember(owner.id)).toEqual(owner);
+        expect(await accounts.addMember(member(partnerId, email, "developer"))).toBe(false);
+        await accounts.setPasswordHash(owner.id, "scrypt$ln=10,r=8,p=1$b3RoZXI$aGFzaA");
+        expect((await accounts.findMember(owner.id))!.passwordHash).toBe("scrypt$ln=10,r=8,p=1$b3RoZXI$aGFzaA");
+      });
+
+      it("never leave an account without an owner, and remove a member with its sessions", async () => {
+        const { accounts } = persistence;
+        const partnerId = uniqueId("ptn");
+        const owner = member(partnerId, `${uniqueId("o")}@example.test`);
+        await accounts.createAccount({ id: partnerId, name: "Acme", createdAt: at("00:00:00") }, owner);
+        const developer = member(partnerId, `${uniqueId("d")}@example.test`, "developer");
+        expect(await accounts.addMember(developer)).toBe(true);
+        expect(await accounts.setRole(partnerId, owner.id, "developer")).toBe("last_owner");
+        expect(await accounts.removeMember(partnerId, owner.id)).toBe("last_owner");
+        expect(await accounts.setRole("someone_else", developer.id, "owner")).toBe("not_found");
+        expect(await accounts.setRole(partnerId, developer.id, "owner")).toBe("done");
+        expect(await accounts.setRole(partnerId, owner.id, "developer")).toBe("done");
+        const session = {
+          idHash: uniqueId("s"),
+          memberId: owner.id,
+          partnerId,
+          csrfToken: "t",
+          createdAt: at("00:00:00"),
+          expiresAt: at("12:00:00"),
+        };
+        await accounts.saveSession(session);
+        expect(await accounts.findSession(session.idHash)).toEqual(session);
+        expect(await accounts.removeMember(partnerId, owner.id)).toBe("done");
+        expect(await accounts.findSession(session.idHash)).toBeUndefined();
+        expect((await accounts.membersOf(partnerId)).map((row) => row.id)).toEqual([developer.id]);
+      });
+
+      it("use invitations and sign-up links once, and forget what ended", async () => {
+        const { accounts } = persistence;
+        const partnerId = uniqueId("ptn");
+        const owner = member(partnerId, `${uniqueId("o")}@example.test`);
+        await accounts.createAccount({ id: partnerId, name: "Acme", createdAt: at("00:00:00") }, owner);
+        const invitation = {
+          tokenHash: uniqueId("i"),
+          partnerId,
+          email: "new@example.test",
+          role: "developer" as const,
+          invitedBy: owner.email,
+          createdAt: at("00:00:00"),
+          expiresAt: at("01:00:00"),
+        };
+        await accounts.saveInvitation(invitation);
+        expect(await accounts.invitationsOf(partnerId)).toEqual([invitation]);
+        expect(await accounts.deleteInvitation(invitation.tokenHash)).toBe(true);
+        expect(await accounts.deleteInvitation(invitation.tokenHash)).toBe(false);
+        const signUp = {
+          tokenHash: uniqueId("u"),
+          email: "x@example.test",
+          partnerName: "X",
+          passwordHash: "h",
+          expiresAt: at("01:00:00"),
+        };
+        await accounts.savePendingSignUp(signUp);
+        expect(await accounts.takePendingSignUp(signUp.tokenHash)).toEqual(signUp);
+        expect(await accounts.takePendingSignUp(signUp.tokenHash)).toBeUndefined();
+        const ended = {
+          idHash: uniqueId("s"),
+          memberId: owner.id,
+          partnerId,
+          csrfToken: "t",
+          createdAt: at("00:00:00"),
+          expiresAt: at("00:30:00"),
+        };
+        const open = { ...ended, idHash: uniqueId("s"), expiresAt: at("05:00:00") };
+        await accounts.saveSession(ended);
+        await accounts.saveSession(open);
+        expect(await accounts.deleteExpired(at("01:00:00"))).toBeGreaterThanOrEqual(1);
+        expect(await accounts.findSession(ended.idHash)).toBeUndefined();
+        expect(await accounts.findSession(open.idHash)).toEqual(open);
+        await accounts.deleteSessionsOf(owner.id, open.idHash);
+        expect(await accounts.findSession(open.idHash)).toEqual(open);
+        await accounts.deleteSessionsOf(owner.id);
+        expect(await accounts.findSession(open.idHash)).toBeUndefined();
+      });
+    });
+
+    describe("the request log", () => {
+      const record = (partnerId: string, i: number, overrides: Partial<RequestRecord> = {}): RequestRecord => ({
+        partnerId,
+        environment: "sandbox",
+        at: new Date(at("00:00:00").getTime() + i * 1000),
+        method: "GET",
+        route: i % 2 === 0 ? "/api/v1/users" : "/api/v1/domains/tlds",
+        status: i % 3 === 0 ? 404 : 200,
+        requestId: `req_${partnerId}_${i}`,
+        durationMs: 1.5,
+        keyName: "Checkout",
+        ...overrides,
+      });
+
+      it("pages a partner's requests of an environment newest first, filtered by status class, route and request id", async () => {
+        const log = persistence.requestHistory;
+        const partnerId = uniqueId("ptn");
+        await log.append(Array.from({ length: 7 }, (_, i) => record(partnerId, i)));
+        await log.append([record(partnerId, 7, { environment: "production" }), record(uniqueId("ptn"), 8)]);
+        const query = { partnerId, environment: "sandbox" as const, filter: {}, before: null, limit: 3 };
+        const first = await log.page(query);
+        expect(first.map((row) => row.requestId)).toEqual([6, 5, 4].map((i) => `req_${partnerId}_${i}`));
+        expect(first[0]).toMatchObject({ ...record(partnerId, 6), at: record(partnerId, 6).at });
+        const rest = await log.page({ ...query, before: first.at(-1)!.seq, limit: 10 });
+        expect(rest.map((row) => row.requestId)).toEqual([3, 2, 1, 0].map((i) => `req_${partnerId}_${i}`));
+        const page = (filter: object) =>
+          log.page({ ...query, filter, limit: 10 }).then((rows) => rows.map((row) => row.requestId.split("_").at(-1)));
+        expect(await page({ statusClass: 4 })).toEqual(["6", "3", "0"]);
+        expect(await page({ route: "/api/v1/domains/tlds" })).toEqual(["5", "3", "1"]);
+        expect(await page({ requestId: `req_${partnerId}_2` })).toEqual(["2"]);
+        expect(await page({ statusClass: 2, route: "/api/v1/users" })).toEqual(["4", "2"]);
+      });
+
+      it("forgets only what is both older than the age kept and beyond the newest kept", async () => {
+        const log = persistence.requestHistory;
+        const partnerId = uniqueId("ptn");
+        await log.append(Array.from({ length: 6 }, (_, i) => record(partnerId, i)));
+        const query = { partnerId, environment: "sandbox" as const, filter: {}, before: null, limit: 10 };
+        // Ages 5..0 seconds at 00:00:05: older than 2 s are 0, 1, 2; beyond the newest 2 are 0..3.
+        await log.prune(at("00:00:05"), { maxAgeMs: 2_000, keepLatest: 2 });
+        expect((await log.page(query)).map((row) => row.requestId.split("_").at(-1))).toEqual(["5", "4", "3"]);
+        await log.prune(at("00:10:00"), { maxAgeMs: 2_000, keepLatest: 2 });
+        expect((await log.page(query)).map((row) => row.requestId.split("_").at(-1))).toEqual(["5", "4"]);
+      });
+    });
+
+    describe("framing origins", () => {
+      it("are kept per partner and environment, replaced whole, and none when emptied", async () => {
+        const origins = persistence.framingOrigins;
+        const partnerId = uniqueId("ptn");
+        await origins.setOrigins(partnerId, "sandbox", ["https://a.example", "https://*.b.example"]);
+        await origins.setOrigins(partnerId, "production", ["https://live.example"]);
+        expect(await origins.originsOf(partnerId, "sandbox")).toEqual(["https://a.example", "https://*.b.example"]);
+        await origins.setOrigins(partnerId, "sandbox", ["https://c.example"]);
+        expect(await origins.originsOf(partnerId, "sandbox")).toEqual(["https://c.example"]);
+        await origins.setOrigins(partnerId, "sandbox", []);
+        expect(await origins.originsOf(partnerId, "sandbox")).toEqual([]);
+        expect(await origins.originsOf(partnerId, "production")).toEqual(["https://live.example"]);
+        expect(await origins.originsOf(uniqueId("ptn"), "sandbox")).toEqual([]);
       });
     });
 

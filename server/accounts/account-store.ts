@@ -1,0 +1,222 @@
+/**
+ * Partner accounts of the dashboard and the people in them: the interface every store implements
+ * and its in-memory implementation. E-mail addresses are kept as normalized (lower case), one
+ * member per address across every partner account.
+ */
+
+export type MemberRole = "owner" | "developer";
+
+export interface PartnerAccountRow {
+  id: string;
+  name: string;
+  createdAt: Date;
+}
+
+export interface MemberRow {
+  id: string;
+  partnerId: string;
+  email: string;
+  /** scrypt hash in the PHC-like form of server/dashboard/accounts/passwords.ts. */
+  passwordHash: string;
+  role: MemberRole;
+  createdAt: Date;
+}
+
+/** An invitation to join a partner account; only the hash of its link's token is kept. */
+export interface InvitationRow {
+  tokenHash: string;
+  partnerId: string;
+  email: string;
+  role: MemberRole;
+  invitedBy: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+/** A sign-up waiting for its address to be confirmed by the link sent to it. */
+export interface PendingSignUpRow {
+  tokenHash: string;
+  email: string;
+  partnerName: string;
+  passwordHash: string;
+  expiresAt: Date;
+}
+
+/** A signed-in browser; only the hash of its cookie value is kept. */
+export interface DashboardSessionRow {
+  idHash: string;
+  memberId: string;
+  partnerId: string;
+  /** Synchronizer token every form of this session carries (CSRF). */
+  csrfToken: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+/** What a change to the members of an account came to: the last owner is never removed or demoted. */
+export type MemberChange = "done" | "not_found" | "last_owner";
+
+export interface AccountStore {
+  /** Creates the account with its first owner; false (nothing written) when the owner's address is taken. */
+  createAccount(partner: PartnerAccountRow, owner: MemberRow): Promise<boolean>;
+  findPartner(id: string): Promise<PartnerAccountRow | undefined>;
+  findMember(id: string): Promise<MemberRow | undefined>;
+  findMemberByEmail(email: string): Promise<MemberRow | undefined>;
+  /** Oldest first. */
+  membersOf(partnerId: string): Promise<MemberRow[]>;
+  /** False (nothing written) when the address already belongs to a member. */
+  addMember(member: MemberRow): Promise<boolean>;
+  setPasswordHash(memberId: string, passwordHash: string): Promise<void>;
+  /** Changes a member's role; never leaves the account without an owner. */
+  setRole(partnerId: string, memberId: string, role: MemberRole): Promise<MemberChange>;
+  /** Removes a member with its sessions; never the last owner. */
+  removeMember(partnerId: string, memberId: string): Promise<MemberChange>;
+
+  saveInvitation(invitation: InvitationRow): Promise<void>;
+  findInvitation(tokenHash: string): Promise<InvitationRow | undefined>;
+  /** Oldest first. */
+  invitationsOf(partnerId: string): Promise<InvitationRow[]>;
+  /** Answers whether there was one: a link is used once. */
+  deleteInvitation(tokenHash: string): Promise<boolean>;
+
+  savePendingSignUp(signUp: PendingSignUpRow): Promise<void>;
+  /** The sign-up, removed: a link is used once. */
+  takePendingSignUp(tokenHash: string): Promise<PendingSignUpRow | undefined>;
+
+  saveSession(session: DashboardSessionRow): Promise<void>;
+  findSession(idHash: string): Promise<DashboardSessionRow | undefined>;
+  deleteSession(idHash: string): Promise<void>;
+  /** Ends every session of the member but the one named (a password change keeps the browser that made it). */
+  deleteSessionsOf(memberId: string, except?: string): Promise<void>;
+
+  /** Forgets sessions, invitations and sign-ups that ended by `now`. */
+  deleteExpired(now: Date): Promise<number>;
+}
+
+const copy = <T extends object>(row: T | undefined): T | undefined => row && { ...row };
+
+export class MemoryAccountStore implements AccountStore {
+  private readonly partners = new Map<string, PartnerAccountRow>();
+  private readonly members = new Map<string, MemberRow>();
+  private readonly memberIdByEmail = new Map<string, string>();
+  private readonly invitations = new Map<string, InvitationRow>();
+  private readonly signUps = new Map<string, PendingSignUpRow>();
+  private readonly sessions = new Map<string, DashboardSessionRow>();
+
+  async createAccount(partner: PartnerAccountRow, owner: MemberRow): Promise<boolean> {
+    if (this.memberIdByEmail.has(owner.email) || this.partners.has(partner.id)) return false;
+    this.partners.set(partner.id, { ...partner });
+    this.insertMember(owner);
+    return true;
+  }
+
+  async findPartner(id: string): Promise<PartnerAccountRow | undefined> {
+    return copy(this.partners.get(id));
+  }
+
+  async findMember(id: string): Promise<MemberRow | undefined> {
+    return copy(this.members.get(id));
+  }
+
+  async findMemberByEmail(email: string): Promise<MemberRow | undefined> {
+    const id = this.memberIdByEmail.get(email);
+    return id === undefined ? undefined : copy(this.members.get(id));
+  }
+
+  async membersOf(partnerId: string): Promise<MemberRow[]> {
+    return [...this.members.values()].filter((member) => member.partnerId === partnerId).map((member) => ({ ...member }));
+  }
+
+  async addMember(member: MemberRow): Promise<boolean> {
+    if (this.memberIdByEmail.has(member.email)) return false;
+    this.insertMember(member);
+    return true;
+  }
+
+  private insertMember(member: MemberRow): void {
+    this.members.set(member.id, { ...member });
+    this.memberIdByEmail.set(member.email, member.id);
+  }
+
+  async setPasswordHash(memberId: string, passwordHash: string): Promise<void> {
+    const member = this.members.get(memberId);
+    if (member) member.passwordHash = passwordHash;
+  }
+
+  async setRole(partnerId: string, memberId: string, role: MemberRole): Promise<MemberChange> {
+    const member = this.members.get(memberId);
+    if (!member || member.partnerId !== partnerId) return "not_found";
+    if (member.role === "owner" && role !== "owner" && this.ownerCount(partnerId) === 1) return "last_owner";
+    member.role = role;
+    return "done";
+  }
+
+  async removeMember(partnerId: string, memberId: string): Promise<MemberChange> {
+    const member = this.members.get(memberId);
+    if (!member || member.partnerId !== partnerId) return "not_found";
+    if (member.role === "owner" && this.ownerCount(partnerId) === 1) return "last_owner";
+    this.members.delete(memberId);
+    this.memberIdByEmail.delete(member.email);
+    await this.deleteSessionsOf(memberId);
+    return "done";
+  }
+
+  private ownerCount(partnerId: string): number {
+    let owners = 0;
+    for (const member of this.members.values()) if (member.partnerId === partnerId && member.role === "owner") owners++;
+    return owners;
+  }
+
+  async saveInvitation(invitation: InvitationRow): Promise<void> {
+    this.invitations.set(invitation.tokenHash, { ...invitation });
+  }
+
+  async findInvitation(tokenHash: string): Promise<InvitationRow | undefined> {
+    return copy(this.invitations.get(tokenHash));
+  }
+
+  async invitationsOf(partnerId: string): Promise<InvitationRow[]> {
+    return [...this.invitations.values()].filter((row) => row.partnerId === partnerId).map((row) => ({ ...row }));
+  }
+
+  async deleteInvitation(tokenHash: string): Promise<boolean> {
+    return this.invitations.delete(tokenHash);
+  }
+
+  async savePendingSignUp(signUp: PendingSignUpRow): Promise<void> {
+    this.signUps.set(signUp.tokenHash, { ...signUp });
+  }
+
+  async takePendingSignUp(tokenHash: string): Promise<PendingSignUpRow | undefined> {
+    const row = this.signUps.get(tokenHash);
+    this.signUps.delete(tokenHash);
+    return row;
+  }
+
+  async saveSession(session: DashboardSessionRow): Promise<void> {
+    this.sessions.set(session.idHash, { ...session });
+  }
+
+  async findSession(idHash: string): Promise<DashboardSessionRow | undefined> {
+    return copy(this.sessions.get(idHash));
+  }
+
+  async deleteSession(idHash: string): Promise<void> {
+    this.sessions.delete(idHash);
+  }
+
+  async deleteSessionsOf(memberId: string, except?: string): Promise<void> {
+    for (const [idHash, session] of this.sessions) if (session.memberId === memberId && idHash !== except) this.sessions.delete(idHash);
+  }
+
+  async deleteExpired(now: Date): Promise<number> {
+    let deleted = 0;
+    for (const rows of [this.sessions, this.invitations, this.signUps] as Map<string, { expiresAt: Date }>[])
+      for (const [key, row] of rows)
+        if (row.expiresAt <= now) {
+          rows.delete(key);
+          deleted++;
+        }
+    return deleted;
+  }
+}

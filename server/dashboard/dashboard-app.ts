@@ -1,0 +1,211 @@
+/**
+ * The partner dashboard, on its own listener (DASHBOARD_PORT): accounts and team, API keys,
+ * webhooks, the request log, the sandbox and who may frame the embedded interface, over the same
+ * store as the API; and the developer portal at /docs/. Server-rendered HTML whose forms work
+ * without scripts; a small script adds copy buttons and confirmations.
+ *
+ * Request ladder: security headers, static assets and the portal, the pages before sign-in, then
+ * every other page needs a session (else the sign-in page), and every POST passes the CSRF checks.
+ */
+import { fileURLToPath } from "node:url";
+import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from "express";
+import { Accounts } from "../accounts/accounts.js";
+import { DashboardSessions } from "../accounts/dashboard-sessions.js";
+import type { Mailer } from "../accounts/mailer.js";
+import { servicesOf, type Services } from "../context.js";
+import { ApiError } from "../errors.js";
+import { storeUnavailableIn, retryAfterHeader } from "../store/unavailable.js";
+import { CSRF_FIELD, csrfRefusal } from "../web/csrf.js";
+import { readCookie, SESSION_COOKIE, FORM_COOKIE } from "./cookies.js";
+import { memberOf, type Dashboard, type MemberRequest } from "./dashboard-context.js";
+import { requireUtf8Form } from "../web/form-fields.js";
+import { DEFAULT_PORTAL_FILES, registerDeveloperPortal, type PortalFiles } from "./portal.js";
+import { registerAccountRoutes, registerPublicAccountRoutes } from "./routes/account.js";
+import { registerEmbeddingRoutes } from "./routes/embedding.js";
+import { registerKeyRoutes } from "./routes/keys.js";
+import { registerRequestLogRoutes } from "./routes/request-log.js";
+import { registerSandboxRoutes } from "./routes/sandbox.js";
+import { registerTeamRoutes } from "./routes/team.js";
+import { registerWebhookRoutes } from "./routes/webhooks.js";
+import { notFoundPage, problemPage, refusedPage, unavailablePage } from "./views/layout.js";
+
+const ASSETS = fileURLToPath(new URL("./assets/", import.meta.url));
+
+/** Everything from this host, nothing inline, never framed. */
+const POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+const securityHeaders: RequestHandler = (_req, res, next) => {
+  res.setHeader("Content-Security-Policy", POLICY);
+  res.setHeader("X-Frame-Options", "DENY");
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  res.setHeader("Referrer-Policy", "no-referrer");
+  res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
+  res.setHeader("Cache-Control", "no-store");
+  next();
+};
+
+/** The origins a form may come from: this host as the browser addressed it. */
+function ownOrigin(req: Request): string {
+  return `${req.protocol}://${req.get("host") ?? ""}`;
+}
+
+function requireMember(dashboard: Dashboard): RequestHandler {
+  return async (req, res, next) => {
+    const signedIn = await dashboard.sessions.resume(readCookie(req.headers.cookie, SESSION_COOKIE));
+    if (!signedIn) {
+      // A page asked for while signed out comes back after sign-in; a form's POST does not.
+      const back = req.method === "GET" ? `?next=${encodeURIComponent(req.originalUrl)}` : "";
+      res.redirect(303, `/sign-in${back}`);
+      return;
+    }
+    const { member, partner, session } = signedIn;
+    // The partner's sandbox clock as every instance last moved it: the pages show times by it.
+    await dashboard.services.clocks.refresh(partner.id);
+    const context: MemberRequest = {
+      dashboard,
+      signedIn,
+      member,
+      partner,
+      services: servicesOf(dashboard.services, partner.id),
+      chrome: (current) => ({
+        partnerName: partner.name,
+        email: member.email,
+        environment: dashboard.services.deployment.environment,
+        current,
+        csrfToken: session.csrfToken,
+      }),
+    };
+    res.locals.member = context;
+    next();
+  };
+}
+
+/** Every POST: the Fetch Metadata and Origin checks, and the form token of the session or, before sign-in, of the form cookie. */
+function verifyCsrf(dashboard: Dashboard, signedIn: boolean): RequestHandler {
+  return (req, res, next) => {
+    if (req.method !== "POST") return next();
+    const expected = signedIn ? memberOf(res).signedIn.session.csrfToken : readCookie(req.headers.cookie, FORM_COOKIE);
+    const refusal =
+      expected === undefined
+        ? "no form cookie"
+        : csrfRefusal({
+            headers: req.headers,
+            token: (req.body as Record<string, unknown> | undefined)?.[CSRF_FIELD],
+            sessionToken: expected,
+            ownOrigin: ownOrigin(req),
+          });
+    if (refusal === null) return next();
+    dashboard.log(`dashboard: refused ${req.method}: ${refusal}`);
+    res.status(403).type("html").send(refusedPage());
+  };
+}
+
+/** The route a request matched, for log lines: raw paths carry tokens of links. */
+function routeOf(req: Request): string {
+  const route = (req as { route?: { path?: unknown } }).route?.path;
+  return typeof route === "string" ? route : "a path without a route";
+}
+
+function errorPage(dashboard: Dashboard): ErrorRequestHandler {
+  return (error, req, res, _next) => {
+    if (error instanceof ApiError && (error.status === 404 || error.status === 403)) {
+      res.status(404).type("html").send(notFoundPage());
+      return;
+    }
+    const status = (error as { status?: unknown }).status;
+    if (!(error instanceof ApiError) && status === 404) {
+      res.status(404).type("html").send(notFoundPage());
+      return;
+    }
+    if (typeof status === "number" && status >= 400 && status < 500) {
+      res.status(status).type("html").send(refusedPage());
+      return;
+    }
+    const unavailable = storeUnavailableIn(error);
+    if (unavailable) {
+      dashboard.log(`dashboard: store unavailable on ${req.method} ${routeOf(req)}: ${unavailable.message}`);
+      res.setHeader("Retry-After", retryAfterHeader(unavailable));
+      res.status(503).type("html").send(unavailablePage());
+      return;
+    }
+    dashboard.log(`dashboard: unexpected error on ${req.method} ${routeOf(req)}`, error);
+    res.status(500).type("html").send(problemPage());
+  };
+}
+
+export interface DashboardOptions {
+  services: Services;
+  /** The dashboard's own base URL, for the links of its e-mails. */
+  baseUrl: string;
+  apiBaseUrl: string;
+  routes: readonly string[];
+  mailer: Mailer;
+  flushRequestLog?: () => Promise<void>;
+  /** log2 of scrypt's N; tests lower it (server/accounts/passwords.ts). */
+  passwordCost?: number;
+  log?: (message: string, error?: unknown) => void;
+  portal?: PortalFiles;
+}
+
+export interface PartnerDashboard {
+  app: Express;
+  dashboard: Dashboard;
+}
+
+export function createDashboardApp(options: DashboardOptions): PartnerDashboard {
+  const { services } = options;
+  const dashboard: Dashboard = {
+    services,
+    // Getters: the stores are read at each use, as the API's are (tests point a deployment at fresh ones).
+    accounts: new Accounts({
+      get accounts() {
+        return services.persistence.accounts;
+      },
+      get attempts() {
+        return services.persistence.rateLimits;
+      },
+      clock: services.clock,
+      mailer: options.mailer,
+      baseUrl: options.baseUrl.replace(/\/$/, ""),
+      passwordCost: options.passwordCost,
+    }),
+    sessions: new DashboardSessions(() => services.persistence.accounts, services.clock),
+    flushRequestLog: options.flushRequestLog ?? (async () => {}),
+    routes: options.routes,
+    apiBaseUrl: options.apiBaseUrl.replace(/\/$/, ""),
+    signUpOpen: options.mailer.delivers,
+    log: options.log ?? ((message, error) => console.error(message, error ?? "")),
+  };
+  const portal = options.portal ?? DEFAULT_PORTAL_FILES;
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.enable("case sensitive routing");
+  app.enable("strict routing");
+  app.locals.dashboard = dashboard;
+  app.use((_req, res, next) => {
+    res.locals.dashboard = dashboard;
+    next();
+  });
+  app.use(securityHeaders);
+  app.use("/assets", express.static(ASSETS, { index: false, fallthrough: false, cacheControl: false }));
+  registerDeveloperPortal(app, portal, dashboard);
+  app.use(express.urlencoded({ extended: false, limit: "32kb", parameterLimit: 100, verify: requireUtf8Form }));
+  registerPublicAccountRoutes(app, verifyCsrf(dashboard, false));
+  app.use(requireMember(dashboard));
+  app.use(verifyCsrf(dashboard, true));
+  app.get("/", (_req, res) => res.redirect(303, "/keys"));
+  registerAccountRoutes(app);
+  registerKeyRoutes(app);
+  registerWebhookRoutes(app);
+  registerRequestLogRoutes(app);
+  if (dashboard.services.deployment.environment === "sandbox") registerSandboxRoutes(app);
+  registerEmbeddingRoutes(app);
+  registerTeamRoutes(app);
+  app.use((_req, res) => {
+    res.status(404).type("html").send(notFoundPage());
+  });
+  app.use(errorPage(dashboard));
+  return { app, dashboard };
+}

@@ -1,0 +1,100 @@
+/**
+ * The developer portal at the docs address (/docs/ of the dashboard's host): the published
+ * OpenAPI documents (`partner-api.yml`, Variant R, as the service description names it, and the
+ * other bundles), the HTML reference of each, and how to install the client. Public: no sign-in.
+ */
+import { existsSync, readdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { Express } from "express";
+import { html } from "../web/html.js";
+import type { Dashboard } from "./dashboard-context.js";
+import { page } from "./views/layout.js";
+
+export interface PortalFiles {
+  /** The published documents (generated/openapi/). */
+  documents: string;
+  /** The HTML reference pages (dist/docs/, built by `npm run build:server` or `npm run build:docs`). */
+  reference: string;
+}
+
+export const DEFAULT_PORTAL_FILES: PortalFiles = {
+  documents: fileURLToPath(new URL("../../generated/openapi/", import.meta.url)),
+  reference: fileURLToPath(new URL("../../dist/docs/", import.meta.url)),
+};
+
+/** What each document is, by file name. */
+const DOCUMENTS: ReadonlyArray<{ file: string; title: string; about: string }> = [
+  {
+    file: "partner-api.yml",
+    title: "Partner API (Variant R)",
+    about: "The minimal shapes with bearer authentication and both servers, as the service description publishes it.",
+  },
+  { file: "partner-api.d.yml", title: "Partner API (Variant D)", about: "Domain-scoped DNS records with content." },
+  { file: "partner-api.full.yml", title: "Partner API (both variants)", about: "Every operation of both variants and the additions." },
+  { file: "partner-api.sandbox.yml", title: "Sandbox, Variant R", about: "With the sandbox's helpers (clock, reset, magic names)." },
+  { file: "partner-api.d.sandbox.yml", title: "Sandbox, Variant D", about: "Variant D with the sandbox's helpers." },
+  { file: "partner-api.full.sandbox.yml", title: "Sandbox, both variants", about: "Everything, as this sandbox serves it." },
+];
+
+/** Redoc's pages carry their scripts and styles inline and start a worker: allowed on these pages only. */
+const REFERENCE_POLICY =
+  "default-src 'none'; script-src 'self' 'unsafe-inline' blob:; worker-src blob:; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+function portalPage(available: { documents: Set<string>; reference: Set<string> }, dashboard: Dashboard): string {
+  const documents = DOCUMENTS.filter(({ file }) => available.documents.has(file));
+  return page(
+    "Developer portal",
+    html`<h1>Partner Domain and DNS Service API</h1>
+<p>Everything to build against the API: its OpenAPI descriptions, a reference to read, and the typed client. Keys come from the <a href="/keys">dashboard</a>.</p>
+<section class="card" aria-labelledby="start-heading"><h2 id="start-heading">Start</h2>
+<ol>
+<li>Sign in to the <a href="/keys">dashboard</a> and create a sandbox key.</li>
+<li>Install the client: <pre class="example"><code>npm install @partner-api/client</code></pre></li>
+<li>Call the sandbox at <code>${dashboard.apiBaseUrl}</code>: <pre class="example"><code>curl -s ${dashboard.apiBaseUrl}/api/v1/domains/tlds -H 'Authorization: Bearer sk_sandbox_...'</code></pre></li>
+</ol>
+</section>
+<section aria-labelledby="documents-heading"><h2 id="documents-heading">OpenAPI documents and reference</h2>
+<div class="table-scroll" role="region" aria-labelledby="documents-heading" tabindex="0"><table>
+<caption class="visually-hidden">Published documents</caption>
+<thead><tr><th scope="col">Document</th><th scope="col">What it describes</th><th scope="col">Reference</th></tr></thead>
+<tbody>${documents.map(({ file, title, about }) => {
+      const reference = file.replace(/\.yml$/, ".html");
+      return html`<tr><th scope="row"><a href="/docs/${file}">${file}</a><br><span class="hint">${title}</span></th><td>${about}</td><td>${available.reference.has(reference) ? html`<a href="/docs/reference/${reference}">Read ${title}</a>` : html`Not built (<code>npm run build:docs</code>)`}</td></tr>`;
+    })}</tbody></table></div>
+</section>`,
+  );
+}
+
+export function registerDeveloperPortal(app: Express, files: PortalFiles, dashboard: Dashboard): void {
+  // Read at each request: `npm run build:docs` while the server runs adds pages without a restart.
+  const available = () => ({
+    documents: new Set(existsSync(files.documents) ? readdirSync(files.documents).filter((file) => file.endsWith(".yml")) : []),
+    reference: new Set(existsSync(files.reference) ? readdirSync(files.reference).filter((file) => file.endsWith(".html")) : []),
+  });
+  app.get("/docs", (_req, res) => res.redirect(301, "/docs/"));
+  app.get("/docs/", (_req, res) => {
+    res.setHeader("Cache-Control", "no-cache");
+    res.type("html").send(portalPage(available(), dashboard));
+  });
+  app.get("/docs/:file", (req, res, next) => {
+    const file = String(req.params.file);
+    // Only the files listed: a name is looked up, never joined into a path as given.
+    if (!available().documents.has(file)) return next();
+    res.setHeader("Cache-Control", "no-cache");
+    res.type("application/yaml; charset=utf-8").sendFile(file, { root: files.documents, dotfiles: "deny" });
+  });
+  app.get("/docs/reference/:file", (req, res, next) => {
+    const file = String(req.params.file);
+    if (!available().reference.has(file)) return next();
+    res.setHeader("Content-Security-Policy", REFERENCE_POLICY);
+    res.setHeader("Cache-Control", "no-cache");
+    res.type("html").sendFile(file, { root: files.reference, dotfiles: "deny" });
+  });
+  // Anything else under /docs/ is no page of the portal, signed in or not.
+  app.use("/docs", (_req, res) => {
+    res
+      .status(404)
+      .type("html")
+      .send(page("Not found", html`<h1>Page not found</h1><p><a href="/docs/">Go to the developer portal</a></p>`));
+  });
+}

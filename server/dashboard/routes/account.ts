@@ -1,0 +1,223 @@
+/** Signing up, in and out, joining by invitation, and changing one's password. */
+import type { Express, Request, RequestHandler, Response } from "express";
+import { AccountProblem } from "../../accounts/accounts.js";
+import type { MemberRow } from "../../accounts/account-store.js";
+import { secretOf, textOf, type FormBody } from "../../web/form-fields.js";
+import { clearedSessionCookie, FORM_COOKIE, formCookie, newFormToken, readCookie, SESSION_COOKIE, sessionCookie } from "../cookies.js";
+import { memberOf, type Dashboard } from "../dashboard-context.js";
+import {
+  accountPage,
+  checkInboxPage,
+  confirmSignUpPage,
+  invitationPage,
+  linkEndedPage,
+  signInPage,
+  signUpPage,
+} from "../views/account-views.js";
+import { formErrors } from "../views/controls.js";
+
+/** The form token of a browser before sign-in, made (and set as a cookie) on its first form. */
+function formToken(req: Request, res: Response): string {
+  const existing = readCookie(req.headers.cookie, FORM_COOKIE);
+  if (existing && /^[A-Za-z0-9_-]{32}$/.test(existing)) return existing;
+  const token = newFormToken();
+  res.append("Set-Cookie", formCookie(token));
+  return token;
+}
+
+/** Where to go after sign-in: a path of this host only, never another site (an open redirect). */
+function safeNext(value: unknown): string {
+  return typeof value === "string" && /^\/(?![/\\])[\x21-\x7e]*$/.test(value) && !value.startsWith("/sign-") ? value : "/keys";
+}
+
+const body = (req: Request) => (req.body ?? {}) as FormBody;
+
+async function signInAs(dashboard: Dashboard, req: Request, res: Response, member: MemberRow, next: string): Promise<void> {
+  const { value, maxAgeSeconds } = await dashboard.sessions.start(member, readCookie(req.headers.cookie, SESSION_COOKIE));
+  res.append("Set-Cookie", sessionCookie(value, maxAgeSeconds));
+  res.redirect(303, next);
+}
+
+export function registerPublicAccountRoutes(app: Express, csrf: RequestHandler): void {
+  const dashboardOf = (res: Response) => res.locals.dashboard as Dashboard;
+  const environmentOf = (res: Response) => dashboardOf(res).services.deployment.environment;
+
+  app.get("/sign-in", (req, res) => {
+    const signedOut = req.query.signed_out === "1";
+    res.type("html").send(
+      signInPage({
+        formToken: formToken(req, res),
+        next: typeof req.query.next === "string" ? safeNext(req.query.next) : undefined,
+        message: signedOut ? "You are signed out." : null,
+        signUpOpen: dashboardOf(res).signUpOpen,
+        environment: environmentOf(res),
+      }),
+    );
+  });
+
+  app.post("/sign-in", csrf, async (req, res) => {
+    const dashboard = dashboardOf(res);
+    const form = body(req);
+    const email = textOf(form, "email");
+    const password = secretOf(form, "password");
+    const next = safeNext(form.next);
+    const result = await dashboard.accounts.signIn({ email, password }, req.socket.remoteAddress ?? "unknown");
+    if (result.member) return signInAs(dashboard, req, res, result.member, next);
+    const throttled = result.retryAfterSeconds !== undefined;
+    if (throttled) res.setHeader("Retry-After", String(result.retryAfterSeconds));
+    const message = throttled
+      ? `Too many sign-in attempts. Try again in ${Math.ceil(result.retryAfterSeconds! / 60)} minutes.`
+      : "The e-mail address or the password is not right.";
+    res
+      .status(throttled ? 429 : 401)
+      .type("html")
+      .send(
+        signInPage({
+          formToken: formToken(req, res),
+          email,
+          next: next === "/keys" ? undefined : next,
+          errors: formErrors({}, [message]),
+          signUpOpen: dashboard.signUpOpen,
+          environment: environmentOf(res),
+        }),
+      );
+  });
+
+  app.get("/sign-up", (req, res) => {
+    res.type("html").send(signUpPage({ formToken: formToken(req, res), open: dashboardOf(res).signUpOpen }));
+  });
+
+  app.post("/sign-up", csrf, async (req, res) => {
+    const dashboard = dashboardOf(res);
+    if (!dashboard.signUpOpen) {
+      res
+        .status(403)
+        .type("html")
+        .send(signUpPage({ formToken: formToken(req, res), open: false }));
+      return;
+    }
+    const form = body(req);
+    const values = { email: textOf(form, "email"), partner_name: textOf(form, "partner_name") };
+    try {
+      const { email } = await dashboard.accounts.requestSignUp({
+        email: values.email,
+        partnerName: values.partner_name,
+        password: secretOf(form, "password"),
+      });
+      res
+        .status(202)
+        .type("html")
+        .send(checkInboxPage(email, environmentOf(res)));
+    } catch (error) {
+      if (!(error instanceof AccountProblem)) throw error;
+      res
+        .status(422)
+        .type("html")
+        .send(signUpPage({ formToken: formToken(req, res), values, errors: formErrors(error.fields), open: true }));
+    }
+  });
+
+  // A GET never uses a link up: mail scanners and previews open links; the button's POST does.
+  app.get("/sign-up/confirm/:token", (req, res) => {
+    res.type("html").send(confirmSignUpPage(formToken(req, res), String(req.params.token)));
+  });
+
+  app.post("/sign-up/confirm/:token", csrf, async (req, res) => {
+    const dashboard = dashboardOf(res);
+    const member = await dashboard.accounts.confirmSignUp(String(req.params.token));
+    if (!member) {
+      res.status(410).type("html").send(linkEndedPage());
+      return;
+    }
+    await signInAs(dashboard, req, res, member, "/keys?welcome=1");
+  });
+
+  app.get("/invitations/:token", async (req, res) => {
+    const dashboard = dashboardOf(res);
+    const token = String(req.params.token);
+    const invitation = await dashboard.accounts.openInvitation(token);
+    if (!invitation) {
+      res.status(410).type("html").send(linkEndedPage());
+      return;
+    }
+    const partner = await dashboard.services.persistence.accounts.findPartner(invitation.partnerId);
+    res.type("html").send(invitationPage({ formToken: formToken(req, res), token, invitation, partner }));
+  });
+
+  app.post("/invitations/:token", csrf, async (req, res) => {
+    const dashboard = dashboardOf(res);
+    const token = String(req.params.token);
+    try {
+      const outcome = await dashboard.accounts.acceptInvitation(token, secretOf(body(req), "password"));
+      if (outcome === "expired") {
+        res.status(410).type("html").send(linkEndedPage());
+        return;
+      }
+      if (outcome === "address_taken") {
+        res
+          .status(409)
+          .type("html")
+          .send(
+            signInPage({
+              formToken: formToken(req, res),
+              errors: formErrors({}, [
+                "This address already has a dashboard account; an address belongs to one partner account. Sign in with it.",
+              ]),
+              signUpOpen: dashboard.signUpOpen,
+              environment: environmentOf(res),
+            }),
+          );
+        return;
+      }
+      await signInAs(dashboard, req, res, outcome, "/keys?welcome=1");
+    } catch (error) {
+      if (!(error instanceof AccountProblem)) throw error;
+      const invitation = await dashboard.accounts.openInvitation(token);
+      if (!invitation) {
+        res.status(410).type("html").send(linkEndedPage());
+        return;
+      }
+      const partner = await dashboard.services.persistence.accounts.findPartner(invitation.partnerId);
+      res
+        .status(422)
+        .type("html")
+        .send(invitationPage({ formToken: formToken(req, res), token, invitation, partner, errors: formErrors(error.fields) }));
+    }
+  });
+}
+
+export function registerAccountRoutes(app: Express): void {
+  app.post("/sign-out", async (req, res) => {
+    const { dashboard } = memberOf(res);
+    const value = readCookie(req.headers.cookie, SESSION_COOKIE);
+    if (value) await dashboard.sessions.end(value);
+    res.append("Set-Cookie", clearedSessionCookie());
+    res.redirect(303, "/sign-in?signed_out=1");
+  });
+
+  app.get("/account", (req, res) => {
+    const { chrome, member, partner } = memberOf(res);
+    const message = req.query.changed === "1" ? "Your password is changed." : null;
+    res.type("html").send(accountPage({ chrome: chrome("account"), member, partner, message }));
+  });
+
+  app.post("/account/password", async (req, res) => {
+    const { dashboard, chrome, member, partner, signedIn } = memberOf(res);
+    const form = body(req);
+    try {
+      await dashboard.accounts.changePassword(
+        member,
+        secretOf(form, "current_password"),
+        secretOf(form, "new_password"),
+        signedIn.session.idHash,
+      );
+      res.redirect(303, "/account?changed=1");
+    } catch (error) {
+      if (!(error instanceof AccountProblem)) throw error;
+      res
+        .status(422)
+        .type("html")
+        .send(accountPage({ chrome: chrome("account"), member, partner, errors: formErrors(error.fields) }));
+    }
+  });
+}

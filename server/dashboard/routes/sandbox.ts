@@ -1,0 +1,57 @@
+/** The sandbox: read and advance the partner's clock (with what fell due), reset its data behind a confirmation. */
+import type { Express } from "express";
+import { ApiError } from "../../errors.js";
+import { advanceClockTo, clockView, resetSandbox } from "../../sandbox/sandbox-actions.js";
+import { choiceOf, textOf, type FormBody } from "../../web/form-fields.js";
+import { memberOf } from "../dashboard-context.js";
+import { formErrors } from "../views/controls.js";
+import { resetSandboxPage, sandboxPage, UNIT_SECONDS, type ClockUnit } from "../views/sandbox-view.js";
+
+export function registerSandboxRoutes(app: Express): void {
+  app.get("/sandbox", async (req, res) => {
+    const request = memberOf(res);
+    const message = req.query.done === "reset" ? "Your sandbox data is deleted and your clock is back to real time." : null;
+    res
+      .type("html")
+      .send(sandboxPage({ chrome: request.chrome("sandbox"), clock: clockView(request.services, request.partner.id), message }));
+  });
+
+  app.post("/sandbox/clock", async (req, res) => {
+    const request = memberOf(res);
+    const body = req.body as FormBody;
+    const values = { amount: textOf(body, "amount"), unit: choiceOf(body, "unit", Object.keys(UNIT_SECONDS) as ClockUnit[]) };
+    const refuse = (message: string) =>
+      res
+        .status(422)
+        .type("html")
+        .send(
+          sandboxPage({
+            chrome: request.chrome("sandbox"),
+            clock: clockView(request.services, request.partner.id),
+            values,
+            errors: formErrors({ amount: message }),
+          }),
+        );
+    if (!/^\d{1,9}$/.test(values.amount) || Number(values.amount) < 1) return refuse("Enter a whole number of at least 1.");
+    const target = new Date(request.services.clock.now().getTime() + Number(values.amount) * UNIT_SECONDS[values.unit] * 1000);
+    try {
+      const advanced = await advanceClockTo(request.services, request.partner.id, target, "amount");
+      res.type("html").send(sandboxPage({ chrome: request.chrome("sandbox"), clock: advanced, changes: advanced.changes, values }));
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status >= 500) throw error;
+      refuse(error.message);
+    }
+  });
+
+  app.get("/sandbox/reset", async (_req, res) => {
+    const request = memberOf(res);
+    const { total } = await request.services.store.listUsers(request.partner.id, { limit: 1, offset: 0, sort: "created_at", order: "asc" });
+    res.type("html").send(resetSandboxPage(request.chrome("sandbox"), total));
+  });
+
+  app.post("/sandbox/reset", async (_req, res) => {
+    const request = memberOf(res);
+    await resetSandbox(request.services, request.partner.id);
+    res.redirect(303, "/sandbox?done=reset");
+  });
+}

@@ -1,0 +1,64 @@
+/** The request log: a partner's last API requests of this environment, newest first, filtered. */
+import type { LoggedRequest, RequestFilter } from "../../request-history/request-history-store.js";
+import { html } from "../../web/html.js";
+import { input, select } from "./controls.js";
+import { duration, when } from "./format.js";
+import { page, type Chrome } from "./layout.js";
+
+export const STATUS_CLASS_CHOICES = [
+  { value: "", label: "Any status" },
+  { value: "2", label: "2xx succeeded" },
+  { value: "3", label: "3xx redirected" },
+  { value: "4", label: "4xx refused" },
+  { value: "5", label: "5xx failed" },
+] as const;
+
+export function requestLogPage(options: {
+  chrome: Chrome;
+  requests: readonly LoggedRequest[];
+  filter: RequestFilter;
+  routes: readonly string[];
+  /** The query of the next (older) page, or null at the end. */
+  olderQuery: string | null;
+  /** Whether this page starts after the newest. */
+  paged: boolean;
+}): string {
+  const { chrome, requests, filter } = options;
+  return page(
+    "Request log",
+    html`<h1>Request log</h1>
+<p>Your last API requests of this environment, newest first: every request of the last 7 days, and at least the last 10,000. Only what identifies a request is kept, never bodies, header values, keys or tokens.</p>
+<form method="get" action="/logs" class="card filters" role="search" aria-label="Filter requests">
+${select({ id: "status", name: "status", label: "Status", choices: STATUS_CLASS_CHOICES, value: filter.statusClass === undefined ? "" : String(filter.statusClass) })}
+${select({ id: "route", name: "route", label: "Route", choices: [{ value: "", label: "Any route" }, ...options.routes.map((route) => ({ value: route, label: route }))], value: filter.route ?? "" })}
+${input({ id: "request_id", name: "request_id", label: "Request id", value: filter.requestId ?? "", hint: "The X-Request-Id of an answer." })}
+<div class="button-row"><button type="submit" class="button button-primary">Filter</button> <a class="button button-secondary" href="/logs">Clear</a></div>
+</form>
+<section aria-labelledby="requests-heading"><h2 id="requests-heading">Requests</h2>
+${
+  requests.length === 0
+    ? html`<p class="empty">${options.paged ? "No older requests." : "No requests match. Requests appear here a moment after they are made."}</p>`
+    : html`<div class="table-scroll" role="region" aria-labelledby="requests-heading" tabindex="0"><table class="log">
+<caption class="visually-hidden">Requests, newest first</caption>
+<thead><tr><th scope="col">Time</th><th scope="col">Method</th><th scope="col">Route</th><th scope="col">Status</th><th scope="col">Duration</th><th scope="col">Key</th><th scope="col">Request id</th></tr></thead>
+<tbody>${requests.map(
+        (request) => html`<tr>
+<td>${when(request.at)}</td><td>${request.method}</td><td><code>${request.route ?? "(no such operation)"}</code></td>
+<td><span class="badge badge-status-${Math.floor(request.status / 100)}">${request.status}</span></td><td>${duration(request.durationMs)}</td><td>${request.keyName}</td><td><code>${request.requestId}</code></td>
+</tr>`,
+      )}</tbody></table></div>`
+}
+${(options.paged || options.olderQuery) && html`<nav aria-label="Request log pages" class="pager">${options.paged && html`<a href="/logs?${newestQuery(filter)}">Newest</a>`} ${options.olderQuery && html`<a href="/logs?${options.olderQuery}">Older</a>`}</nav>`}
+</section>`,
+    chrome,
+  );
+}
+
+export function newestQuery(filter: RequestFilter, before?: number): string {
+  const query = new URLSearchParams();
+  if (filter.statusClass !== undefined) query.set("status", String(filter.statusClass));
+  if (filter.route !== undefined) query.set("route", filter.route);
+  if (filter.requestId !== undefined) query.set("request_id", filter.requestId);
+  if (before !== undefined) query.set("before", String(before));
+  return query.toString();
+}

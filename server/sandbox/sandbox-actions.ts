@@ -1,0 +1,54 @@
+/** What a partner does with its sandbox, for both front doors (the API and the dashboard): move its clock, reset its data. */
+import { sandboxMaxAdvanceSeconds } from "../../generated/operations.js";
+import { timestamp } from "../clock.js";
+import type { Services } from "../context.js";
+import { apiErrors } from "../errors.js";
+import { rateLimitScope } from "../rate-limits/policy.js";
+import { applyDueChanges, type Change } from "../scheduling/due-changes.js";
+import { inTransaction } from "../transactions.js";
+
+export interface SandboxClockView {
+  now: string;
+  advanced_seconds: number;
+}
+
+export function clockView(services: Services, partnerId: string): SandboxClockView {
+  return { now: timestamp(services.clock.now()), advanced_seconds: Math.floor(services.clocks.offsetOf(partnerId) / 1000) };
+}
+
+/**
+ * Moves the partner's clock to `target` and carries out what fell due on the way, in order.
+ * `field` names the input a refusal is about. `services` are the partner's (its clock), outside any transaction.
+ */
+export async function advanceClockTo(
+  services: Services,
+  partnerId: string,
+  target: Date,
+  field: string,
+): Promise<SandboxClockView & { changes: Change[] }> {
+  const now = services.clock.now();
+  if (target <= now)
+    throw apiErrors.invalidValue(
+      field,
+      "invalid_value",
+      `to must be later than the sandbox time ${timestamp(now)}; the clock never moves back`,
+    );
+  // The schema's bound of `seconds` bounds every way of moving: one rule.
+  if (target.getTime() - now.getTime() > sandboxMaxAdvanceSeconds * 1000) {
+    throw apiErrors.invalidValue(
+      field,
+      "out_of_range",
+      `The clock moves at most ${sandboxMaxAdvanceSeconds} seconds (ten years of 365.25 days) per call`,
+    );
+  }
+  await services.clocks.advance(partnerId, target.getTime() - now.getTime());
+  const changes = await applyDueChanges(services, partnerId);
+  return { ...clockView(services, partnerId), changes };
+}
+
+/** Deletes every user of the partner with all that is theirs, and sets its clock and rate-limit windows back. */
+export async function resetSandbox(services: Services, partnerId: string): Promise<void> {
+  await inTransaction(services, (tx) => tx.store.deletePartnerData(partnerId));
+  await services.clocks.reset(partnerId);
+  await services.rateLimitStore.forget(rateLimitScope(services.deployment.environment, partnerId));
+}

@@ -1,0 +1,312 @@
+/** The dashboard's stores on PostgreSQL: accounts, the request log, framing origins (migrations/0004_dashboard.sql). */
+import type { Environment } from "../../../generated/deployment.js";
+import type {
+  AccountStore,
+  DashboardSessionRow,
+  InvitationRow,
+  MemberChange,
+  MemberRole,
+  MemberRow,
+  PartnerAccountRow,
+  PendingSignUpRow,
+} from "../../accounts/account-store.js";
+import type { FramingOriginStore } from "../../framing/framing-origin-store.js";
+import type {
+  LoggedRequest,
+  RequestHistoryStore,
+  RequestPageQuery,
+  RequestRecord,
+  RetentionPolicy,
+} from "../../request-history/request-history-store.js";
+import type { Row, Sql } from "./sql-client.js";
+
+const UNIQUE_VIOLATION = "23505";
+const isUniqueViolation = (error: unknown) => (error as { code?: unknown } | null)?.code === UNIQUE_VIOLATION;
+
+const member = (row: Row): MemberRow => ({
+  id: row.id as string,
+  partnerId: row.partner_id as string,
+  email: row.email as string,
+  passwordHash: row.password_hash as string,
+  role: row.role as MemberRole,
+  createdAt: row.created_at as Date,
+});
+
+const invitation = (row: Row): InvitationRow => ({
+  tokenHash: row.token_hash as string,
+  partnerId: row.partner_id as string,
+  email: row.email as string,
+  role: row.role as MemberRole,
+  invitedBy: row.invited_by as string,
+  createdAt: row.created_at as Date,
+  expiresAt: row.expires_at as Date,
+});
+
+const session = (row: Row): DashboardSessionRow => ({
+  idHash: row.id_hash as string,
+  memberId: row.member_id as string,
+  partnerId: row.partner_id as string,
+  csrfToken: row.csrf_token as string,
+  createdAt: row.created_at as Date,
+  expiresAt: row.expires_at as Date,
+});
+
+const INSERT_MEMBER =
+  "INSERT INTO dashboard_members (id, partner_id, email, password_hash, role, created_at) VALUES ($1, $2, $3, $4, $5, $6)";
+const memberParams = (row: MemberRow) => [row.id, row.partnerId, row.email, row.passwordHash, row.role, row.createdAt];
+
+export class PgAccountStore implements AccountStore {
+  constructor(private readonly sql: Sql) {}
+
+  async createAccount(partner: PartnerAccountRow, owner: MemberRow): Promise<boolean> {
+    try {
+      await this.sql.transaction(async (tx) => {
+        await tx.query("INSERT INTO partner_accounts (id, name, created_at) VALUES ($1, $2, $3)", [
+          partner.id,
+          partner.name,
+          partner.createdAt,
+        ]);
+        await tx.query(INSERT_MEMBER, memberParams(owner));
+      }, "read committed");
+      return true;
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
+  }
+
+  async findPartner(id: string): Promise<PartnerAccountRow | undefined> {
+    const [row] = await this.sql.query("SELECT * FROM partner_accounts WHERE id = $1", [id]);
+    return row && { id: row.id as string, name: row.name as string, createdAt: row.created_at as Date };
+  }
+
+  async findMember(id: string): Promise<MemberRow | undefined> {
+    const [row] = await this.sql.query("SELECT * FROM dashboard_members WHERE id = $1", [id]);
+    return row && member(row);
+  }
+
+  async findMemberByEmail(email: string): Promise<MemberRow | undefined> {
+    const [row] = await this.sql.query("SELECT * FROM dashboard_members WHERE email = $1", [email]);
+    return row && member(row);
+  }
+
+  async membersOf(partnerId: string): Promise<MemberRow[]> {
+    return (await this.sql.query("SELECT * FROM dashboard_members WHERE partner_id = $1 ORDER BY created_at, id", [partnerId])).map(member);
+  }
+
+  async addMember(row: MemberRow): Promise<boolean> {
+    const inserted = await this.sql.query(`${INSERT_MEMBER} ON CONFLICT (email) DO NOTHING RETURNING 1`, memberParams(row));
+    return inserted.length > 0;
+  }
+
+  async setPasswordHash(memberId: string, passwordHash: string): Promise<void> {
+    await this.sql.query("UPDATE dashboard_members SET password_hash = $2 WHERE id = $1", [memberId, passwordHash]);
+  }
+
+  /** Changes of members take the account's row first: two owners demoting each other cannot both pass the count. */
+  private changeMember(partnerId: string, memberId: string, change: (tx: Sql, current: MemberRow) => Promise<MemberChange>) {
+    return this.sql.transaction(async (tx) => {
+      await tx.query("SELECT 1 FROM partner_accounts WHERE id = $1 FOR UPDATE", [partnerId]);
+      const [row] = await tx.query("SELECT * FROM dashboard_members WHERE id = $1 AND partner_id = $2", [memberId, partnerId]);
+      return row ? change(tx, member(row)) : ("not_found" as const);
+    }, "read committed");
+  }
+
+  private async soleOwner(tx: Sql, current: MemberRow): Promise<boolean> {
+    if (current.role !== "owner") return false;
+    const [row] = await tx.query<{ owners: number }>(
+      "SELECT count(*)::integer AS owners FROM dashboard_members WHERE partner_id = $1 AND role = 'owner'",
+      [current.partnerId],
+    );
+    return row!.owners <= 1;
+  }
+
+  setRole(partnerId: string, memberId: string, role: MemberRole): Promise<MemberChange> {
+    return this.changeMember(partnerId, memberId, async (tx, current) => {
+      if (role !== "owner" && (await this.soleOwner(tx, current))) return "last_owner";
+      await tx.query("UPDATE dashboard_members SET role = $2 WHERE id = $1", [memberId, role]);
+      return "done";
+    });
+  }
+
+  removeMember(partnerId: string, memberId: string): Promise<MemberChange> {
+    return this.changeMember(partnerId, memberId, async (tx, current) => {
+      if (await this.soleOwner(tx, current)) return "last_owner";
+      // Its sessions go with it (ON DELETE CASCADE).
+      await tx.query("DELETE FROM dashboard_members WHERE id = $1", [memberId]);
+      return "done";
+    });
+  }
+
+  async saveInvitation(row: InvitationRow): Promise<void> {
+    await this.sql.query(
+      `INSERT INTO dashboard_invitations (token_hash, partner_id, email, role, invited_by, created_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [row.tokenHash, row.partnerId, row.email, row.role, row.invitedBy, row.createdAt, row.expiresAt],
+    );
+  }
+
+  async findInvitation(tokenHash: string): Promise<InvitationRow | undefined> {
+    const [row] = await this.sql.query("SELECT * FROM dashboard_invitations WHERE token_hash = $1", [tokenHash]);
+    return row && invitation(row);
+  }
+
+  async invitationsOf(partnerId: string): Promise<InvitationRow[]> {
+    return (
+      await this.sql.query("SELECT * FROM dashboard_invitations WHERE partner_id = $1 ORDER BY created_at, token_hash", [partnerId])
+    ).map(invitation);
+  }
+
+  async deleteInvitation(tokenHash: string): Promise<boolean> {
+    return (await this.sql.query("DELETE FROM dashboard_invitations WHERE token_hash = $1 RETURNING 1", [tokenHash])).length > 0;
+  }
+
+  async savePendingSignUp(row: PendingSignUpRow): Promise<void> {
+    await this.sql.query(
+      "INSERT INTO dashboard_sign_ups (token_hash, email, partner_name, password_hash, expires_at) VALUES ($1, $2, $3, $4, $5)",
+      [row.tokenHash, row.email, row.partnerName, row.passwordHash, row.expiresAt],
+    );
+  }
+
+  async takePendingSignUp(tokenHash: string): Promise<PendingSignUpRow | undefined> {
+    const [row] = await this.sql.query("DELETE FROM dashboard_sign_ups WHERE token_hash = $1 RETURNING *", [tokenHash]);
+    return (
+      row && {
+        tokenHash: row.token_hash as string,
+        email: row.email as string,
+        partnerName: row.partner_name as string,
+        passwordHash: row.password_hash as string,
+        expiresAt: row.expires_at as Date,
+      }
+    );
+  }
+
+  async saveSession(row: DashboardSessionRow): Promise<void> {
+    await this.sql.query(
+      "INSERT INTO dashboard_sessions (id_hash, member_id, partner_id, csrf_token, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)",
+      [row.idHash, row.memberId, row.partnerId, row.csrfToken, row.createdAt, row.expiresAt],
+    );
+  }
+
+  async findSession(idHash: string): Promise<DashboardSessionRow | undefined> {
+    const [row] = await this.sql.query("SELECT * FROM dashboard_sessions WHERE id_hash = $1", [idHash]);
+    return row && session(row);
+  }
+
+  async deleteSession(idHash: string): Promise<void> {
+    await this.sql.query("DELETE FROM dashboard_sessions WHERE id_hash = $1", [idHash]);
+  }
+
+  async deleteSessionsOf(memberId: string, except?: string): Promise<void> {
+    await this.sql.query("DELETE FROM dashboard_sessions WHERE member_id = $1 AND id_hash IS DISTINCT FROM $2", [memberId, except ?? null]);
+  }
+
+  async deleteExpired(now: Date): Promise<number> {
+    const [row] = await this.sql.query<{ deleted: number }>(
+      `WITH s AS (DELETE FROM dashboard_sessions WHERE expires_at <= $1 RETURNING 1),
+            i AS (DELETE FROM dashboard_invitations WHERE expires_at <= $1 RETURNING 1),
+            u AS (DELETE FROM dashboard_sign_ups WHERE expires_at <= $1 RETURNING 1)
+       SELECT ((SELECT count(*) FROM s) + (SELECT count(*) FROM i) + (SELECT count(*) FROM u))::integer AS deleted`,
+      [now],
+    );
+    return row!.deleted;
+  }
+}
+
+const logged = (row: Row): LoggedRequest => ({
+  seq: Number(row.seq),
+  partnerId: row.partner_id as string,
+  environment: row.environment as Environment,
+  at: row.at as Date,
+  method: row.method as string,
+  route: row.route as string | null,
+  status: row.status as number,
+  requestId: row.request_id as string,
+  durationMs: row.duration_ms as number,
+  keyName: row.key_name as string,
+});
+
+export class PgRequestHistoryStore implements RequestHistoryStore {
+  constructor(private readonly sql: Sql) {}
+
+  /** One statement for a batch, columns as arrays: an instance writes its buffered records at once. */
+  async append(records: readonly RequestRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const column = <T>(pick: (record: RequestRecord) => T) => records.map(pick);
+    await this.sql.query(
+      `INSERT INTO request_log (partner_id, environment, at, method, route, status, request_id, duration_ms, key_name)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::smallint[], $7::text[], $8::double precision[], $9::text[])`,
+      [
+        column((r) => r.partnerId),
+        column((r) => r.environment),
+        column((r) => r.at),
+        column((r) => r.method),
+        column((r) => r.route),
+        column((r) => r.status),
+        column((r) => r.requestId),
+        column((r) => r.durationMs),
+        column((r) => r.keyName),
+      ],
+    );
+  }
+
+  async page({ partnerId, environment, filter, before, limit }: RequestPageQuery): Promise<LoggedRequest[]> {
+    const conditions = ["partner_id = $1", "environment = $2"];
+    const params: unknown[] = [partnerId, environment];
+    const add = (condition: string, value: unknown) => {
+      params.push(value);
+      conditions.push(condition.replace("?", `$${params.length}`));
+    };
+    if (before !== null) add("seq < ?", before);
+    if (filter.statusClass !== undefined) add("status / 100 = ?", filter.statusClass);
+    if (filter.route !== undefined) add("route = ?", filter.route);
+    if (filter.requestId !== undefined) add("request_id = ?", filter.requestId);
+    params.push(limit);
+    const rows = await this.sql.query(
+      `SELECT * FROM request_log WHERE ${conditions.join(" AND ")} ORDER BY seq DESC LIMIT $${params.length}`,
+      params,
+    );
+    return rows.map(logged);
+  }
+
+  async prune(now: Date, { maxAgeMs, keepLatest }: RetentionPolicy): Promise<number> {
+    // Per partner and environment: what is older than the age kept and not among its newest kept.
+    const rows = await this.sql.query(
+      `DELETE FROM request_log AS r USING (
+         SELECT partner_id, environment, (
+           SELECT seq FROM request_log AS n WHERE n.partner_id = p.partner_id AND n.environment = p.environment
+           ORDER BY seq DESC OFFSET $2 LIMIT 1) AS boundary
+         FROM (SELECT DISTINCT partner_id, environment FROM request_log WHERE at < $1) AS p
+       ) AS b
+       WHERE r.partner_id = b.partner_id AND r.environment = b.environment AND b.boundary IS NOT NULL
+         AND r.seq <= b.boundary AND r.at < $1
+       RETURNING 1`,
+      [new Date(now.getTime() - maxAgeMs), keepLatest],
+    );
+    return rows.length;
+  }
+}
+
+export class PgFramingOriginStore implements FramingOriginStore {
+  constructor(private readonly sql: Sql) {}
+
+  async originsOf(partnerId: string, environment: Environment): Promise<string[]> {
+    const [row] = await this.sql.query<{ origins: string[] }>(
+      "SELECT origins FROM framing_origins WHERE partner_id = $1 AND environment = $2",
+      [partnerId, environment],
+    );
+    return row?.origins ?? [];
+  }
+
+  async setOrigins(partnerId: string, environment: Environment, origins: readonly string[]): Promise<void> {
+    if (origins.length === 0) {
+      await this.sql.query("DELETE FROM framing_origins WHERE partner_id = $1 AND environment = $2", [partnerId, environment]);
+      return;
+    }
+    await this.sql.query(
+      `INSERT INTO framing_origins (partner_id, environment, origins) VALUES ($1, $2, $3)
+       ON CONFLICT (partner_id, environment) DO UPDATE SET origins = EXCLUDED.origins`,
+      [partnerId, environment, origins],
+    );
+  }
+}

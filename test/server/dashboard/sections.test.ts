@@ -1,0 +1,159 @@
+/** The dashboard's other sections: the sandbox clock and reset, who may frame the embedded interface, the team, the developer portal. */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { visibleText } from "../../support/dashboard-browser.js";
+import { useDashboardTestServer } from "../../support/dashboard-test-server.js";
+
+const reference = mkdtempSync(join(tmpdir(), "portal-reference-"));
+writeFileSync(join(reference, "partner-api.html"), "<!doctype html><title>Reference of Variant R</title>");
+const server = useDashboardTestServer({ portal: { documents: "generated/openapi", reference } });
+
+describe("the sandbox section", () => {
+  it("reads and advances the partner's clock, listing what fell due on the way", async () => {
+    const { api } = server;
+    await api.api.POST("/api/v1/users", { body: { user_identifier: "ada" } as never });
+    const created = await api.api.POST("/api/v1/sandbox/domains", {
+      body: { user_identifier: "ada", domain_name: "clocked.dev", years: 1, auto_renew: false } as never,
+    });
+    expect(created.response.status).toBe(201);
+    const browser = await server.signedIn();
+    expect(visibleText((await browser.get("/sandbox")).text)).toContain("Ahead of real time by Nothing");
+    const advanced = await browser.post("/sandbox/clock", { amount: "400", unit: "days" });
+    expect(advanced.status).toBe(200);
+    const text = visibleText(advanced.text);
+    expect(text).toContain("Ahead of real time by 400 days 0 hours 0 minutes");
+    expect(text).toMatch(/domain dom_\w+ active → expired/);
+    expect((await api.api.GET("/api/v1/sandbox/clock")).data!.advanced_seconds).toBe(400 * 86_400);
+    // Only this partner's clock moved.
+    expect((await api.otherPartner.GET("/api/v1/sandbox/clock")).data!.advanced_seconds).toBe(0);
+  });
+
+  it("refuses an amount that is no whole number or beyond ten years, and moves nothing", async () => {
+    const browser = await server.signedIn();
+    await browser.get("/sandbox");
+    for (const amount of ["0", "-1", "1.5", "x", "4000"]) {
+      const page = await browser.post("/sandbox/clock", { amount, unit: "days" });
+      expect([amount, page.status]).toEqual([amount, 422]);
+      expect(page.text).toContain('id="amount-error"');
+    }
+    expect((await server.api.api.GET("/api/v1/sandbox/clock")).data!.advanced_seconds).toBe(0);
+  });
+
+  it("resets the partner's sandbox data behind a confirmation", async () => {
+    const { api } = server;
+    await api.api.POST("/api/v1/users", { body: { user_identifier: "ada" } as never });
+    await api.otherPartner.POST("/api/v1/users", { body: { user_identifier: "bob" } as never });
+    const browser = await server.signedIn();
+    const confirm = await browser.get("/sandbox/reset");
+    expect(visibleText(confirm.text)).toContain("This deletes 1 user of your sandbox");
+    expect((await api.api.GET("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "ada" } } })).response.status).toBe(
+      200,
+    );
+    expect((await browser.post("/sandbox/reset")).location).toBe("/sandbox?done=reset");
+    expect((await api.api.GET("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "ada" } } })).response.status).toBe(
+      404,
+    );
+    expect(
+      (await api.otherPartner.GET("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "bob" } } })).response.status,
+    ).toBe(200);
+  });
+});
+
+describe("the embedding section", () => {
+  it("stores the origins that may frame the embedded interface, checked as the configuration's are", async () => {
+    const browser = await server.signedIn();
+    await browser.get("/embedding");
+    const refused = await browser.post("/embedding", {
+      origins: "https://app.partner-a.test\nhttp://app.partner-a.test\njavascript:alert(1)",
+    });
+    expect(refused.status).toBe(422);
+    expect(visibleText(refused.text)).toContain("must use https");
+    const { persistence } = server.api.services;
+    expect(await persistence.framingOrigins.originsOf("partner_a", "sandbox")).toEqual([]);
+    const saved = await browser.post("/embedding", {
+      origins: "https://app.partner-a.test/\r\nhttps://*.partner-a.test\n\nhttps://APP.partner-a.test",
+    });
+    expect(saved.location).toBe("/embedding?done=saved");
+    expect(await persistence.framingOrigins.originsOf("partner_a", "sandbox")).toEqual([
+      "https://app.partner-a.test",
+      "https://*.partner-a.test",
+    ]);
+    expect(await persistence.framingOrigins.originsOf("partner_b", "sandbox")).toEqual([]);
+    expect((await browser.get("/embedding")).text).toMatch(/>https:\/\/app\.partner-a\.test\nhttps:\/\/\*\.partner-a\.test<\/textarea>/);
+  });
+});
+
+describe("the team section", () => {
+  it("invites by a link sent to the address; joining signs the invitee in as the role chosen", async () => {
+    const owner = await server.signedIn();
+    await owner.get("/team");
+    expect((await owner.post("/team/invitations", { email: "Dev@Partner-A.test", role: "developer" })).location).toBe("/team?done=invited");
+    const mail = server.mails.at(-1)!;
+    expect(mail).toMatchObject({ to: "dev@partner-a.test", subject: "owner@partner-a.test invited you to Partner A" });
+    const invitee = server.browser();
+    const path = new URL(mail.link!).pathname;
+    expect(visibleText((await invitee.get(path)).text)).toContain("Join Partner A");
+    expect((await invitee.post(path, { password: "short" })).status).toBe(422);
+    expect((await invitee.post(path, { password: "a long enough password" })).location).toBe("/keys?welcome=1");
+    const team = visibleText((await invitee.get("/team")).text);
+    expect(team).toContain("dev@partner-a.test (you) developer");
+    expect(team).toContain("Only owners invite");
+    // A developer cannot change the team.
+    expect((await invitee.post("/team/invitations", { email: "x@y.test", role: "owner" })).status).toBe(403);
+    // The link worked once.
+    expect((await server.browser().get(path)).status).toBe(410);
+  });
+
+  it("changes roles and removes members, never leaving the account without an owner", async () => {
+    const owner = await server.signedIn();
+    await owner.get("/team");
+    await owner.post("/team/invitations", { email: "dev@partner-a.test", role: "developer" });
+    const invitee = server.browser();
+    const path = new URL(server.mails.at(-1)!.link!).pathname;
+    await invitee.get(path);
+    await invitee.post(path, { password: "a long enough password" });
+    const { accounts } = server.api.services.persistence;
+    const me = (await accounts.findMemberByEmail("owner@partner-a.test"))!;
+    const dev = (await accounts.findMemberByEmail("dev@partner-a.test"))!;
+    expect((await owner.post(`/team/members/${me.id}/role`, { role: "developer" })).location).toBe("/team?done=last_owner");
+    expect((await owner.post(`/team/members/${me.id}/remove`)).location).toBe("/team?done=last_owner");
+    expect((await owner.post(`/team/members/${dev.id}/role`, { role: "owner" })).location).toBe("/team?done=role");
+    expect((await owner.post(`/team/members/${dev.id}/remove`)).location).toBe("/team?done=removed");
+    // The removed member is signed out at once.
+    expect((await invitee.get("/keys")).status).toBe(303);
+  });
+});
+
+describe("the developer portal", () => {
+  it("publishes partner-api.yml (Variant R), the other documents and the HTML reference, without sign-in", async () => {
+    const browser = server.browser();
+    const index = await browser.get("/docs/");
+    expect(index.status).toBe(200);
+    const text = visibleText(index.text);
+    expect(text).toContain("npm install @partner-api/client");
+    expect(text).toContain("partner-api.yml Partner API (Variant R)");
+    const document = await browser.get("/docs/partner-api.yml");
+    expect(document.headers.get("content-type")).toBe("application/yaml; charset=utf-8");
+    expect(document.text).toContain("/api/v1/dns_records");
+    expect(document.text).not.toContain("/api/v1/domains/{domain_id}/dns/{record_id}");
+    expect((await browser.get("/docs/partner-api.d.yml")).text).toContain("/api/v1/domains/{domain_id}/dns/{record_id}");
+    const html = await browser.get("/docs/reference/partner-api.html");
+    expect(html.status).toBe(200);
+    expect(html.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect((await browser.get("/docs/reference/partner-api.d.html")).status).toBe(404);
+    expect(visibleText(index.text)).toMatch(/Not built \( ?npm run build:docs ?\)/);
+  });
+
+  it("serves only the files it lists, by no other spelling", async () => {
+    const browser = server.browser();
+    for (const path of [
+      "/docs/..%2Fpackage.json",
+      "/docs/reference/..%2F..%2Fpackage.json",
+      "/docs/PARTNER-API.YML",
+      "/docs/partner-api.yml/",
+    ])
+      expect([path, (await browser.get(path)).status]).toEqual([path, 404]);
+  });
+});
