@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import { createApp } from "./app.js";
 import type { KeyRing } from "./auth/api-keys.js";
 import { logMailer, noMailer } from "./accounts/mailer.js";
-import { createDashboardApp } from "./dashboard/dashboard-app.js";
+import { createDashboardApp, type PartnerDashboard } from "./dashboard/dashboard-app.js";
 import type { RequestRecorder } from "./request-history/request-recorder.js";
 import { DEMO_PARTNER, openDemoPartner, type DemoSignIn } from "./startup/demo-partner.js";
 import { PartnersFileError } from "./auth/partners-file.js";
@@ -92,6 +92,8 @@ interface Deployment {
   embed: Server | null;
   demoHost: Server | null;
   dashboard: Server | null;
+  /** The dashboard's state, whose API address is known once the API listens. */
+  partnerDashboard: PartnerDashboard | null;
   servers: Server[];
   demo: { apiBaseUrl: string; apiKey: string; userIdentifier: string; signIn: DemoSignIn | null } | null;
 }
@@ -130,7 +132,7 @@ async function assemble(persistence: Persistence): Promise<Deployment> {
   const demoHost = demo && config.demoHostPort !== null ? createHttpServer(createDemoHostApp(demo)) : null;
   const dashboard = partnerDashboard && createHttpServer(partnerDashboard.app);
   const servers = [server, embed, demoHost, dashboard].filter((listening): listening is Server => listening !== null);
-  return { persistence, services, keys, requests, server, embed, demoHost, dashboard, servers, demo };
+  return { persistence, services, keys, requests, server, embed, demoHost, dashboard, partnerDashboard, servers, demo };
 }
 
 /**
@@ -177,10 +179,11 @@ async function start(deployment: Deployment): Promise<void> {
  * The human banner, written as one block after the `listening` log line: the demo session it names
  * is opened first, so the log line of that request comes before the banner, not inside it.
  */
-async function announce({ server, embed, dashboard, keys, demo, persistence }: Deployment): Promise<void> {
+async function announce({ server, embed, dashboard, partnerDashboard, keys, demo, persistence }: Deployment): Promise<void> {
   // The bound port: PORT=0 asks the system for a free one (the tests do).
   const baseUrl = `http://${config.host}:${(server.address() as AddressInfo).port}`;
   if (demo) demo.apiBaseUrl = baseUrl;
+  if (partnerDashboard) partnerDashboard.dashboard.apiBaseUrl = baseUrl;
   const lines = [
     `partner-api ${environment} server on ${baseUrl} (variants ${config.app.variants?.join(", ")})`,
     storageLine(config.storage),
@@ -189,12 +192,13 @@ async function announce({ server, embed, dashboard, keys, demo, persistence }: D
   const sources = { partnersFile, demoPartnerId: demo ? DEMO_PARTNER.id : null };
   lines.push(...partnerKeyLines(loaded, environment, sources));
   const stored = await storedKeyCount(persistence);
-  if (stored !== null)
+  // In memory, the only stored keys are the demo's, which the banner names itself.
+  if (stored !== null && persistence.kind !== "memory")
     lines.push(
       `  ${stored} ${environment} key${stored === 1 ? "" : "s"} stored in the database (npm run keys with ${STORAGE_SETTING[config.storage.kind]})`,
     );
   if (dashboard) {
-    const dashboardUrl = dashboardUrlOf(dashboard);
+    const { dashboardUrl } = config;
     lines.push("", `Partner dashboard: ${dashboardUrl}/   developer portal: ${dashboardUrl}/docs/`);
     if (demo?.signIn) lines.push(`  sign in as ${demo.signIn.email} with the password ${demo.signIn.password} (set at each start)`);
   }
@@ -220,18 +224,8 @@ async function announce({ server, embed, dashboard, keys, demo, persistence }: D
   if (warning) console.error(warning);
 }
 
-/** Where the dashboard is reached: its configured URL, with the port it bound when DASHBOARD_PORT=0 asked for any. */
-function dashboardUrlOf(dashboard: Server): string {
-  if (config.dashboardPort !== 0) return config.dashboardUrl;
-  const url = new URL(config.dashboardUrl);
-  url.port = String((dashboard.address() as AddressInfo).port);
-  return url.origin;
-}
-
 /** Keys of this environment in the store; null while it does not answer (the banner still prints). */
 async function storedKeyCount(persistence: Persistence): Promise<number | null> {
-  // In memory, the only stored keys are the dashboard's and the demo's, which the banner names itself.
-  if (persistence.kind === "memory") return null;
   try {
     return (await persistence.apiKeys.keysOf(environment)).length;
   } catch (error) {

@@ -36,3 +36,13 @@ export async function serveOnLoopback(app: RequestListener): Promise<Listener> {
   listener.serve(app);
   return listener;
 }
+
+/** A port nothing listens on now, for a process that must be told its port (0 turns some listeners off). */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import("node:net");
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

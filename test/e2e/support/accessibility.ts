@@ -1,0 +1,34 @@
+/** Every page checked as people meet it: axe-core's WCAG 2.1 A and AA rules, and a screenshot, at a desktop and a phone width. */
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "playwright-core";
+import { expect } from "vitest";
+import { screenshot } from "./browser.js";
+
+export const WIDTHS = [1280, 375] as const;
+const WCAG_21_A_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+
+/** The violations axe finds on the page as it is, by rule and the elements concerned. */
+export async function accessibilityViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_21_A_AA).analyze();
+  return violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
+}
+
+/** At each width: no WCAG 2.1 A or AA violation, no horizontal scrolling of the page, and a screenshot. */
+export async function checkPage(page: Page, name: string): Promise<void> {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    expect([name, width, await accessibilityViolations(page)]).toEqual([name, width, []]);
+    // Wide content (tables) scrolls in its own region; the page itself never scrolls sideways.
+    const overflowing = await page.evaluate(() =>
+      document.documentElement.scrollWidth <= window.innerWidth
+        ? []
+        : [...document.querySelectorAll("body *")]
+            .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1)
+            .slice(0, 5)
+            .map((element) => `${element.tagName.toLowerCase()}.${element.className}: ${Math.round(element.getBoundingClientRect().right)}px`),
+    );
+    expect([name, width, overflowing]).toEqual([name, width, []]);
+    await screenshot(page, `dashboard-${name}-${width}`);
+  }
+  await page.setViewportSize({ width: WIDTHS[0], height: 900 });
+}
