@@ -50,11 +50,12 @@ interface ListeningLine {
 }
 
 async function once(): Promise<{ total: number; phases: StartupPhases }> {
-  const [port, embedPort] = [await freePort(), await freePort()];
+  const [port, embedPort, dashboardPort] = [await freePort(), await freePort(), await freePort()];
   const env = {
     ...process.env,
     PORT: String(port),
     EMBED_PORT: String(embedPort),
+    DASHBOARD_PORT: String(dashboardPort),
     PARTNER_API_CONFIG: "/nonexistent.json",
     PARTNER_API_KEYS: `${BENCH_PARTNER.id}:${BENCH_KEY}`,
     LOG_LEVEL: "info",

@@ -49,6 +49,7 @@ const server = `http://127.0.0.1:${serverPort}`;
 const postgresServer = `http://127.0.0.1:${postgresPort}`;
 const serverSettings = {
   EMBED_PORT: "0",
+  DASHBOARD_PORT: "0",
   PARTNER_API_KEYS: `ci_a:${KEY},ci_b:${SECOND_KEY}`,
   // The suite makes a few hundred calls a minute; the limits themselves are tested elsewhere.
   PARTNER_API_RATE_LIMIT_SCALE: "100",

@@ -20,6 +20,7 @@ export async function primeCodeCache(directory: string): Promise<void> {
     [WRITE_CODE_CACHE_ENV]: "1",
     PORT: "0",
     EMBED_PORT: "0",
+    DASHBOARD_PORT: "0",
     DEMO_HOST_PORT: "0",
     PARTNER_API_ENVIRONMENT: "sandbox",
     PARTNER_API_VARIANTS: "R,D",

@@ -31,7 +31,13 @@ async function banner(process: ServerProcess): Promise<string> {
 
 beforeAll(async () => {
   // Its e-mail (the invitation) goes to the log in the sandbox: info level, where the test reads it.
-  server = spawnServer(["--import", "tsx", "server/main.ts"], { PORT: "0", EMBED_PORT: "0", DEMO_HOST_PORT: "0", DASHBOARD_PORT: String(await freePort()), LOG_LEVEL: "info" });
+  server = spawnServer(["--import", "tsx", "server/main.ts"], {
+    PORT: "0",
+    EMBED_PORT: "0",
+    DEMO_HOST_PORT: "0",
+    DASHBOARD_PORT: String(await freePort()),
+    LOG_LEVEL: "info",
+  });
   const text = await banner(server);
   apiUrl = /server on (http:\/\/\S+)/.exec(text)![1]!;
   dashboardUrl = /Partner dashboard: (http:\/\/\S+?)\/ /.exec(text)![1]!;
@@ -48,6 +54,12 @@ afterAll(async () => {
 });
 
 const callApi = (key: string) => fetch(`${apiUrl}/api/v1/domains/tlds`, { headers: { Authorization: `Bearer ${key}` } });
+
+/** What `read` finds once the page is loaded again: for what the server shows a moment later. */
+async function reloaded<T>(page: Page, read: () => Promise<T>): Promise<T> {
+  await page.reload();
+  return read();
+}
 
 async function signedInPage(context: BrowserContext): Promise<Page> {
   const page = await context.newPage();
@@ -80,7 +92,14 @@ describe("a newcomer, without reading code", () => {
     const key = await page.locator("#new-key").inputValue();
     expect(key).toMatch(/^sk_sandbox_[A-Za-z0-9]{32}$/);
     await page.getByRole("button", { name: "Copy" }).click();
-    await expect.poll(() => page.getByRole("status").filter({ hasText: /Copied|Selected/ }).count()).toBe(1);
+    await expect
+      .poll(() =>
+        page
+          .getByRole("status")
+          .filter({ hasText: /Copied|Selected/ })
+          .count(),
+      )
+      .toBe(1);
     await checkPage(page, "key-created");
 
     // The key works, and the call shows in the request log with the key's name.
@@ -88,7 +107,7 @@ describe("a newcomer, without reading code", () => {
     expect(call.status).toBe(200);
     await page.getByRole("link", { name: "Request log" }).click();
     const row = page.getByRole("row").filter({ hasText: call.headers.get("x-request-id")! });
-    await expect.poll(async () => (await page.reload(), row.count())).toBe(1);
+    await expect.poll(() => reloaded(page, () => row.count())).toBe(1);
     await expect(row.innerText()).resolves.toMatch(/GET\s+\/api\/v1\/domains\/tlds\s+200\s+.*ms\s+Newcomer's laptop/);
     await page.getByLabel("Status").selectOption("4");
     await page.getByRole("button", { name: "Filter" }).click();
@@ -108,7 +127,7 @@ describe("a newcomer, without reading code", () => {
     expect(await page.locator("#signing-secret").inputValue()).toMatch(/^whsec_/);
     await page.getByRole("button", { name: "Send test event" }).click();
     await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(1);
-    await expect.poll(async () => (await page.reload(), page.getByText("succeeded", { exact: true }).count()), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => reloaded(page, () => page.getByText("succeeded", { exact: true }).count()), { timeout: 10_000 }).toBe(1);
     await page.getByText(/^1 attempt/).click();
     await expect(page.getByText(/HTTP 200, .* ms/).count()).resolves.toBeGreaterThan(0);
     await checkPage(page, "webhook-endpoint");
@@ -140,7 +159,10 @@ describe("a newcomer, without reading code", () => {
     const href = await visitor.getByRole("link", { name: "partner-api.yml" }).first().getAttribute("href");
     await expect((await visitor.request.get(`${dashboardUrl}${href}`)).text()).resolves.toContain("openapi: 3.0");
     await visitor.getByRole("link", { name: "Read Partner API (Variant R)" }).click();
-    await visitor.getByRole("heading", { name: /Partner/ }).first().waitFor();
+    await visitor
+      .getByRole("heading", { name: /Partner/ })
+      .first()
+      .waitFor();
     await visitor.close();
 
     const page = await signedInPage(context);
@@ -158,7 +180,10 @@ describe("a newcomer, without reading code", () => {
     await page.getByRole("link", { name: "Embedding" }).click();
     await page.getByLabel("Origins, one per line").fill("https://app.example.com\nhttp://insecure.example.com");
     await page.getByRole("button", { name: "Save origins" }).click();
-    await page.getByText(/must use https/).first().waitFor();
+    await page
+      .getByText(/must use https/)
+      .first()
+      .waitFor();
     await checkPage(page, "embedding-error");
     await page.getByLabel("Origins, one per line").fill("https://app.example.com\nhttps://*.example.com");
     await page.getByRole("button", { name: "Save origins" }).click();

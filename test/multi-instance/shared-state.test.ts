@@ -65,6 +65,7 @@ describe.skipIf(!serverUrl)("a database whose schema is behind the server's", ()
       DATABASE_URL: unmigrated,
       PORT: "0",
       EMBED_PORT: "0",
+      DASHBOARD_PORT: "0",
       DEMO_HOST_PORT: "0",
     });
     expect(await server.exited).toBe(2);

@@ -356,6 +356,7 @@ describe("graceful shutdown", () => {
     const server = spawnServer(["--import", "tsx", "server/main.ts"], {
       PORT: "0",
       EMBED_PORT: "0",
+      DASHBOARD_PORT: "0",
       DEMO_HOST_PORT: "0",
       LOG_LEVEL: "info",
       PARTNER_API_CONFIG: "/nonexistent.json",

@@ -32,6 +32,7 @@ export async function startInstance(databaseUrl: string, env: NodeJS.ProcessEnv 
     PORT: "0",
     EMBED_PORT: "0",
     DEMO_HOST_PORT: "0",
+    DASHBOARD_PORT: "0",
     LOG_LEVEL: "warn",
     PARTNER_API_KEYS: `racer:${RACE_PARTNER_KEY}`,
     // The races send bursts no partner's limits would let through; the limits are not what they test.

@@ -25,7 +25,9 @@ export async function checkPage(page: Page, name: string): Promise<void> {
         : [...document.querySelectorAll("body *")]
             .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1)
             .slice(0, 5)
-            .map((element) => `${element.tagName.toLowerCase()}.${element.className}: ${Math.round(element.getBoundingClientRect().right)}px`),
+            .map(
+              (element) => `${element.tagName.toLowerCase()}.${element.className}: ${Math.round(element.getBoundingClientRect().right)}px`,
+            ),
     );
     expect([name, width, overflowing]).toEqual([name, width, []]);
     await screenshot(page, `dashboard-${name}-${width}`);

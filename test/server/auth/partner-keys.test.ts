@@ -64,6 +64,7 @@ describe("a running server's keys from the partners file", () => {
     server = spawnServer(["--import", "tsx", "server/main.ts"], {
       PORT: "0",
       EMBED_PORT: "0",
+      DASHBOARD_PORT: "0",
       DEMO_HOST_PORT: "0",
       LOG_LEVEL: "info",
       PARTNER_API_CONFIG: file,

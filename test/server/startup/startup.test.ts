@@ -18,6 +18,7 @@ const LIVE_KEY = "sk_live_startupTestKey000000000000000000000";
 const QUIET = {
   PORT: "0",
   EMBED_PORT: "0",
+  DASHBOARD_PORT: "0",
   DEMO_HOST_PORT: "0",
   LOG_LEVEL: "info",
   PARTNER_API_CONFIG: "/nonexistent.json",

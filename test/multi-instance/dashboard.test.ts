@@ -1,0 +1,96 @@
+/**
+ * The dashboard on two instances of one PostgreSQL database, as a newcomer uses it: signed in on
+ * one instance and still on the other (sessions are shared), a key made on one and taken by the
+ * other's API, the call in the request log of either, a webhook endpoint delivered to, and the
+ * key revoked on one refused by the other from its next request.
+ * Needs a PostgreSQL server: `npm run test:postgres` starts a throwaway one (CI runs it).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashPassword } from "../../server/accounts/passwords.js";
+import { newId } from "../../server/ids.js";
+import { openPersistence } from "../../server/startup/open-persistence.js";
+import { DashboardBrowser, visibleText } from "../support/dashboard-browser.js";
+import { freePort } from "../support/listen.js";
+import { freshDatabase, startInstance, type Instance } from "../support/server-instances.js";
+import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.js";
+
+const databaseUrl = process.env.PARTNER_API_TEST_DATABASE_URL;
+const OWNER = { email: "owner@two-instances.test", password: "a long enough password" };
+
+describe.skipIf(!databaseUrl)("the dashboard on two instances of one database", () => {
+  const instances: Array<{ instance: Instance; dashboard: string }> = [];
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    const database = await freshDatabase(databaseUrl!);
+    const persistence = await openPersistence({ kind: "postgres", databaseUrl: database });
+    try {
+      const now = new Date();
+      await persistence.accounts.createAccount(
+        { id: "ptn_two", name: "Two Instances Inc", createdAt: now },
+        {
+          id: newId("mem"),
+          partnerId: "ptn_two",
+          email: OWNER.email,
+          passwordHash: await hashPassword(OWNER.password, 12),
+          role: "owner",
+          createdAt: now,
+        },
+      );
+    } finally {
+      await persistence.close();
+    }
+    const ports = [await freePort(), await freePort()];
+    const started = await Promise.all(
+      ports.map((port) => startInstance(database, { DASHBOARD_PORT: String(port), PARTNER_API_DASHBOARD_URL: `http://127.0.0.1:${port}` })),
+    );
+    instances.push(...started.map((instance, i) => ({ instance, dashboard: `http://127.0.0.1:${ports[i]}` })));
+    receiver = await startWebhookReceiver();
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all(instances.map(({ instance }) => instance.stop()));
+    await receiver?.stop();
+  });
+
+  it("makes a key on one, sees the other's calls with it, delivers a webhook, and revokes it for both", async () => {
+    const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];
+    const onA = new DashboardBrowser(a.dashboard);
+    await onA.signIn(OWNER.email, OWNER.password);
+    // The same browser session on the other instance.
+    const onB = new DashboardBrowser(b.dashboard);
+    for (const [name, value] of onA.cookies) onB.cookies.set(name, value);
+    expect((await onB.get("/keys")).status).toBe(200);
+
+    await onA.get("/keys");
+    const created = await onA.post("/keys", { name: "Across instances" });
+    expect(created.status).toBe(201);
+    const key = /sk_sandbox_[A-Za-z0-9]{32}/.exec(created.text)![0];
+    const call = (instance: Instance) => fetch(`${instance.baseUrl}/api/v1/domains/tlds`, { headers: { Authorization: `Bearer ${key}` } });
+    const onInstanceB = await call(b.instance);
+    expect(onInstanceB.status).toBe(200);
+    const requestId = onInstanceB.headers.get("x-request-id")!;
+    // Instance B writes its log in batches, a moment after its requests.
+    await expect
+      .poll(async () => visibleText((await onA.get(`/logs?request_id=${requestId}`)).text), { timeout: 10_000 })
+      .toContain("GET /api/v1/domains/tlds 200");
+    expect(visibleText((await onA.get(`/logs?request_id=${requestId}`)).text)).toContain("Across instances");
+
+    await onB.get("/webhooks/new");
+    const endpoint = await onB.post("/webhooks", { url: receiver.url, description: "Shared" });
+    expect(endpoint.status).toBe(201);
+    const endpointId = /\/webhooks\/(whe_[A-Za-z0-9]+)\/edit/.exec(endpoint.text)![1]!;
+    await onA.get(`/webhooks/${endpointId}`);
+    expect((await onA.post(`/webhooks/${endpointId}/test`)).status).toBe(303);
+    await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(async () => visibleText((await onB.get(`/webhooks/${endpointId}`)).text), { timeout: 10_000 })
+      .toMatch(/succeeded HTTP 200/);
+
+    const keyId = /\/keys\/(key_[A-Za-z0-9]+)\/revoke/.exec((await onB.get("/keys")).text)![1]!;
+    await onB.get(`/keys/${keyId}/revoke`);
+    expect((await onB.post(`/keys/${keyId}/revoke`)).status).toBe(303);
+    expect((await call(a.instance)).status).toBe(401);
+    expect((await call(b.instance)).status).toBe(401);
+  });
+});
