@@ -8,16 +8,10 @@
  */
 import { randomBytes } from "node:crypto";
 
+export { readCookie } from "../web/cookies.js";
+
 export const SESSION_COOKIE = "__Host-dashboard_session";
 export const FORM_COOKIE = "__Host-dashboard_form";
-
-export function readCookie(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? "").split(";")) {
-    const at = part.indexOf("=");
-    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
-  }
-  return undefined;
-}
 
 export const sessionCookie = (value: string, maxAgeSeconds: number) =>
   `${SESSION_COOKIE}=${value}; Max-Age=${Math.floor(maxAgeSeconds)}; Path=/; Secure; HttpOnly; SameSite=Lax`;

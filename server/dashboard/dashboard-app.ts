@@ -8,13 +8,12 @@
  * every other page needs a session (else the sign-in page), and every POST passes the CSRF checks.
  */
 import { fileURLToPath } from "node:url";
-import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from "express";
+import express, { type Express, type Request, type RequestHandler } from "express";
 import { Accounts } from "../accounts/accounts.js";
 import { DashboardSessions } from "../accounts/dashboard-sessions.js";
 import type { Mailer } from "../accounts/mailer.js";
 import { servicesOf, type Services } from "../context.js";
-import { ApiError } from "../errors.js";
-import { storeUnavailableIn, retryAfterHeader } from "../store/unavailable.js";
+import { errorPages } from "../web/error-pages.js";
 import { CSRF_FIELD, csrfRefusal } from "../web/csrf.js";
 import { readCookie, SESSION_COOKIE, FORM_COOKIE } from "./cookies.js";
 import { memberOf, type Dashboard, type MemberRequest } from "./dashboard-context.js";
@@ -101,39 +100,6 @@ function verifyCsrf(dashboard: Dashboard, signedIn: boolean): RequestHandler {
   };
 }
 
-/** The route a request matched, for log lines: raw paths carry tokens of links. */
-function routeOf(req: Request): string {
-  const route = (req as { route?: { path?: unknown } }).route?.path;
-  return typeof route === "string" ? route : "a path without a route";
-}
-
-function errorPage(dashboard: Dashboard): ErrorRequestHandler {
-  return (error, req, res, _next) => {
-    if (error instanceof ApiError && (error.status === 404 || error.status === 403)) {
-      res.status(404).type("html").send(notFoundPage());
-      return;
-    }
-    const status = (error as { status?: unknown }).status;
-    if (!(error instanceof ApiError) && status === 404) {
-      res.status(404).type("html").send(notFoundPage());
-      return;
-    }
-    if (typeof status === "number" && status >= 400 && status < 500) {
-      res.status(status).type("html").send(refusedPage());
-      return;
-    }
-    const unavailable = storeUnavailableIn(error);
-    if (unavailable) {
-      dashboard.log(`dashboard: store unavailable on ${req.method} ${routeOf(req)}: ${unavailable.message}`);
-      res.setHeader("Retry-After", retryAfterHeader(unavailable));
-      res.status(503).type("html").send(unavailablePage());
-      return;
-    }
-    dashboard.log(`dashboard: unexpected error on ${req.method} ${routeOf(req)}`, error);
-    res.status(500).type("html").send(problemPage());
-  };
-}
-
 export interface DashboardOptions {
   services: Services;
   /** The dashboard's own base URL, for the links of its e-mails. */
@@ -206,6 +172,12 @@ export function createDashboardApp(options: DashboardOptions): PartnerDashboard 
   app.use((_req, res) => {
     res.status(404).type("html").send(notFoundPage());
   });
-  app.use(errorPage(dashboard));
+  app.use(
+    errorPages(
+      { notFound: notFoundPage, refused: refusedPage, unavailable: unavailablePage, problem: problemPage },
+      dashboard.log,
+      "dashboard",
+    ),
+  );
   return { app, dashboard };
 }

@@ -5,17 +5,11 @@
  * pins it to this host (no Domain, Path=/). Browsers treat http://localhost and 127.0.0.1 as secure
  * contexts, so the same cookie works in local development.
  */
+export { readCookie } from "../web/cookies.js";
+
 export const SESSION_COOKIE = "__Host-embed_session";
 
 const ATTRIBUTES = "Path=/; Secure; HttpOnly; SameSite=None; Partitioned";
-
-export function readCookie(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? "").split(";")) {
-    const at = part.indexOf("=");
-    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
-  }
-  return undefined;
-}
 
 export const sessionCookie = (value: string, maxAgeSeconds: number) =>
   `${SESSION_COOKIE}=${value}; Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}; ${ATTRIBUTES}`;

@@ -7,9 +7,10 @@
  * open session (else the session-ended page), and every POST passes the CSRF checks.
  */
 import { fileURLToPath } from "node:url";
-import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from "express";
+import express, { type Express, type RequestHandler } from "express";
 import { servicesOf, type Services } from "../context.js";
-import { ApiError, apiErrors } from "../errors.js";
+import { apiErrors } from "../errors.js";
+import { errorPages } from "../web/error-pages.js";
 import { textProblem } from "../plain-text.js";
 import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from "./cookies.js";
 import { CSRF_FIELD, csrfRefusal } from "../web/csrf.js";
@@ -22,7 +23,6 @@ import { registerSearchRoutes } from "./routes/search.js";
 import { notFoundPage, problemPage, refusedPage, sessionEndedPage, unavailablePage } from "./views/layout.js";
 import { openSession, resumeEmbedSession, startEmbedSession } from "../auth/user-sessions.js";
 import { inTransaction } from "../transactions.js";
-import { retryAfterHeader, storeUnavailableIn } from "../store/unavailable.js";
 
 export interface EmbedAppOptions {
   log?: (message: string, error?: unknown) => void;
@@ -119,48 +119,9 @@ function verifyCsrf(services: Services, log: NonNullable<EmbedAppOptions["log"]>
       ownOrigin: ownOriginOf(services),
     });
     if (refusal === null) return next();
-    // Not the path: like every log line, it never carries a raw path (see routeOf).
+    // Not the path: like every log line, it never carries a raw path (server/web/error-pages.ts).
     log(`embed: refused ${req.method}: ${refusal}`);
     res.status(403).type("html").send(refusedPage());
-  };
-}
-
-/**
- * The route a request matched, e.g. `/session/:token`, for log lines: the raw path carries the login
- * token or a user's ids, and logs never hold one (the README's promise).
- */
-function routeOf(req: Request): string {
-  const route = (req as { route?: { path?: unknown } }).route?.path;
-  return typeof route === "string" ? route : "a path without a route";
-}
-
-function errorPage(log: NonNullable<EmbedAppOptions["log"]>): ErrorRequestHandler {
-  return (error, req, res, _next) => {
-    // Another user's domain or record reads as an unknown one.
-    if (error instanceof ApiError && (error.status === 404 || error.status === 403)) {
-      res.status(404).type("html").send(notFoundPage());
-      return;
-    }
-    // A missing asset; body parser refusals (a body too large or not a form); a refusal no form shows.
-    const status = (error as { status?: unknown }).status;
-    if (!(error instanceof ApiError) && status === 404) {
-      res.status(404).type("html").send(notFoundPage());
-      return;
-    }
-    if (typeof status === "number" && status >= 400 && status < 500) {
-      res.status(status).type("html").send(refusedPage());
-      return;
-    }
-    // The database out of reach: expected in operation, so no stack; the browser may retry after Retry-After.
-    const unavailable = storeUnavailableIn(error);
-    if (unavailable) {
-      log(`embed: store unavailable on ${req.method} ${routeOf(req)}: ${unavailable.message}`);
-      res.setHeader("Retry-After", retryAfterHeader(unavailable));
-      res.status(503).type("html").send(unavailablePage());
-      return;
-    }
-    log(`embed: unexpected error on ${req.method} ${routeOf(req)}`, error);
-    res.status(500).type("html").send(problemPage());
   };
 }
 
@@ -187,6 +148,6 @@ export function createEmbedApp(services: Services, options: EmbedAppOptions = {}
   app.use((_req, res) => {
     res.status(404).type("html").send(notFoundPage());
   });
-  app.use(errorPage(log));
+  app.use(errorPages({ notFound: notFoundPage, refused: refusedPage, unavailable: unavailablePage, problem: problemPage }, log, "embed"));
   return app;
 }
