@@ -7,6 +7,7 @@
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildReferenceDocs, REFERENCE_DIRECTORY } from "../../scripts/lib/reference-docs.js";
 import { spawnServer, type ServerProcess } from "../../scripts/lib/server-process.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.js";
 import { checkPage } from "./support/accessibility.js";
@@ -30,6 +31,8 @@ async function banner(process: ServerProcess): Promise<string> {
 }
 
 beforeAll(async () => {
+  // The HTML reference the portal serves, as `npm start`'s build makes it (a clean checkout has none).
+  buildReferenceDocs(REFERENCE_DIRECTORY, { onlyStale: true });
   // Its e-mail (the invitation) goes to the log in the sandbox: info level, where the test reads it.
   server = spawnServer(["--import", "tsx", "server/main.ts"], {
     PORT: "0",
