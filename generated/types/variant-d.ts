@@ -78,6 +78,10 @@ export interface paths {
          *     through a busy day, and bounds what one user's sessions hold. A session that ended (24
          *     hours after issue, by the partner's sandbox clock in the sandbox) is removed; its
          *     `login_url` then reads as unknown.
+         *
+         *     *Addition, language:* `locale` sets the language of the embedded interface for the session's
+         *     `login_url` (see the schema). It belongs to this session only: a later session without `locale`
+         *     follows the browser again.
          */
         post: operations["createUserSession"];
         delete?: never;
@@ -991,6 +995,11 @@ export interface components {
         UserSessionCreate: {
             user_identifier: components["schemas"]["UserIdentifier"];
             email?: components["schemas"]["Email"];
+            /**
+             * @description *Addition.* The language of the embedded interface this session opens, as a BCP 47 language tag (`de`, `de-CH`, `en-GB`). Its language picks the messages (English and German are shipped); the whole tag formats dates and prices. A tag whose language is not shipped, or no `locale`, leaves the choice to the browser's `Accept-Language`, then English. A tag that is not well-formed BCP 47 is refused (400).
+             * @example de-CH
+             */
+            locale?: string;
         };
         UserSessionMinimal: {
             user_identifier: components["schemas"]["UserIdentifier"];

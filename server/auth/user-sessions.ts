@@ -19,7 +19,7 @@ import type { EmbedSessionRow, SessionRow } from "../store/types.js";
 export type SessionLookup = { state: "open"; session: SessionRow } | { state: "expired"; partnerId: string } | { state: "unknown" };
 
 export type EmbedSessionLookup =
-  | { state: "open"; session: EmbedSessionRow; expiresAt: Date }
+  | { state: "open"; session: EmbedSessionRow; expiresAt: Date; locale: string | null }
   | { state: "expired"; partnerId: string }
   | { state: "unknown" };
 
@@ -53,12 +53,13 @@ export async function openLoginSession(
   partnerId: string,
   userIdentifier: string,
   now: Date,
+  locale: string | null = null,
 ): Promise<{ token: string; expiresAt: Date }> {
   const { store } = services;
   // 43 base62 characters: about 256 bits, far beyond guessing.
   const token = randomBase62(ID_LENGTH);
   const expiresAt = new Date(now.getTime() + SESSION_LIFETIME);
-  await store.saveSession({ tokenHash: hashSessionToken(token), partnerId, userIdentifier, expiresAt });
+  await store.saveSession({ tokenHash: hashSessionToken(token), partnerId, userIdentifier, expiresAt, locale });
   const sessions = await store.sessionsOfUser(partnerId, userIdentifier);
   for (const tokenHash of sessions.slice(0, Math.max(0, sessions.length - LOGIN_SESSIONS_PER_USER))) await store.deleteSession(tokenHash);
   return { token, expiresAt };
@@ -107,5 +108,5 @@ export async function resumeEmbedSession(services: Services, id: string | undefi
   const login = await loginSessionState(services, session.loginTokenHash);
   if (login.state === "unknown") return { state: "expired", partnerId: session.partnerId };
   if (login.state === "expired") return login;
-  return { state: "open", session, expiresAt: login.session.expiresAt };
+  return { state: "open", session, expiresAt: login.session.expiresAt, locale: login.session.locale };
 }

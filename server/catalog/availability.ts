@@ -1,10 +1,10 @@
 /** Whether a name can be registered, at what price, and alternatives when it cannot. */
 import type { components } from "../../generated/types/full.js";
-import { formatCents } from "../money.js";
+import { formatCents, type Cents } from "../money.js";
 import type { Environment } from "../../generated/deployment.js";
 import type { Store } from "../store/types.js";
 import { parseDomainName } from "./domain-names.js";
-import { TLD_CATALOGUE } from "./tlds.js";
+import { TLD_CATALOGUE, type TldPrice } from "./tlds.js";
 
 type Availability = components["schemas"]["Availability"];
 
@@ -20,6 +20,10 @@ const MAGIC_PREFIXES = { taken: "taken-", reserved: "reserved-", premium: "premi
 export function isPremium(label: string, environment: Environment): boolean {
   return label.length <= 3 || (environment === "sandbox" && label.startsWith(MAGIC_PREFIXES.premium));
 }
+
+/** What a name costs per year to register: its TLD's price, PREMIUM_MULTIPLIER times that for a premium name. */
+export const yearlyPriceOf = (label: string, tld: TldPrice, environment: Environment): Cents =>
+  isPremium(label, environment) ? tld.registration * PREMIUM_MULTIPLIER : tld.registration;
 
 /** Registered at another registrar, or reserved by the registry: never available here. */
 function isHeldElsewhere(label: string, environment: Environment): boolean {
@@ -43,7 +47,7 @@ export async function checkAvailability(store: Store, environment: Environment, 
     suggestionsFor(store, environment, name, label),
   ]);
   const premium = isPremium(label, environment);
-  const price = premium ? tld.registration * PREMIUM_MULTIPLIER : tld.registration;
+  const price = yearlyPriceOf(label, tld, environment);
   return {
     domain_name: name,
     available,
@@ -71,4 +75,46 @@ async function suggestionsFor(store: Store, environment: Environment, name: stri
     .filter((_, index) => available[index])
     .map(([candidate]) => candidate)
     .slice(0, MAX_SUGGESTIONS);
+}
+
+/** A name on offer, as a registrar's search lists it. */
+export interface NameQuote {
+  name: string;
+  available: boolean;
+  premium: boolean;
+  /** Per year, when it can be registered. */
+  yearlyPrice: Cents | null;
+  /** Whether its TLD takes new registrations. */
+  open: boolean;
+}
+
+async function quote(store: Store, environment: Environment, label: string, tld: TldPrice): Promise<NameQuote> {
+  const name = `${label}.${tld.tld}`;
+  const available = await isAvailable(store, environment, name, label, tld.available);
+  return {
+    name,
+    available,
+    premium: isPremium(label, environment),
+    yearlyPrice: available ? yearlyPriceOf(label, tld, environment) : null,
+    open: tld.available,
+  };
+}
+
+/**
+ * A word without a TLD, on every TLD of the catalogue: the label is read as a name's would be (IDNA,
+ * lower case), so it is refused (422) where a name with it would be.
+ */
+export async function quoteEveryTld(store: Store, environment: Environment, word: string, field: string): Promise<NameQuote[]> {
+  const { label } = parseDomainName(`${word}.${TLD_CATALOGUE.find((entry) => entry.available)!.tld}`, field);
+  return Promise.all(TLD_CATALOGUE.map((tld) => quote(store, environment, label, tld)));
+}
+
+/** Names of the catalogue's TLDs (suggestions), each quoted. */
+export async function quoteNames(store: Store, environment: Environment, names: readonly string[]): Promise<NameQuote[]> {
+  return Promise.all(
+    names.map((name) => {
+      const { label, tld } = parseDomainName(name, "domain_name");
+      return quote(store, environment, label, tld);
+    }),
+  );
 }

@@ -20,7 +20,7 @@ import { memberOf, type Dashboard, type MemberRequest } from "./dashboard-contex
 import { requireUtf8Form } from "../web/form-fields.js";
 import { DEFAULT_PORTAL_FILES, registerDeveloperPortal, type PortalFiles } from "./portal.js";
 import { registerAccountRoutes, registerPublicAccountRoutes } from "./routes/account.js";
-import { registerEmbeddingRoutes } from "./routes/embedding.js";
+import { logoUpload, registerEmbeddingRoutes } from "./routes/embedding.js";
 import { registerKeyRoutes } from "./routes/keys.js";
 import { registerRequestLogRoutes } from "./routes/request-log.js";
 import { registerSandboxRoutes } from "./routes/sandbox.js";
@@ -160,6 +160,8 @@ export function createDashboardApp(options: DashboardOptions): PartnerDashboard 
   app.use(express.urlencoded({ extended: false, limit: "32kb", parameterLimit: 100, verify: requireUtf8Form }));
   registerPublicAccountRoutes(app, verifyCsrf(dashboard, false));
   app.use(requireMember(dashboard));
+  // The one multipart form: its body (with its CSRF token) is read before the check reads the token.
+  app.use("/embedding/logo", logoUpload());
   app.use(verifyCsrf(dashboard, true));
   app.get("/", (_req, res) => res.redirect(303, "/keys"));
   registerAccountRoutes(app);

@@ -5,6 +5,7 @@
  * store has to undo a write, so memory, PGlite and PostgreSQL refuse alike. The route runs it
  * domain-locked, so the zone cannot change between the check and the writes.
  */
+import { DEFAULT_TTL } from "./default-ttl.js";
 import { dnsLimits } from "../../generated/operations.js";
 import type { components } from "../../generated/types/full.js";
 import { entityTag } from "../concurrency/entity-tags.js";
@@ -20,9 +21,6 @@ type Schemas = components["schemas"];
 export type ChangeSet = Schemas["DnsChangeSet"];
 type ChangeError = NonNullable<Schemas["DnsChangeSetError"]["details"]["errors"]>[number];
 type Operation = ChangeError["operation"];
-
-/** Variant D's default TTL of a created record. */
-const DEFAULT_TTL = 300;
 
 export interface ChangeSetOutcome {
   id: string | null;
@@ -135,7 +133,7 @@ function plan(services: Services, domain: DomainRow, zone: ZoneDraft, set: Chang
   });
 
   (set.creates ?? []).forEach((create, index) => {
-    const draft: RecordDraft = { ...create, ttl: create.ttl ?? DEFAULT_TTL, priority: create.priority ?? null };
+    const draft: RecordDraft = { ...create, ttl: create.ttl ?? DEFAULT_TTL.D, priority: create.priority ?? null };
     if (!check("creates", index, draft)) return;
     const row = newRecordRow(services, domain, draft);
     if (zone.size >= dnsLimits.records_per_domain)

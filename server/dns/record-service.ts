@@ -2,6 +2,7 @@
 import { dnsLimits } from "../../generated/operations.js";
 import type { Services } from "../context.js";
 import { ApiError, apiErrors } from "../errors.js";
+import type { OutboxEvent } from "../events.js";
 import { newId } from "../ids.js";
 import type { DnsRecordRow, DomainRow } from "../store/types.js";
 import { canonicalRecord, recordConflict, recordViolations, type RecordDraft } from "./record-rules.js";
@@ -116,7 +117,8 @@ export async function updateRecord(
   return record;
 }
 
-export async function deleteRecord(services: Services, domain: DomainRow, record: DnsRecordRow): Promise<void> {
+/** Deletes the record and announces it; the event, kept in the event history, is what the embedded interface restores a record from. */
+export async function deleteRecord(services: Services, domain: DomainRow, record: DnsRecordRow): Promise<OutboxEvent> {
   await services.store.deleteRecord(record.id);
-  services.outbox.emit(domain.partnerId, "dns_record.deleted", { domain_id: domain.id, data: toRecordD(record) });
+  return services.outbox.emit(domain.partnerId, "dns_record.deleted", { domain_id: domain.id, data: toRecordD(record) });
 }

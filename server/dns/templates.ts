@@ -1,11 +1,9 @@
 /** Expanding a template of the catalogue (x-dns-templates in the spec) into record drafts. */
+import { DEFAULT_TTL } from "./default-ttl.js";
 import { dnsTemplates, type DnsTemplateId } from "../../generated/operations.js";
 import { apiErrors } from "../errors.js";
 import type { RecordDraft } from "./record-rules.js";
 import { assertVariableValue, variablesOf } from "./template-variables.js";
-
-/** Templates are a Variant D operation: their records take Variant D's default TTL. */
-const TEMPLATE_TTL = 300;
 
 export function expandTemplate(templateId: DnsTemplateId, domainName: string, given: Record<string, string>): RecordDraft[] {
   const template = dnsTemplates[templateId];
@@ -32,7 +30,7 @@ export function expandTemplate(templateId: DnsTemplateId, domainName: string, gi
     type: record.type,
     name: substitute(record.name),
     content: substitute(record.content),
-    ttl: TEMPLATE_TTL,
+    ttl: DEFAULT_TTL.D,
     priority: "priority" in record ? record.priority : null,
   }));
 }

@@ -3,10 +3,11 @@
  * helper both do. Checks availability (with the sandbox's magic names), prices premium names, registers
  * the domain, charges the user and emits `domain.registered`.
  */
-import { isAvailable, isPremium, PREMIUM_MULTIPLIER } from "../catalog/availability.js";
+import { isAvailable, isPremium, yearlyPriceOf } from "../catalog/availability.js";
 import { parseDomainName } from "../catalog/domain-names.js";
 import type { Services } from "../context.js";
 import { apiErrors } from "../errors.js";
+import type { Cents } from "../money.js";
 import type { DomainRow } from "../store/types.js";
 import { domainDetail } from "./domain-views.js";
 import { MAX_REGISTRATION_YEARS, registerDomain } from "./registration.js";
@@ -18,6 +19,11 @@ export interface Purchase {
   years?: number;
   autoRenew?: boolean;
   whoisPrivacy?: boolean;
+  /**
+   * The total the buyer was shown and agreed to; when given, a purchase that would charge anything
+   * else is refused (409 `price_changed`) and nothing is charged.
+   */
+  expectedCharge?: Cents;
 }
 
 /** `services` must be the partner's (servicesOf): the registration, the charge and the event carry its time. */
@@ -34,7 +40,10 @@ export async function purchaseDomain(services: Services, purchase: Purchase): Pr
   if (!Number.isInteger(years) || years < 1 || years > MAX_REGISTRATION_YEARS) {
     throw apiErrors.invalidValue("years", "out_of_range", `years must be a whole number from 1 to ${MAX_REGISTRATION_YEARS}`);
   }
-  const yearlyPrice = isPremium(label, deployment.environment) ? tld.registration * PREMIUM_MULTIPLIER : tld.registration;
+  const yearlyPrice = yearlyPriceOf(label, tld, deployment.environment);
+  if (purchase.expectedCharge !== undefined && purchase.expectedCharge !== yearlyPrice * years) {
+    throw apiErrors.conflict(`The price of ${name} changed since it was shown`, { field: "years", code: "price_changed" });
+  }
   const domain = await registerDomain(store, services.clock, {
     partnerId: purchase.partnerId,
     userIdentifier: purchase.userIdentifier,
@@ -47,4 +56,34 @@ export async function purchaseDomain(services: Services, purchase: Purchase): Pr
   });
   services.outbox.emit(purchase.partnerId, "domain.registered", { data: await domainDetail(services, domain) });
   return domain;
+}
+
+export interface PurchaseQuote {
+  name: string;
+  years: number;
+  premium: boolean;
+  yearlyPrice: Cents;
+  total: Cents;
+  /** What each later year costs when the domain renews. */
+  renewalPrice: Cents;
+  currency: string;
+}
+
+/** What buying the name for `years` costs, as the purchase will charge it; refuses what the purchase would (422) but availability. */
+export function purchaseQuote(services: Services, domainName: string, years: number): PurchaseQuote {
+  const { name, label, tld } = parseDomainName(domainName, "domain_name");
+  if (!tld.available) throw apiErrors.invalidValue("domain_name", "invalid_value", `Registrations of .${tld.tld} domains are closed`);
+  if (!Number.isInteger(years) || years < 1 || years > MAX_REGISTRATION_YEARS) {
+    throw apiErrors.invalidValue("years", "out_of_range", `years must be a whole number from 1 to ${MAX_REGISTRATION_YEARS}`);
+  }
+  const yearlyPrice = yearlyPriceOf(label, tld, services.deployment.environment);
+  return {
+    name,
+    years,
+    premium: isPremium(label, services.deployment.environment),
+    yearlyPrice,
+    total: yearlyPrice * years,
+    renewalPrice: tld.renewal,
+    currency: "USD",
+  };
 }

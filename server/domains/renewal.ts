@@ -16,8 +16,12 @@ export interface Renewal {
   renewedAt: Date;
 }
 
-/** Extends the registration by `years`, charges the user and emits `domain.renewed`. */
-export async function renewDomain(services: Services, domain: DomainRow, years: number): Promise<Renewal> {
+/**
+ * Extends the registration by `years`, charges the user and emits `domain.renewed`. With
+ * `expectedCost`, the total the user was shown, a renewal that would cost anything else is refused
+ * (409 `price_changed`) and nothing is charged.
+ */
+export async function renewDomain(services: Services, domain: DomainRow, years: number, expectedCost?: Cents): Promise<Renewal> {
   if (domain.status === "pending" || domain.status === "suspended") {
     throw apiErrors.conflict(`A ${domain.status} domain cannot be renewed`, { field: "status", code: "invalid_status" });
   }
@@ -36,6 +40,9 @@ export async function renewDomain(services: Services, domain: DomainRow, years: 
     );
   }
   const cost = years * domain.renewalPrice;
+  if (expectedCost !== undefined && expectedCost !== cost) {
+    throw apiErrors.conflict(`The renewal price of ${domain.name} changed since it was shown`, { field: "years", code: "price_changed" });
+  }
   const renewed: DomainRow = { ...domain, expiresAt, status: "active", updatedAt: now };
   await services.store.saveDomain(renewed);
   const user = (await services.store.findUser(domain.partnerId, domain.userIdentifier))!;
@@ -43,6 +50,15 @@ export async function renewDomain(services: Services, domain: DomainRow, years: 
   services.outbox.emit(domain.partnerId, "domain.renewed", { data: await domainDetail(services, renewed) });
   return { domain: renewed, cost, renewedAt: now };
 }
+
+/** The most years the domain can be renewed for now (0 when it already runs MAX_YEARS_AHEAD ahead). */
+export function renewableYears(domain: DomainRow, now: Date): number {
+  return maxRenewableYears(domain.expiresAt > now ? domain.expiresAt : now, now);
+}
+
+/** Where a renewal of `years` from now would leave the registration. */
+export const renewedUntil = (domain: DomainRow, years: number, now: Date) =>
+  addYears(domain.expiresAt > now ? domain.expiresAt : now, years);
 
 function maxRenewableYears(base: Date, now: Date): number {
   let years = 0;

@@ -7,7 +7,7 @@
  * open session (else the session-ended page), and every POST passes the CSRF checks.
  */
 import { fileURLToPath } from "node:url";
-import express, { type Express, type RequestHandler } from "express";
+import express, { type Express, type Request, type RequestHandler } from "express";
 import { servicesOf, type Services } from "../context.js";
 import { apiErrors } from "../errors.js";
 import { errorPages } from "../web/error-pages.js";
@@ -21,6 +21,10 @@ import { registerDnsRoutes } from "./routes/dns.js";
 import { registerDomainRoutes } from "./routes/domains.js";
 import { registerSearchRoutes } from "./routes/search.js";
 import { notFoundPage, problemPage, refusedPage, sessionEndedPage, unavailablePage } from "./views/layout.js";
+import { chooseLocale } from "../i18n/locale.js";
+import { localizerFor, type Localizer } from "./i18n/localizer.js";
+import { registerBrandingRoutes } from "./routes/branding.js";
+import { NO_BRANDING } from "../branding/branding-store.js";
 import { openSession, resumeEmbedSession, startEmbedSession } from "../auth/user-sessions.js";
 import { inTransaction } from "../transactions.js";
 
@@ -50,6 +54,14 @@ async function originsOf(services: Services, partnerId: string | null): Promise<
 
 const ownOriginOf = (services: Services) => new URL(services.deployment.embedBaseUrl).origin;
 
+/** The language of a page shown without a session: the browser's. */
+const browserLocalizer = (req: Request): Localizer => localizerFor(chooseLocale(null, req.headers["accept-language"]));
+
+/** The partner's name, for its logo's text: the dashboard account's, else its id. */
+async function partnerNameOf(services: Services, partnerId: string): Promise<string> {
+  return (await services.persistence.accounts.findPartner(partnerId))?.name ?? partnerId;
+}
+
 function securityHeaders(): RequestHandler {
   return (_req, res, next) => {
     // Pages hold a signed-in session: never cached, never sniffed, and the token URL never sent on as a referrer.
@@ -70,7 +82,7 @@ function exchangeToken(services: Services): RequestHandler {
       res
         .status(lookup.state === "expired" ? 410 : 404)
         .type("html")
-        .send(sessionEndedPage());
+        .send(sessionEndedPage(browserLocalizer(req)));
       return;
     }
     const { session } = lookup;
@@ -93,15 +105,20 @@ function requireSession(services: Services): RequestHandler {
       res
         .status(lookup.state === "expired" ? 410 : 401)
         .type("html")
-        .send(sessionEndedPage());
+        .send(sessionEndedPage(browserLocalizer(req)));
       return;
     }
     const { session } = lookup;
     const partnerServices = servicesOf(services, session.partnerId);
+    // Read on every page, as the framing origins are: a look set in the dashboard shows on every instance at once.
+    const branding = await services.persistence.branding.brandingOf(session.partnerId, services.deployment.environment);
     const context: EmbedContext = {
       services: partnerServices,
       session,
       user: (await partnerServices.store.findUser(session.partnerId, session.userIdentifier))!,
+      l: localizerFor(chooseLocale(lookup.locale, req.headers["accept-language"])),
+      partnerName: branding.logo ? await partnerNameOf(services, session.partnerId) : session.partnerId,
+      branding: branding ?? NO_BRANDING,
     };
     res.locals.embed = context;
     res.setHeader("Content-Security-Policy", policyFor(await originsOf(services, session.partnerId)));
@@ -121,7 +138,10 @@ function verifyCsrf(services: Services, log: NonNullable<EmbedAppOptions["log"]>
     if (refusal === null) return next();
     // Not the path: like every log line, it never carries a raw path (server/web/error-pages.ts).
     log(`embed: refused ${req.method}: ${refusal}`);
-    res.status(403).type("html").send(refusedPage());
+    res
+      .status(403)
+      .type("html")
+      .send(refusedPage(embedContextOf(res).l));
   };
 }
 
@@ -142,12 +162,25 @@ export function createEmbedApp(services: Services, options: EmbedAppOptions = {}
   // An id holding a control character names nothing, as an unknown id: nothing stored holds one (server/plain-text.ts).
   for (const name of ["domainId", "recordId"])
     app.param(name, (_req, _res, next, value) => next(textProblem(String(value)) ? apiErrors.notFound("Page", String(name)) : undefined));
+  registerBrandingRoutes(app);
   registerDomainRoutes(app);
   registerSearchRoutes(app);
   registerDnsRoutes(app);
   app.use((_req, res) => {
-    res.status(404).type("html").send(notFoundPage());
+    res
+      .status(404)
+      .type("html")
+      .send(notFoundPage(embedContextOf(res).l));
   });
-  app.use(errorPages({ notFound: notFoundPage, refused: refusedPage, unavailable: unavailablePage, problem: problemPage }, log, "embed"));
+  // Errors may come before the session is known (a form that is not UTF-8): the session's language when it is, else the browser's.
+  const pageOf = (render: (l: Localizer) => string) => (req: Request) =>
+    render((req.res?.locals.embed as EmbedContext | undefined)?.l ?? browserLocalizer(req));
+  app.use(
+    errorPages(
+      { notFound: pageOf(notFoundPage), refused: pageOf(refusedPage), unavailable: pageOf(unavailablePage), problem: pageOf(problemPage) },
+      log,
+      "embed",
+    ),
+  );
   return app;
 }

@@ -1,11 +1,13 @@
-/** What every page of a signed-in browser receives: the partner's services, the session and its user. */
+/** What every page of a signed-in browser receives: the partner's services, the session, its user, language and look. */
 import type { Response } from "express";
+import type { Branding } from "../branding/branding-store.js";
 import type { Services } from "../context.js";
 import { domainOfPartner } from "../domains/domain-access.js";
 import { ApiError, apiErrors } from "../errors.js";
 import type { UnitOfWork } from "../store/persistence.js";
 import { inTransaction } from "../transactions.js";
 import type { DomainRow, EmbedSessionRow, UserRow } from "../store/types.js";
+import type { Localizer } from "./i18n/localizer.js";
 import type { Chrome } from "./views/layout.js";
 
 export interface EmbedContext {
@@ -13,6 +15,10 @@ export interface EmbedContext {
   services: Services;
   session: EmbedSessionRow;
   user: UserRow;
+  /** The language the partner chose for the session, else the browser's (server/i18n/locale.ts). */
+  l: Localizer;
+  partnerName: string;
+  branding: Branding;
 }
 
 export function embedContextOf(res: Response): EmbedContext {
@@ -21,10 +27,16 @@ export function embedContextOf(res: Response): EmbedContext {
   return context;
 }
 
-export const chromeOf = ({ services, user }: EmbedContext, current: Chrome["current"]): Chrome => ({
+export const chromeOf = ({ services, user, l, partnerName, branding }: EmbedContext, current: Chrome["current"]): Chrome => ({
+  l,
   userIdentifier: user.userIdentifier,
   environment: services.deployment.environment,
   current,
+  branding: {
+    partnerName,
+    styleVersion: branding.accentColour?.slice(1) ?? null,
+    logoVersion: branding.logo?.version ?? null,
+  },
 });
 
 /** One of the session user's domains; another user's is "not found", as an unknown one. */

@@ -9,7 +9,7 @@
  * goes through `textOf`, so no form can forget it.
  */
 import { assertIfMatch } from "../concurrency/entity-tags.js";
-import { type ApiError, apiErrors } from "../errors.js";
+import { apiErrors } from "../errors.js";
 
 import type { FormBody } from "../web/form-fields.js";
 import { textOf } from "../web/form-fields.js";
@@ -17,7 +17,7 @@ import { textOf } from "../web/form-fields.js";
 export { choiceOf, integerOf, requireUtf8Form, textOf, valuesOf, type FormBody } from "../web/form-fields.js";
 
 export interface FormErrors {
-  /** Message by field name (the API's field names: content, ttl, domain_name, variables.ip...). */
+  /** Message by field name (the API's field names: content, ttl, domain_name, variables.ip...), in the page's language. */
   fields: Record<string, string>;
   /** Every problem found, for the summary at the top of the form. */
   summary: string[];
@@ -29,11 +29,6 @@ export interface FormState {
 }
 
 export const NO_ERRORS: FormErrors = { fields: {}, summary: [] };
-
-export function formErrors(error: ApiError): FormErrors {
-  const field = error.details?.field;
-  return { fields: typeof field === "string" ? { [field]: error.message } : {}, summary: error.messages ?? [error.message] };
-}
 
 /**
  * Refuses the change (412) unless what it changes is still as the page showed it: the form carries

@@ -1,4 +1,5 @@
 /** Variant D: records scoped to their domain, with `content`; bulk creation and templates. */
+import { DEFAULT_TTL } from "../dns/default-ttl.js";
 import type { OperationHandlers } from "../../generated/handlers.js";
 import { partnerOf, type RequestContext, type Services } from "../context.js";
 import { applyChangeSet } from "../dns/change-sets.js";
@@ -14,7 +15,6 @@ import { apiErrors } from "../errors.js";
 type Handlers = OperationHandlers<RequestContext>;
 
 /** Variant D's default TTL (Variant R's is 3600). */
-const DEFAULT_TTL_D = 300;
 
 async function domainAndRecord(services: Services, partnerId: string, domainId: string, recordId: string) {
   const domain = await domainOfPartner(services.store, partnerId, domainId);
@@ -59,7 +59,7 @@ export const dnsRecordDHandlers: Pick<
     const domain = await domainOfPartner(context.services.store, partnerOf(context).id, path.domain_id);
     const record = await createRecord(context.services, domain, {
       ...body,
-      ttl: body.ttl ?? DEFAULT_TTL_D,
+      ttl: body.ttl ?? DEFAULT_TTL.D,
       priority: body.priority ?? null,
     });
     return { status: 201, body: toRecordD(record), etag: entityTag(record) };
@@ -90,7 +90,7 @@ export const dnsRecordDHandlers: Pick<
   bulkCreateDomainDnsRecords: async ({ path, body }, context) => {
     const domain = await domainOfPartner(context.services.store, partnerOf(context).id, path.domain_id);
     const drafts = body.records.map(
-      (input): RecordDraft => ({ ...input, ttl: input.ttl ?? DEFAULT_TTL_D, priority: input.priority ?? null }),
+      (input): RecordDraft => ({ ...input, ttl: input.ttl ?? DEFAULT_TTL.D, priority: input.priority ?? null }),
     );
     const { created, refused } = await createRecordsInBulk(context.services, domain, drafts);
     const errors = refused.map(({ index, error }) => ({ index, record: { ...body.records[index]! }, error: error.message }));

@@ -1,4 +1,5 @@
 /** Variant R: records addressed by their own id, with `value`. */
+import { DEFAULT_TTL } from "../dns/default-ttl.js";
 import type { OperationHandlers } from "../../generated/handlers.js";
 import { partnerOf, type RequestContext, type Services } from "../context.js";
 import { createRecord, deleteRecord, updateRecord } from "../dns/record-service.js";
@@ -9,9 +10,6 @@ import { domainOfPartner } from "../domains/domain-access.js";
 import { apiErrors } from "../errors.js";
 
 type Handlers = OperationHandlers<RequestContext>;
-
-/** Variant R's default TTL (Variant D's is 300). */
-const DEFAULT_TTL_R = 3600;
 
 async function recordOfPartner(services: Services, partnerId: string, recordId: string) {
   const found = await services.store.findRecord(recordId);
@@ -27,7 +25,7 @@ export const dnsRecordRHandlers: Pick<Handlers, "createDnsRecord" | "getDnsRecor
   createDnsRecord: async ({ body }, context) => {
     const { domain_id: domainId, ...fields } = body;
     const domain = await domainOfPartner(context.services.store, partnerOf(context).id, domainId);
-    const record = await createRecord(context.services, domain, draftFromR({ ...fields, ttl: fields.ttl ?? DEFAULT_TTL_R }), {
+    const record = await createRecord(context.services, domain, draftFromR({ ...fields, ttl: fields.ttl ?? DEFAULT_TTL.R }), {
       content: "value",
     });
     return { status: 201, body: toRecordR(record), etag: entityTag(record) };

@@ -5,6 +5,7 @@ import { assertIfMatch, entityTag } from "../concurrency/entity-tags.js";
 import { partnerOf, type RequestContext, type Services } from "../context.js";
 import { openLoginSession } from "../auth/user-sessions.js";
 import { apiErrors } from "../errors.js";
+import { canonicalLocaleTag } from "../i18n/locale.js";
 import { formatCents } from "../money.js";
 import type { UserPageEntry, UserRow } from "../store/types.js";
 
@@ -30,6 +31,10 @@ export const userHandlers: Pick<Handlers, "createUserSession" | "listUsers" | "g
   createUserSession: async ({ body }, context) => {
     const { services } = context;
     const partner = partnerOf(context);
+    const locale = body.locale === undefined ? null : canonicalLocaleTag(body.locale);
+    // The schema's pattern admits the shape of a tag; only Intl knows every rule of BCP 47 (no repeated variant, a known extension form).
+    if (locale === null && body.locale !== undefined)
+      throw apiErrors.badRequest("locale", "invalid_format", "locale must be a well-formed BCP 47 language tag such as de or de-CH");
     const now = services.clock.now();
     const existing = await services.store.findUser(partner.id, body.user_identifier);
     const user: UserRow = existing
@@ -44,7 +49,7 @@ export const userHandlers: Pick<Handlers, "createUserSession" | "listUsers" | "g
           totalSpent: 0,
         };
     await services.store.saveUser(user);
-    const { token, expiresAt } = await openLoginSession(services, partner.id, user.userIdentifier, now);
+    const { token, expiresAt } = await openLoginSession(services, partner.id, user.userIdentifier, now, locale);
     return {
       status: 201,
       body: {

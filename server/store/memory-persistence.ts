@@ -2,6 +2,7 @@
  * The persistence of one process, in its memory: the default of `npm start` and of most tests.
  * Nothing survives the process, and nothing is shared with another one.
  */
+import { MemoryBrandingStore } from "../branding/branding-store.js";
 import { MemoryAccountStore } from "../accounts/account-store.js";
 import { MemoryFramingOriginStore } from "../framing/framing-origin-store.js";
 import { MemoryRequestHistoryStore } from "../request-history/request-history-store.js";
@@ -37,6 +38,7 @@ export class MemoryPersistence implements Persistence {
   readonly accounts = new MemoryAccountStore();
   readonly requestHistory = new MemoryRequestHistoryStore();
   readonly framingOrigins = new MemoryFramingOriginStore();
+  readonly branding = new MemoryBrandingStore();
   readonly rateLimits = new MemoryWindowStore();
   readonly clockOffsets = new MemoryClockOffsetStore();
   readonly idempotency = new MemoryIdempotencyStore();

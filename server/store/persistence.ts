@@ -6,6 +6,7 @@
  */
 import type { Environment } from "../../generated/deployment.js";
 import type { AccountStore } from "../accounts/account-store.js";
+import type { BrandingStore } from "../branding/branding-store.js";
 import type { FramingOriginStore } from "../framing/framing-origin-store.js";
 import type { EventStore } from "../event-history/event-store.js";
 import type { IdempotencyStore } from "../idempotency/idempotency-store.js";
@@ -107,6 +108,8 @@ export interface Persistence {
   readonly requestHistory: RequestHistoryStore;
   /** Origins partners set in the dashboard as allowed to frame the embedded interface. */
   readonly framingOrigins: FramingOriginStore;
+  /** The partners' look in the embedded interface: accent colour and logo. */
+  readonly branding: BrandingStore;
   /**
    * Runs `work` as one transaction: all its writes or none, and the rules it checks hold against
    * every concurrent writer. PostgreSQL runs it SERIALIZABLE and runs it again from the start when

@@ -85,6 +85,8 @@ export interface SessionRow {
   partnerId: string;
   userIdentifier: string;
   expiresAt: Date;
+  /** The embedded interface's language the partner chose for this session (a canonical BCP 47 tag), or null to follow the browser. */
+  locale: string | null;
 }
 
 /**

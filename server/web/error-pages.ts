@@ -9,11 +9,12 @@ import type { ErrorRequestHandler, Request } from "express";
 import { ApiError } from "../errors.js";
 import { retryAfterHeader, storeUnavailableIn } from "../store/unavailable.js";
 
+/** Each page is made for the request it answers (the embedded interface speaks the reader's language). */
 export interface ErrorPages {
-  notFound: () => string;
-  refused: () => string;
-  unavailable: () => string;
-  problem: () => string;
+  notFound: (req: Request) => string;
+  refused: (req: Request) => string;
+  unavailable: (req: Request) => string;
+  problem: (req: Request) => string;
 }
 
 /** The route a request matched, e.g. `/session/:token`, for log lines. */
@@ -27,21 +28,21 @@ export function errorPages(pages: ErrorPages, log: (message: string, error?: unk
     const status = (error as { status?: unknown }).status;
     // Another's thing reads as an unknown one; a missing asset is unknown too.
     if ((error instanceof ApiError && (error.status === 404 || error.status === 403)) || (!(error instanceof ApiError) && status === 404)) {
-      res.status(404).type("html").send(pages.notFound());
+      res.status(404).type("html").send(pages.notFound(req));
       return;
     }
     if (typeof status === "number" && status >= 400 && status < 500) {
-      res.status(status).type("html").send(pages.refused());
+      res.status(status).type("html").send(pages.refused(req));
       return;
     }
     const unavailable = storeUnavailableIn(error);
     if (unavailable) {
       log(`${name}: store unavailable on ${req.method} ${routeOf(req)}: ${unavailable.message}`);
       res.setHeader("Retry-After", retryAfterHeader(unavailable));
-      res.status(503).type("html").send(pages.unavailable());
+      res.status(503).type("html").send(pages.unavailable(req));
       return;
     }
     log(`${name}: unexpected error on ${req.method} ${routeOf(req)}`, error);
-    res.status(500).type("html").send(pages.problem());
+    res.status(500).type("html").send(pages.problem(req));
   };
 }

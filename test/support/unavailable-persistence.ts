@@ -18,6 +18,7 @@ export type PersistencePart =
   | "accounts"
   | "requestHistory"
   | "framingOrigins"
+  | "branding"
   | "transaction"
   | "ping";
 
@@ -37,6 +38,7 @@ export class UnavailablePersistence implements Persistence {
   readonly accounts: Persistence["accounts"];
   readonly requestHistory: Persistence["requestHistory"];
   readonly framingOrigins: Persistence["framingOrigins"];
+  readonly branding: Persistence["branding"];
 
   constructor(
     private readonly inner: Persistence,
@@ -53,6 +55,7 @@ export class UnavailablePersistence implements Persistence {
     this.accounts = this.guarded("accounts", inner.accounts);
     this.requestHistory = this.guarded("requestHistory", inner.requestHistory);
     this.framingOrigins = this.guarded("framingOrigins", inner.framingOrigins);
+    this.branding = this.guarded("branding", inner.branding);
   }
 
   /** Takes every part away (`parts` omitted) or the ones named. */
@@ -68,6 +71,7 @@ export class UnavailablePersistence implements Persistence {
       "accounts",
       "requestHistory",
       "framingOrigins",
+      "branding",
       "transaction",
       "ping",
     ];

@@ -1,44 +1,160 @@
-/** A domain's page and its DNS records: add, edit, delete, apply a template. */
+/** A domain's page and its DNS records: add, edit, delete (after a confirmation) and restore, apply a template (after a review). */
 import type { Express, Request, Response } from "express";
 import { dnsTemplates, type DnsTemplateId } from "../../../generated/operations.js";
-import type { RecordDraft } from "../../dns/record-rules.js";
+import { interfaceDefaultTtl } from "../../dns/default-ttl.js";
+import { recordConflict, recordViolations, type RecordDraft } from "../../dns/record-rules.js";
 import { createRecord, deleteRecord, updateRecord } from "../../dns/record-service.js";
 import { applyTemplate } from "../../dns/template-service.js";
-import { apiErrors } from "../../errors.js";
+import { expandTemplate } from "../../dns/templates.js";
+import { type ApiError, apiErrors } from "../../errors.js";
 import type { DnsRecordRow, DomainRow } from "../../store/types.js";
+import { html, type Html } from "../../web/html.js";
 import { answerChange, chromeOf, domainOfSessionUser, embedContextOf, type EmbedContext } from "../embed-context.js";
 import {
   assertUnchangedSinceShown,
   choiceOf,
-  formErrors,
   integerOf,
   NO_ERRORS,
   textOf,
   valuesOf,
   type FormBody,
+  type FormErrors,
   type FormState,
 } from "../forms.js";
-import { DEFAULT_TTL, dnsPage, RECORD_TYPES, recordEditPage, recordFormFields, type DnsView } from "../views/dns-view.js";
-import { noticeFor, type NoticeCode } from "./notices.js";
+import { conflictMessage, friendlyErrors, violationErrors } from "../i18n/form-errors.js";
+import { noticeOf, noticeParameter, type Notice } from "../notices.js";
+import { csrfInput } from "../views/controls.js";
+import {
+  dnsPage,
+  RECORD_TYPES,
+  recordDeletePage,
+  recordEditPage,
+  recordFormFields,
+  templateReviewPage,
+  type DnsView,
+} from "../views/dns-view.js";
+import { recordSortOf, sortRecords } from "../views/record-order.js";
+import { domainNotice } from "./domains.js";
+
+/** How long a deleted record can be restored from the page that announces its deletion, by the partner's clock. */
+export const RESTORE_WINDOW_MS = 10 * 60 * 1000;
 
 type Failure = Pick<DnsView, "addRecord" | "template">;
 
-async function renderDns(context: EmbedContext, req: Request, domainId: string, failure: Failure = {}): Promise<string> {
+const defaultTtlOf = (context: EmbedContext) => interfaceDefaultTtl(context.services.deployment.variants);
+
+/** The restore button of a deletion's notice, while its window is open. */
+async function restoreForm(context: EmbedContext, domain: DomainRow, eventId: string): Promise<Html | null> {
+  const event = await context.services.events.findEvent(context.session.partnerId, eventId);
+  if (!event || event.createdAt.getTime() + RESTORE_WINDOW_MS <= context.services.clock.now().getTime()) return null;
+  const { notices } = context.l.t;
+  return html` <form method="post" action="/domains/${domain.id}/restore" class="inline-action">
+${csrfInput(context.session.csrfToken)}
+<input type="hidden" name="event" value="${eventId}">
+<button type="submit">${notices.restore}</button>
+</form> <span class="hint">${notices.restoreWithin(RESTORE_WINDOW_MS / 60_000)}</span>`;
+}
+
+async function dnsNotice(context: EmbedContext, query: Record<string, unknown>): Promise<Html | string | null> {
+  const notice = noticeOf(context.session, query);
+  if (!notice) return null;
+  const { l } = context;
+  const { notices } = l.t;
+  const sentence = await domainNotice(context, notice, (domain) => {
+    switch (notice.kind) {
+      case "purchased":
+        return notices.purchased(
+          domain.name,
+          l.money(notice.charged, notice.currency),
+          l.t.controls.years(notice.years),
+          l.dateText(domain.expiresAt),
+        );
+      case "record-added":
+        return notices.recordAdded(notice.type, notice.name, domain.name);
+      case "record-saved":
+        return notices.recordSaved(notice.type, notice.name);
+      case "record-restored":
+        return notices.recordRestored(notice.type, notice.name);
+      case "record-deleted":
+        return notices.recordDeleted(notice.type, notice.name);
+      case "template-applied":
+        return notices.templateApplied(l.t.templates.titles[notice.template], notice.count, domain.name);
+      default:
+        return "";
+    }
+  });
+  if (!sentence) return null;
+  if (notice.kind !== "record-deleted") return sentence;
+  const domain = (await context.services.store.findDomain(notice.domain))!;
+  return html`${sentence}${await restoreForm(context, domain, notice.event)}`;
+}
+
+async function renderDns(
+  context: EmbedContext,
+  req: Request,
+  domainId: string,
+  failure: Failure = {},
+  message: string | null = null,
+): Promise<string> {
   const domain = await domainOfSessionUser(context, domainId);
-  const records = await context.services.store.recordsOfDomain(domain.id);
-  const notice = Object.keys(failure).length > 0 ? null : await noticeFor(context, req.query);
-  return dnsPage({ chrome: chromeOf(context, "domains"), csrfToken: context.session.csrfToken, domain, records, notice, ...failure });
+  const sort = recordSortOf(req.query);
+  const records = sortRecords(await context.services.store.recordsOfDomain(domain.id), sort);
+  const notice = message ?? (Object.keys(failure).length > 0 ? null : await dnsNotice(context, req.query));
+  return dnsPage({
+    chrome: chromeOf(context, "domains"),
+    csrfToken: context.session.csrfToken,
+    domain,
+    records,
+    sort,
+    notice,
+    defaultTtl: defaultTtlOf(context),
+    ...failure,
+  });
 }
 
 /** A record as the form describes it, in the terms the DNS rules use (Variant D's content and priority). */
-function draftOf(body: FormBody, type: DnsRecordRow["type"]): RecordDraft {
+function draftOf(context: EmbedContext, body: FormBody, type: DnsRecordRow["type"]): RecordDraft {
   return {
     type,
     name: textOf(body, "name"),
     content: textOf(body, "content"),
-    ttl: integerOf(body, "ttl") ?? Number(DEFAULT_TTL),
+    ttl: integerOf(body, "ttl") ?? defaultTtlOf(context),
     priority: integerOf(body, "priority") ?? null,
   };
+}
+
+/**
+ * A record form's problems: every rule the record breaks, each at its field (the services name only
+ * the first); else the refusal itself (a conflict with the zone, the domain's limit).
+ */
+function recordFormErrors(
+  context: EmbedContext,
+  error: ApiError,
+  body: FormBody,
+  type: DnsRecordRow["type"] | null,
+  domain: DomainRow,
+): FormErrors {
+  const situation = { domain, record: { type: type ?? "A", name: valuesOf(body, ["name"]).name! } } as const;
+  if (type === null) return friendlyErrors(context.l, error, situation);
+  let draft: RecordDraft;
+  try {
+    draft = draftOf(context, body, type);
+  } catch {
+    return friendlyErrors(context.l, error, { ...situation, record: { type, name: situation.record.name } });
+  }
+  const violations = recordViolations(draft, domain.name);
+  return violations.length > 0
+    ? violationErrors(context.l, violations, { domain, record: draft })
+    : friendlyErrors(context.l, error, { domain, record: draft });
+}
+
+/** The type a form names, or null when it names none the form offers. */
+function typeOf(body: FormBody): DnsRecordRow["type"] | null {
+  try {
+    return choiceOf(body, "type", RECORD_TYPES);
+  } catch {
+    return null;
+  }
 }
 
 async function recordOf(domain: DomainRow, context: EmbedContext, recordId: string): Promise<DnsRecordRow> {
@@ -47,13 +163,47 @@ async function recordOf(domain: DomainRow, context: EmbedContext, recordId: stri
   return record;
 }
 
-/** What the domain's page says when a record changed after it was shown, so a deletion was not made. */
-const CHANGED_BEFORE_DELETION =
-  "That record changed after this page was shown, so it was not deleted. Its current values are below; delete it again if you still want to.";
-
-const afterChange = (domain: DomainRow, notice: NoticeCode) => `/domains/${domain.id}?notice=${notice}&domain=${domain.id}`;
+const afterChange = (context: EmbedContext, domain: DomainRow, notice: Notice) =>
+  `/domains/${domain.id}?${noticeParameter(context.session, notice)}#records-title`;
 
 const isTemplateId = (id: string): id is DnsTemplateId => Object.hasOwn(dnsTemplates, id);
+
+const variableFieldsOf = (templateId: DnsTemplateId) => Object.keys(dnsTemplates[templateId].variables).map((name) => `variables.${name}`);
+
+/** The variables a template form gave; empty fields are left out, so the template's defaults apply, as when the API is sent no value. */
+function variablesOf(body: FormBody, templateId: DnsTemplateId): Record<string, string> {
+  return Object.fromEntries(
+    variableFieldsOf(templateId)
+      .map((field) => [field.slice("variables.".length), textOf(body, field)])
+      .filter(([, value]) => value !== ""),
+  );
+}
+
+/**
+ * The records a template would add, checked as applying it checks them (its rules, then against
+ * the zone and each other), with every problem in the user's words.
+ */
+async function templateCheck(
+  context: EmbedContext,
+  domain: DomainRow,
+  templateId: DnsTemplateId,
+  variables: Record<string, string>,
+): Promise<{ drafts: RecordDraft[]; errors: FormErrors }> {
+  const { l } = context;
+  const drafts = expandTemplate(templateId, domain.name, variables);
+  const summary: string[] = [];
+  for (const [index, draft] of drafts.entries()) {
+    const violations = recordViolations(draft, domain.name);
+    for (const message of violationErrors(l, violations, { domain, record: draft }).summary)
+      summary.push(l.t.errors.templateRecord(draft.type, draft.name, message));
+    const conflict = recordConflict(draft, [
+      ...(await context.services.store.recordsAtName(domain.id, draft.name)),
+      ...drafts.slice(0, index),
+    ]);
+    if (conflict) summary.push(conflictMessage(l, conflict.code, draft));
+  }
+  return { drafts, errors: { fields: {}, summary } };
+}
 
 export function registerDnsRoutes(app: Express): void {
   app.get("/domains/:domainId", async (req: Request, res: Response) => {
@@ -69,14 +219,14 @@ export function registerDnsRoutes(app: Express): void {
       context,
       async (tx) => {
         const domain = await domainOfSessionUser(tx, domainId);
-        await createRecord(tx.services, domain, draftOf(body, choiceOf(body, "type", RECORD_TYPES)));
-        return afterChange(domain, "record-added");
+        const record = await createRecord(tx.services, domain, draftOf(context, body, choiceOf(body, "type", RECORD_TYPES)));
+        return afterChange(context, domain, { kind: "record-added", domain: domain.id, type: record.type, name: record.name });
       },
-      async (error) => ({
-        html: await renderDns(context, req, domainId, {
-          addRecord: { values: valuesOf(body, recordFormFields), errors: formErrors(error) },
-        }),
-      }),
+      async (error) => {
+        const domain = await domainOfSessionUser(context, domainId);
+        const errors = recordFormErrors(context, error, body, typeOf(body), domain);
+        return { html: await renderDns(context, req, domainId, { addRecord: { values: valuesOf(body, recordFormFields), errors } }) };
+      },
       "domain-locked",
     );
   });
@@ -97,7 +247,8 @@ export function registerDnsRoutes(app: Express): void {
         csrfToken: context.session.csrfToken,
         domain,
         record,
-        state: { values, errors: { fields: {}, summary: [] } },
+        state: { values, errors: NO_ERRORS },
+        defaultTtl: defaultTtlOf(context),
       }),
     );
   });
@@ -113,16 +264,19 @@ export function registerDnsRoutes(app: Express): void {
       async (tx) => {
         const domain = await domainOfSessionUser(tx, domainId);
         const record = await recordOf(domain, tx, recordId);
-        const draft = draftOf(body, record.type);
+        const draft = draftOf(context, body, record.type);
         assertUnchangedSinceShown(body, record, "DNS record");
-        await updateRecord(tx.services, domain, record, draft);
-        return afterChange(domain, "record-saved");
+        const saved = await updateRecord(tx.services, domain, record, draft);
+        return afterChange(context, domain, { kind: "record-saved", domain: domain.id, type: saved.type, name: saved.name });
       },
       async (error) => {
         const domain = await domainOfSessionUser(context, domainId);
         const record = await recordOf(domain, context, recordId);
         const changedMeanwhile = error.code === "precondition_failed";
-        const state: FormState = { values: valuesOf(body, recordFormFields), errors: changedMeanwhile ? NO_ERRORS : formErrors(error) };
+        const state: FormState = {
+          values: valuesOf(body, recordFormFields),
+          errors: changedMeanwhile ? NO_ERRORS : recordFormErrors(context, error, body, record.type, domain),
+        };
         return {
           html: recordEditPage({
             chrome: chromeOf(context, "domains"),
@@ -131,11 +285,20 @@ export function registerDnsRoutes(app: Express): void {
             record,
             state,
             changedMeanwhile,
+            defaultTtl: defaultTtlOf(context),
           }),
         };
       },
       "domain-locked",
     );
+  });
+
+  // Deleting asks first, on a page of its own: it works without scripts, and says what goes.
+  app.get("/domains/:domainId/dns/:recordId/delete", async (req: Request, res: Response) => {
+    const context = embedContextOf(res);
+    const domain = await domainOfSessionUser(context, String(req.params.domainId));
+    const record = await recordOf(domain, context, String(req.params.recordId));
+    res.type("html").send(recordDeletePage({ chrome: chromeOf(context, "domains"), csrfToken: context.session.csrfToken, domain, record }));
   });
 
   app.post("/domains/:domainId/dns/:recordId/delete", async (req: Request, res: Response) => {
@@ -149,19 +312,101 @@ export function registerDnsRoutes(app: Express): void {
         const domain = await domainOfSessionUser(tx, domainId);
         const record = await recordOf(domain, tx, recordId);
         assertUnchangedSinceShown(req.body as FormBody, record, "DNS record");
-        await deleteRecord(tx.services, domain, record);
-        return afterChange(domain, "record-deleted");
+        const event = await deleteRecord(tx.services, domain, record);
+        return afterChange(context, domain, {
+          kind: "record-deleted",
+          domain: domain.id,
+          type: record.type,
+          name: record.name,
+          event: event.id,
+        });
       },
       // Besides a missing domain or record (the not-found page), only a change since the page was shown refuses a deletion.
       async (error) => {
         if (error.code !== "precondition_failed") throw error;
-        const domain = await domainOfSessionUser(context, domainId);
-        const records = await context.services.store.recordsOfDomain(domain.id);
-        const chrome = chromeOf(context, "domains");
-        return { html: dnsPage({ chrome, csrfToken: context.session.csrfToken, domain, records, notice: CHANGED_BEFORE_DELETION }) };
+        return { html: await renderDns(context, req, domainId, {}, context.l.t.deletion.changed) };
       },
       "domain-locked",
     );
+  });
+
+  // Restoring is adding the record again as it was, from its deletion's event: the same rules and
+  // checks as adding, so a record that now conflicts (the name was taken meanwhile) is refused.
+  app.post("/domains/:domainId/restore", async (req: Request, res: Response) => {
+    const context = embedContextOf(res);
+    const domainId = String(req.params.domainId);
+    // The event history is written once and never changed: it is read before the change's transaction.
+    const event = await context.services.events.findEvent(context.session.partnerId, textOf(req.body as FormBody, "event"));
+    const payload = event?.type === "dns_record.deleted" ? (event.payload as { domain_id?: string; data?: Partial<DnsRecordRow> }) : null;
+    const deleted = payload?.data;
+    const draft: RecordDraft | null = deleted?.type
+      ? {
+          type: deleted.type,
+          name: deleted.name!,
+          content: deleted.content!,
+          ttl: deleted.ttl!,
+          priority: deleted.type === "MX" ? (deleted.priority ?? null) : null,
+        }
+      : null;
+    await answerChange(
+      res,
+      context,
+      async (tx) => {
+        const domain = await domainOfSessionUser(tx, domainId);
+        if (!event || !draft || payload?.domain_id !== domain.id) throw apiErrors.notFound("Deleted record", event?.id ?? "");
+        if (event.createdAt.getTime() + RESTORE_WINDOW_MS <= tx.services.clock.now().getTime()) {
+          throw apiErrors.unprocessable("The record can no longer be restored", { field: "event", code: "restore_window_closed" });
+        }
+        const record = await createRecord(tx.services, domain, draft);
+        return afterChange(context, domain, { kind: "record-restored", domain: domain.id, type: record.type, name: record.name });
+      },
+      async (error) => {
+        const domain = await domainOfSessionUser(context, domainId);
+        const message =
+          error.details?.code === "restore_window_closed"
+            ? context.l.t.deletion.tooLate
+            : friendlyErrors(context.l, error, { domain, ...(draft ? { record: draft } : {}) }).summary[0]!;
+        return { html: await renderDns(context, req, domainId, {}, message) };
+      },
+      "domain-locked",
+    );
+  });
+
+  // The review of a template: the exact records it adds with the values given, before anything is added.
+  app.get("/domains/:domainId/templates/:templateId", async (req: Request, res: Response) => {
+    const context = embedContextOf(res);
+    const domain = await domainOfSessionUser(context, String(req.params.domainId));
+    const templateId = String(req.params.templateId);
+    if (!isTemplateId(templateId)) throw apiErrors.notFound("Template", templateId);
+    const query = req.query as FormBody;
+    const values = valuesOf(query, variableFieldsOf(templateId));
+    let check: { drafts: RecordDraft[]; errors: FormErrors };
+    try {
+      check = await templateCheck(context, domain, templateId, variablesOf(query, templateId));
+    } catch (error) {
+      if (!(error as ApiError).details) throw error;
+      const errors = friendlyErrors(context.l, error as ApiError, { domain, template: templateId });
+      res
+        .status((error as ApiError).status)
+        .type("html")
+        .send(await renderDns(context, req, domain.id, { template: { id: templateId, state: { values, errors } } }));
+      return;
+    }
+    const status = check.errors.summary.length > 0 ? 409 : 200;
+    res
+      .status(status)
+      .type("html")
+      .send(
+        templateReviewPage({
+          chrome: chromeOf(context, "domains"),
+          csrfToken: context.session.csrfToken,
+          domain,
+          template: templateId,
+          drafts: check.drafts,
+          values: Object.fromEntries(Object.entries(values).filter(([, value]) => value !== "")),
+          errors: check.errors,
+        }),
+      );
   });
 
   app.post("/domains/:domainId/templates", async (req: Request, res: Response) => {
@@ -172,25 +417,31 @@ export function registerDnsRoutes(app: Express): void {
     // Which template's form answers; the field itself is read (and refused if repeated) with the others.
     const templateId = valuesOf(body, ["template_id"]).template_id!;
     if (!isTemplateId(templateId)) throw apiErrors.notFound("Template", templateId);
-    const variableNames = Object.keys(dnsTemplates[templateId].variables).map((name) => `variables.${name}`);
-    // Empty fields are left out, so the template's defaults apply, as when the API is sent no value.
-    const variablesOf = () =>
-      Object.fromEntries(
-        variableNames.map((field) => [field.slice("variables.".length), textOf(body, field)]).filter(([, value]) => value !== ""),
-      );
     await answerChange(
       res,
       context,
       async (tx) => {
         const domain = await domainOfSessionUser(tx, domainId);
-        await applyTemplate(tx.services, domain, choiceOf(body, "template_id", [templateId]), variablesOf());
-        return afterChange(domain, "template-applied");
+        const records = await applyTemplate(
+          tx.services,
+          domain,
+          choiceOf(body, "template_id", [templateId]),
+          variablesOf(body, templateId),
+        );
+        return afterChange(context, domain, { kind: "template-applied", domain: domain.id, template: templateId, count: records.length });
       },
-      async (error) => ({
-        html: await renderDns(context, req, domainId, {
-          template: { id: templateId, state: { values: valuesOf(body, variableNames), errors: formErrors(error) } },
-        }),
-      }),
+      async (error) => {
+        const domain = await domainOfSessionUser(context, domainId);
+        // A conflict with the zone (it changed since the review): the review's check names the record and why.
+        const conflicts =
+          error.code === "conflict" ? (await templateCheck(context, domain, templateId, variablesOf(body, templateId))).errors : NO_ERRORS;
+        const errors = conflicts.summary.length > 0 ? conflicts : friendlyErrors(context.l, error, { domain, template: templateId });
+        return {
+          html: await renderDns(context, req, domainId, {
+            template: { id: templateId, state: { values: valuesOf(body, variableFieldsOf(templateId)), errors } },
+          }),
+        };
+      },
       "domain-locked",
     );
   });

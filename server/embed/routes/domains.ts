@@ -1,36 +1,78 @@
-/** Your domains: the list, the auto-renew and WHOIS privacy switches, renewal. */
+/** Your domains: the list, the auto-renew and WHOIS privacy switches, renewal after a review. */
 import type { Express, Request, Response } from "express";
 import { updateDomainSettings } from "../../domains/domain-settings.js";
-import { renewDomain } from "../../domains/renewal.js";
+import { renewableYears, renewDomain, renewedUntil } from "../../domains/renewal.js";
+import type { DomainRow } from "../../store/types.js";
 import { answerChange, chromeOf, domainOfSessionUser, embedContextOf, type EmbedContext } from "../embed-context.js";
-import { assertUnchangedSinceShown, choiceOf, formErrors, integerOf, textOf, valuesOf, type FormBody } from "../forms.js";
-import { domainsPage, type DomainsView } from "../views/domains-view.js";
-import { noticeFor } from "./notices.js";
+import { assertUnchangedSinceShown, choiceOf, integerOf, NO_ERRORS, textOf, valuesOf, type FormBody, type FormErrors } from "../forms.js";
+import { friendlyErrors, problemErrors } from "../i18n/form-errors.js";
+import { noticeOf, noticeParameter, type Notice } from "../notices.js";
+import { domainsPage, privacyOffPage, renewalReviewPage, type DomainsView } from "../views/domains-view.js";
+
+/** The sentence of a notice about one of the user's domains, from the domain as it is now; null when it is not theirs. */
+export async function domainNotice(context: EmbedContext, notice: Notice, render: (domain: DomainRow) => string): Promise<string | null> {
+  const domain = await context.services.store.findDomain(notice.domain);
+  if (!domain || domain.partnerId !== context.session.partnerId || domain.userIdentifier !== context.session.userIdentifier) return null;
+  return render(domain);
+}
+
+async function listNotice(context: EmbedContext, query: Record<string, unknown>): Promise<string | null> {
+  const notice = noticeOf(context.session, query);
+  const { l } = context;
+  const { notices } = l.t;
+  if (notice?.kind === "renewed")
+    return domainNotice(context, notice, (domain) =>
+      notices.renewed(
+        domain.name,
+        l.money(notice.charged, notice.currency),
+        l.t.controls.years(notice.years),
+        l.dateText(domain.expiresAt),
+      ),
+    );
+  if (notice?.kind === "setting")
+    return domainNotice(context, notice, (domain) => {
+      if (notice.setting === "whois_privacy") return notice.on ? notices.privacyOn(domain.name) : notices.privacyOff(domain.name);
+      return notice.on
+        ? notices.autoRenewOn(domain.name, l.dateText(domain.expiresAt), l.money(domain.renewalPrice, domain.currency))
+        : notices.autoRenewOff(domain.name, l.dateText(domain.expiresAt));
+    });
+  return null;
+}
 
 async function renderDomains(context: EmbedContext, req: Request, failed?: DomainsView["failed"]): Promise<string> {
-  const { store } = context.services;
+  const { store, clock } = context.services;
   const owned = await store.domainsOfUser(context.session.partnerId, context.session.userIdentifier);
   const counts = await Promise.all(owned.map((domain) => store.countRecords(domain.id)));
-  const domains = owned.map((domain, index) => ({ ...domain, recordCount: counts[index]! }));
+  const now = clock.now();
+  const domains = owned.map((domain, index) => ({ ...domain, recordCount: counts[index]!, renewableYears: renewableYears(domain, now) }));
   return domainsPage({
     chrome: chromeOf(context, "domains"),
     csrfToken: context.session.csrfToken,
     domains,
-    notice: failed ? null : await noticeFor(context, req.query),
+    notice: failed ? null : await listNotice(context, req.query),
     failed,
   });
 }
 
 const BOOLEAN = ["true", "false"] as const;
 
-/** What the user is told when the domain changed after the page was shown, so a switch was not applied. */
-const CHANGED_SINCE_SHOWN =
-  "The domain changed after this page was shown (perhaps in your application), so nothing was changed. The switches now show its current settings.";
-
 /** The one setting a switch sends; a body naming neither is refused as the API refuses an unknown field. */
 function settingsOf(body: FormBody) {
   if (textOf(body, "auto_renew") !== "") return { autoRenew: choiceOf(body, "auto_renew", BOOLEAN) === "true" };
   return { whoisPrivacy: choiceOf(body, "whois_privacy", BOOLEAN) === "true" };
+}
+
+/** The renewal's review, with the problems of a refused confirmation when there were any. */
+function renderRenewalReview(context: EmbedContext, domain: DomainRow, years: number, errors: FormErrors): string {
+  return renewalReviewPage({
+    chrome: chromeOf(context, "domains"),
+    csrfToken: context.session.csrfToken,
+    domain,
+    years,
+    total: years * domain.renewalPrice,
+    until: renewedUntil(domain, years, context.services.clock.now()),
+    errors,
+  });
 }
 
 export function registerDomainRoutes(app: Express): void {
@@ -49,14 +91,55 @@ export function registerDomainRoutes(app: Express): void {
         const settings = settingsOf(req.body as FormBody);
         assertUnchangedSinceShown(req.body as FormBody, domain, "domain");
         await updateDomainSettings(tx.services, domain, settings);
-        return `/domains?notice=settings&domain=${domain.id}#domain-${domain.id}`;
+        const notice: Notice =
+          settings.autoRenew !== undefined
+            ? { kind: "setting", domain: domain.id, setting: "auto_renew", on: settings.autoRenew }
+            : { kind: "setting", domain: domain.id, setting: "whois_privacy", on: settings.whoisPrivacy! };
+        return `/domains?${noticeParameter(context.session, notice)}#domain-${domain.id}`;
       },
       async (error) => {
         // Changed meanwhile: the page shows the settings as they are now, the switch unpressed.
-        const errors = error.code === "precondition_failed" ? { fields: {}, summary: [CHANGED_SINCE_SHOWN] } : formErrors(error);
+        const errors =
+          error.code === "precondition_failed"
+            ? { fields: {}, summary: [context.l.t.domains.changedSinceShown] }
+            : friendlyErrors(context.l, error);
         return { html: await renderDomains(context, req, { domainId, form: "settings", state: { values: {}, errors } }) };
       },
     );
+  });
+
+  // Turning WHOIS privacy off publishes the owner's details: a page says which, and asks.
+  app.get("/domains/:domainId/whois-privacy", async (req: Request, res: Response) => {
+    const context = embedContextOf(res);
+    const domain = await domainOfSessionUser(context, String(req.params.domainId));
+    if (!domain.whoisPrivacy) {
+      res.redirect(303, `/domains#domain-${domain.id}`);
+      return;
+    }
+    res.type("html").send(privacyOffPage({ chrome: chromeOf(context, "domains"), csrfToken: context.session.csrfToken, domain }));
+  });
+
+  // The review: what the renewal costs and until when; a GET, so nothing is charged here.
+  app.get("/domains/:domainId/renew", async (req: Request, res: Response) => {
+    const context = embedContextOf(res);
+    const domain = await domainOfSessionUser(context, String(req.params.domainId));
+    const query = req.query as FormBody;
+    const years = integerOf(query, "years") ?? 1;
+    const most = renewableYears(domain, context.services.clock.now());
+    if (years < 1 || years > most || domain.status === "pending" || domain.status === "suspended") {
+      // The refusal renewDomain would give, before anything is shown to confirm.
+      const pending = domain.status === "pending" || domain.status === "suspended";
+      const problem = pending ? { field: "status", code: "invalid_status" } : { field: "years", code: "out_of_range" };
+      const errors = problemErrors(context.l, problem, { domain, renewableYears: most });
+      res
+        .status(422)
+        .type("html")
+        .send(
+          await renderDomains(context, req, { domainId: domain.id, form: "renew", state: { values: valuesOf(query, ["years"]), errors } }),
+        );
+      return;
+    }
+    res.type("html").send(renderRenewalReview(context, domain, years, NO_ERRORS));
   });
 
   app.post("/domains/:domainId/renew", async (req: Request, res: Response) => {
@@ -68,16 +151,26 @@ export function registerDomainRoutes(app: Express): void {
       context,
       async (tx) => {
         const domain = await domainOfSessionUser(tx, domainId);
-        await renewDomain(tx.services, domain, integerOf(body, "years") ?? 1);
-        return `/domains?notice=renewed&domain=${domain.id}#domain-${domain.id}`;
+        const years = integerOf(body, "years") ?? 1;
+        const renewal = await renewDomain(tx.services, domain, years, integerOf(body, "expected_total") ?? -1);
+        const notice: Notice = { kind: "renewed", domain: domain.id, years, charged: renewal.cost, currency: domain.currency };
+        return `/domains?${noticeParameter(context.session, notice)}#domain-${domain.id}`;
       },
-      async (error) => ({
-        html: await renderDomains(context, req, {
-          domainId,
-          form: "renew",
-          state: { values: valuesOf(body, ["years"]), errors: formErrors(error) },
-        }),
-      }),
+      async (error) => {
+        const domain = await domainOfSessionUser(context, domainId);
+        // A changed price shows the review again, with the new total to confirm (the years were read, so they read again).
+        if (error.details?.code === "price_changed")
+          return {
+            html: renderRenewalReview(context, domain, integerOf(body, "years") ?? 1, {
+              fields: {},
+              summary: [context.l.t.renewal.priceChanged(context.l.money(domain.renewalPrice, domain.currency))],
+            }),
+          };
+        const errors = friendlyErrors(context.l, error, { domain, renewableYears: renewableYears(domain, context.services.clock.now()) });
+        return {
+          html: await renderDomains(context, req, { domainId, form: "renew", state: { values: valuesOf(body, ["years"]), errors } }),
+        };
+      },
     );
   });
 }

@@ -1,11 +1,26 @@
-/** Find a domain (availability, price, suggestions) and buy it. */
+/** Find a domain (a name, or a word on every TLD), review the purchase, and buy it. */
 import type { Express, Request, Response } from "express";
-import { checkAvailability } from "../../catalog/availability.js";
-import { purchaseDomain } from "../../domains/purchase.js";
+import { checkAvailability, quoteEveryTld, quoteNames } from "../../catalog/availability.js";
+import { addYears } from "../../clock.js";
+import { purchaseDomain, purchaseQuote } from "../../domains/purchase.js";
 import { ApiError } from "../../errors.js";
 import { answerChange, chromeOf, embedContextOf, type EmbedContext } from "../embed-context.js";
-import { formErrors, integerOf, NO_ERRORS, textOf, valuesOf, type FormBody, type FormState } from "../forms.js";
-import { searchPage } from "../views/search-view.js";
+import { integerOf, NO_ERRORS, textOf, valuesOf, type FormBody, type FormErrors, type FormState } from "../forms.js";
+import { friendlyErrors } from "../i18n/form-errors.js";
+import { noticeParameter } from "../notices.js";
+import { purchaseReviewPage, searchPage, type SearchResult } from "../views/search-view.js";
+
+/** A query without a dot is a word to try on every TLD; with one, a name. */
+const isWord = (query: string) => !query.includes(".");
+
+async function searchResult(context: EmbedContext, query: string): Promise<SearchResult> {
+  const { store, deployment } = context.services;
+  if (isWord(query))
+    return { kind: "word", word: query.toLowerCase(), names: await quoteEveryTld(store, deployment.environment, query, "q") };
+  const availability = await checkAvailability(store, deployment.environment, query);
+  const [name, ...suggestions] = await quoteNames(store, deployment.environment, [availability.domain_name, ...availability.suggestions]);
+  return { kind: "name", name: name!, suggestions };
+}
 
 /**
  * The search page for the name in a field (`q` of the search form, `domain_name` of a refused
@@ -18,21 +33,32 @@ async function renderSearch(
   name: "q" | "domain_name",
   purchase?: FormState,
 ): Promise<{ status: number; html: string }> {
-  const base = {
-    chrome: chromeOf(context, "search"),
-    csrfToken: context.session.csrfToken,
-    query: valuesOf(fields, [name])[name]!,
-    purchase,
-  };
+  const query = valuesOf(fields, [name])[name]!;
+  const base = { chrome: chromeOf(context, "search"), query, purchase };
   try {
-    const query = textOf(fields, name);
-    if (query === "") return { status: 200, html: searchPage({ ...base, queryErrors: purchase?.errors ?? NO_ERRORS, result: null }) };
-    const result = await checkAvailability(context.services.store, context.services.deployment.environment, query);
-    return { status: 200, html: searchPage({ ...base, queryErrors: NO_ERRORS, result }) };
+    const text = textOf(fields, name);
+    if (text === "") return { status: 200, html: searchPage({ ...base, queryErrors: purchase?.errors ?? NO_ERRORS, result: null }) };
+    return { status: 200, html: searchPage({ ...base, queryErrors: NO_ERRORS, result: await searchResult(context, text) }) };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    return { status: error.status, html: searchPage({ ...base, queryErrors: formErrors(error), result: null }) };
+    const errors = friendlyErrors(context.l, error, { query });
+    // Shown at the search field, whichever field the refusal named.
+    return {
+      status: error.status,
+      html: searchPage({ ...base, queryErrors: { fields: { q: errors.summary[0]! }, summary: errors.summary }, result: null }),
+    };
   }
+}
+
+function renderReview(context: EmbedContext, domainName: string, years: number, errors: FormErrors): string {
+  const quote = purchaseQuote(context.services, domainName, years);
+  return purchaseReviewPage({
+    chrome: chromeOf(context, "search"),
+    csrfToken: context.session.csrfToken,
+    quote,
+    until: addYears(context.services.clock.now(), years),
+    errors,
+  });
 }
 
 export function registerSearchRoutes(app: Express): void {
@@ -41,9 +67,28 @@ export function registerSearchRoutes(app: Express): void {
     res.status(status).type("html").send(html);
   });
 
+  // The review: name, period, price and total; a GET, so nothing is charged here.
+  app.get("/purchase", async (req: Request, res: Response) => {
+    const context = embedContextOf(res);
+    const query = req.query as FormBody;
+    try {
+      res.type("html").send(renderReview(context, textOf(query, "domain_name"), integerOf(query, "years") ?? 1, NO_ERRORS));
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const { html } = await renderSearch(context, query, "domain_name", {
+        values: valuesOf(query, ["years"]),
+        errors: friendlyErrors(context.l, error, { query: valuesOf(query, ["domain_name"]).domain_name }),
+      });
+      res.status(error.status).type("html").send(html);
+    }
+  });
+
   app.post("/purchase", async (req: Request, res: Response) => {
     const context = embedContextOf(res);
     const body = req.body as FormBody;
+    const years = () => integerOf(body, "years") ?? 1;
+    // The total the review showed; none (a form not made by the review) is no agreement to any price.
+    const expectedTotal = () => integerOf(body, "expected_total") ?? -1;
     await answerChange(
       res,
       context,
@@ -52,12 +97,31 @@ export function registerSearchRoutes(app: Express): void {
           partnerId: context.session.partnerId,
           userIdentifier: context.session.userIdentifier,
           domainName: textOf(body, "domain_name"),
-          years: integerOf(body, "years") ?? 1,
+          years: years(),
+          expectedCharge: expectedTotal(),
         });
-        return `/domains/${domain.id}?notice=purchased&domain=${domain.id}`;
+        const notice = noticeParameter(context.session, {
+          kind: "purchased",
+          domain: domain.id,
+          years: years(),
+          // purchaseDomain charged exactly the total shown, or refused.
+          charged: expectedTotal(),
+          currency: domain.currency,
+        });
+        return `/domains/${domain.id}?${notice}`;
       },
       async (error) => {
-        const { html } = await renderSearch(context, body, "domain_name", { values: valuesOf(body, ["years"]), errors: formErrors(error) });
+        const domainName = valuesOf(body, ["domain_name"]).domain_name!;
+        // A changed price shows the review again, with the new total to confirm.
+        if (error.details?.code === "price_changed") {
+          const quote = purchaseQuote(context.services, domainName, years());
+          const priceChanged = context.l.t.purchase.priceChanged(context.l.money(quote.yearlyPrice, quote.currency));
+          return { status: 409, html: renderReview(context, domainName, years(), { fields: {}, summary: [priceChanged] }) };
+        }
+        const { html } = await renderSearch(context, body, "domain_name", {
+          values: valuesOf(body, ["years"]),
+          errors: friendlyErrors(context.l, error, { query: domainName }),
+        });
         return { status: error.status, html };
       },
     );

@@ -2,8 +2,10 @@
 import { CSRF_FIELD } from "../../web/csrf.js";
 import type { FormErrors } from "../forms.js";
 import { html, type Html } from "../../web/html.js";
+import type { Localizer } from "../i18n/localizer.js";
 
 export interface FieldOptions {
+  l: Localizer;
   /** Unique on the page: several forms use the same field names. */
   id: string;
   name: string;
@@ -23,7 +25,7 @@ function fieldShell(options: FieldOptions, control: Html): Html {
   return html`<div class="field${options.error ? " field-error" : ""}" data-field="${options.name}">
 <label for="${options.id}">${options.label}</label>
 ${options.hint && html`<p class="hint" id="${options.id}-hint">${options.hint}</p>`}
-${options.error && html`<p class="error-message" id="${options.id}-error"><span class="visually-hidden">Error: </span>${options.error}</p>`}
+${options.error && html`<p class="error-message" id="${options.id}-error"><span class="visually-hidden">${options.l.t.controls.errorPrefix} </span>${options.error}</p>`}
 ${control}
 </div>`;
 }
@@ -32,10 +34,12 @@ ${control}
 const sharedAttributes = (options: FieldOptions) =>
   html`${describedBy(options) && html` aria-describedby="${describedBy(options)!}"`}${options.error && html` aria-invalid="true"`}${options.required && html` required`}`;
 
-export function textInput(options: FieldOptions & { type?: "text" | "search"; inputmode?: "numeric"; spellcheck?: boolean }): Html {
+export function textInput(
+  options: FieldOptions & { type?: "text" | "search" | "email"; inputmode?: "numeric"; spellcheck?: boolean; autocomplete?: string },
+): Html {
   return fieldShell(
     options,
-    html`<input type="${options.type ?? "text"}" id="${options.id}" name="${options.name}" value="${options.value ?? ""}"${options.inputmode && html` inputmode="${options.inputmode}"`} autocomplete="off"${options.spellcheck === false && html` spellcheck="false"`} autocapitalize="none"${sharedAttributes(options)}>`,
+    html`<input type="${options.type ?? "text"}" id="${options.id}" name="${options.name}" value="${options.value ?? ""}"${options.inputmode && html` inputmode="${options.inputmode}"`} autocomplete="${options.autocomplete ?? "off"}"${options.spellcheck === false && html` spellcheck="false"`} autocapitalize="none"${sharedAttributes(options)}>`,
   );
 }
 
@@ -49,10 +53,19 @@ export function select(options: FieldOptions & { choices: ReadonlyArray<{ value:
 export const csrfInput = (token: string) => html`<input type="hidden" name="${CSRF_FIELD}" value="${token}">`;
 
 /** The form's problems at its top; scripts move focus here, and role=alert announces it without them. */
-export function errorSummary(errors: FormErrors, title = "There is a problem"): Html | null {
+export function errorSummary(l: Localizer, errors: FormErrors, title = l.t.controls.problemTitle): Html | null {
   if (errors.summary.length === 0) return null;
   return html`<div class="error-summary" role="alert" tabindex="-1"><h2>${title}</h2><ul>${errors.summary.map((message) => html`<li>${message}</li>`)}</ul></div>`;
 }
 
-/** Whole years 1 to 10, the registration periods registries allow. */
-export const YEAR_CHOICES = Array.from({ length: 10 }, (_, i) => ({ value: String(i + 1), label: i === 0 ? "1 year" : `${i + 1} years` }));
+/** Whole years from 1 to `most` (registries allow 10), as the choices of a period. */
+export const yearChoices = (l: Localizer, most = 10) =>
+  Array.from({ length: most }, (_, i) => ({ value: String(i + 1), label: l.t.controls.years(i + 1) }));
+
+/** A name as a line may break it: after each dot and hyphen, so a long name wraps at its parts at 375 pixels. */
+export const breakableName = (name: string): Html =>
+  html`<span class="domain-name">${name.split(/(?<=[.-])/).map((part, i) => html`${i > 0 && html`<wbr>`}${part}`)}</span>`;
+
+/** A summary of facts (review pages, the domain page): term and value in pairs. */
+export const facts = (pairs: ReadonlyArray<readonly [string, Html | string]>) =>
+  html`<dl class="facts">${pairs.map(([term, value]) => html`<div><dt>${term}</dt><dd>${value}</dd></div>`)}</dl>`;

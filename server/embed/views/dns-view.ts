@@ -1,45 +1,32 @@
-/** A domain's page: its facts and DNS records (list, add, edit, delete, apply a template). */
+/**
+ * A domain's page: its facts and DNS records as a sortable table; adding, editing and deleting a
+ * record (deleting asks first, on a page of its own); applying a template after a review of the
+ * exact records it adds.
+ */
 import { entityTag } from "../../concurrency/entity-tags.js";
 import { dnsTemplates, type DnsTemplateId } from "../../../generated/operations.js";
+import type { RecordDraft } from "../../dns/record-rules.js";
 import type { DnsRecordRow, DomainRow } from "../../store/types.js";
-import { NO_ERRORS, type FormState } from "../forms.js";
+import { NO_ERRORS, type FormErrors, type FormState } from "../forms.js";
 import { html, type Html } from "../../web/html.js";
-import { csrfInput, errorSummary, select, textInput } from "./controls.js";
+import type { Localizer } from "../i18n/localizer.js";
+import { breakableName, csrfInput, errorSummary, facts, select, textInput } from "./controls.js";
 import { statusBadge } from "./domains-view.js";
-import { dateOf } from "./format.js";
 import { notice, page, type Chrome } from "./layout.js";
+import { SORT_COLUMNS, type RecordSort, type SortColumn } from "./record-order.js";
 
 export const RECORD_TYPES = ["A", "AAAA", "CNAME", "MX", "NS", "SRV", "TXT"] as const satisfies ReadonlyArray<DnsRecordRow["type"]>;
-
-/** What the content of each type holds; the page gives them to the script, which shows the hint of the type chosen. */
-export const CONTENT_HINTS: Record<DnsRecordRow["type"], string> = {
-  A: "An IPv4 address, such as 192.0.2.10",
-  AAAA: "An IPv6 address, such as 2001:db8::10",
-  CNAME: "The host name this name points to, such as example.net",
-  MX: "The mail server's host name, such as mail.example.com",
-  NS: "A name server's host name, such as ns1.example.net",
-  SRV: "Priority, weight, port and target, such as 10 5 5060 sip.example.com",
-  TXT: "Text; give text longer than 255 characters as several quoted strings",
-};
-
-const TEMPLATE_TITLES: Record<DnsTemplateId, string> = {
-  "google-workspace": "Google Workspace",
-  "microsoft-365": "Microsoft 365",
-  fastmail: "Fastmail",
-  "github-pages": "GitHub Pages",
-  "web-host": "Web host",
-  "spf-dmarc": "SPF and DMARC",
-};
-
-/** The UI's default TTL: an hour, a common registrar default. */
-export const DEFAULT_TTL = "3600";
 
 export interface DnsView {
   chrome: Chrome;
   csrfToken: string;
   domain: DomainRow;
+  /** In the order of `sort`. */
   records: DnsRecordRow[];
-  notice: string | null;
+  sort: RecordSort;
+  notice: Html | string | null;
+  /** What the add form starts with: the TTL the API gives a record created without one. */
+  defaultTtl: number;
   /** The add form as it was sent, when it was refused. */
   addRecord?: FormState;
   /** A template form as it was sent, when it was refused. */
@@ -48,116 +35,181 @@ export interface DnsView {
 
 export const recordFormFields = ["type", "name", "content", "ttl", "priority"] as const;
 
-/** The fields of a record form; `type` is fixed when editing (as in the API's update). */
-export function recordFields(prefix: string, state: FormState | undefined, type: DnsRecordRow["type"] | null): Html {
+/**
+ * The fields of a record form. Adding, the type is chosen and the script shows the fields and hints
+ * of the type chosen; editing, the type is fixed (as in the API's update) and only its fields are there.
+ */
+export function recordFields(
+  l: Localizer,
+  prefix: string,
+  state: FormState | undefined,
+  /** The record's type when editing (null: adding), the domain, and the TTL the API gives a record created without one. */
+  fixed: { type: DnsRecordRow["type"] | null; domain: string; defaultTtl: number },
+): Html {
+  const { t } = l;
   const values = state?.values ?? {};
   const errors = state?.errors ?? NO_ERRORS;
-  const chosenType = (type ?? values.type ?? "A") as DnsRecordRow["type"];
-  return html`${
-    type === null
+  const chosen = (fixed.type ?? (RECORD_TYPES.includes(values.type as never) ? values.type : "A")) as DnsRecordRow["type"];
+  const typeField =
+    fixed.type === null
       ? select({
+          l,
           id: `${prefix}-type`,
           name: "type",
-          label: "Type",
-          value: chosenType,
-          choices: RECORD_TYPES.map((t) => ({ value: t, label: t })),
+          label: t.dns.type,
+          value: chosen,
+          choices: RECORD_TYPES.map((type) => ({ value: type, label: `${type}: ${t.dns.typeLabels[type]}` })),
           error: errors.fields.type,
         })
-      : html`<p class="fixed-field">Type <strong>${type}</strong></p>`
-  }
-${textInput({ id: `${prefix}-name`, name: "name", label: "Name", value: values.name ?? "@", hint: "@ for the domain itself, or a subdomain such as www", error: errors.fields.name, spellcheck: false })}
-${textInput({ id: `${prefix}-content`, name: "content", label: "Content", value: values.content ?? "", hint: CONTENT_HINTS[RECORD_TYPES.includes(chosenType) ? chosenType : "A"], error: errors.fields.content, spellcheck: false })}
-${textInput({ id: `${prefix}-ttl`, name: "ttl", label: "TTL (seconds)", value: values.ttl ?? DEFAULT_TTL, hint: "60 to 86400", inputmode: "numeric", error: errors.fields.ttl })}
-${textInput({ id: `${prefix}-priority`, name: "priority", label: "Priority", value: values.priority ?? "", hint: "MX records only; lower is preferred", inputmode: "numeric", error: errors.fields.priority })}`;
+      : html`<p class="fixed-field">${t.edit.type} <strong>${fixed.type}</strong></p>`;
+  const showPriority = fixed.type === null || fixed.type === "MX";
+  return html`${typeField}
+${textInput({ l, id: `${prefix}-name`, name: "name", label: t.dns.name, value: values.name ?? "@", hint: t.dns.nameHint(fixed.domain), error: errors.fields.name, spellcheck: false })}
+${textInput({ l, id: `${prefix}-content`, name: "content", label: fixed.type === null ? t.dns.value : t.dns.typeLabels[fixed.type], value: values.content ?? "", hint: t.dns.typeHints[chosen], error: errors.fields.content, spellcheck: false })}
+${textInput({ l, id: `${prefix}-ttl`, name: "ttl", label: t.dns.ttl, value: values.ttl ?? String(fixed.defaultTtl), hint: t.dns.ttlHint(t.dns.ttlWords(fixed.defaultTtl)), inputmode: "numeric", error: errors.fields.ttl })}
+${showPriority && textInput({ l, id: `${prefix}-priority`, name: "priority", label: t.dns.priorityLabel, value: values.priority ?? "", hint: t.dns.priorityHint, inputmode: "numeric", error: errors.fields.priority })}`;
 }
 
-function recordItem(domain: DomainRow, record: DnsRecordRow, csrfToken: string): Html {
-  const described = `${record.type} record ${record.name}`;
-  return html`<li class="record" id="record-${record.id}">
-<p class="record-main"><span class="record-type">${record.type}</span> <code class="record-name">${record.name}</code> <span aria-hidden="true">→</span><span class="visually-hidden">points to</span> <code class="record-content">${record.content}</code></p>
-<p class="record-meta">TTL ${record.ttl}${record.priority !== null && html` · priority ${record.priority}`}</p>
-<div class="record-actions">
-<a href="/domains/${domain.id}/dns/${record.id}/edit">Edit<span class="visually-hidden"> ${described}</span></a>
-<form method="post" action="/domains/${domain.id}/dns/${record.id}/delete" data-confirm="Delete the ${described}?">
-${csrfInput(csrfToken)}
-<input type="hidden" name="etag" value="${entityTag(record)}">
-<button type="submit" class="danger">Delete<span class="visually-hidden"> ${described}</span></button>
-</form>
-</div>
-</li>`;
+/** A record's value as the table shows it: MX's priority beside its server. */
+function recordValue(l: Localizer, record: DnsRecordRow): Html {
+  return html`<code class="record-content">${record.content}</code>${record.type === "MX" && record.priority !== null && html` <span class="record-meta">(${l.t.dns.priority(record.priority)})</span>`}`;
+}
+
+function sortHeader(l: Localizer, domain: DomainRow, sort: RecordSort, column: SortColumn): Html {
+  const label = l.t.dns.columns[column];
+  const active = sort.column === column;
+  const next = active && sort.order === "asc" ? "desc" : "asc";
+  const state = active ? (sort.order === "asc" ? l.t.dns.sortedAscending : l.t.dns.sortedDescending) : null;
+  return html`<th scope="col"${active && html` aria-sort="${sort.order === "asc" ? "ascending" : "descending"}"`}><a href="/domains/${domain.id}?sort=${column}&amp;order=${next}#records-title" class="sort-link">${label}<span class="sort-mark" aria-hidden="true">${active ? (sort.order === "asc" ? " ▲" : " ▼") : ""}</span>${state && html`<span class="visually-hidden">, ${state}</span>`}</a></th>`;
+}
+
+function recordRow(l: Localizer, domain: DomainRow, record: DnsRecordRow): Html {
+  const { t } = l;
+  const described = t.dns.recordLabel(record.type, record.name);
+  const columns = t.dns.columns;
+  return html`<tr id="record-${record.id}">
+<td data-label="${columns.type}"><span class="record-type">${record.type}</span></td>
+<td data-label="${columns.name}"><code class="record-name">${record.name}</code></td>
+<td data-label="${columns.content}">${recordValue(l, record)}</td>
+<td data-label="${columns.ttl}"><span title="${t.dns.ttlWords(record.ttl)}">${l.number(record.ttl)}</span></td>
+<td class="record-actions"><a href="/domains/${domain.id}/dns/${record.id}/edit">${t.dns.edit}<span class="visually-hidden"> ${described}</span></a>
+<a href="/domains/${domain.id}/dns/${record.id}/delete" class="danger-link">${t.dns.delete}<span class="visually-hidden"> ${described}</span></a></td>
+</tr>`;
+}
+
+function recordsTable(view: DnsView): Html {
+  const { l } = view.chrome;
+  const { t } = l;
+  if (view.records.length === 0) return html`<p>${t.dns.none}</p>`;
+  return html`<table class="records">
+<caption class="visually-hidden">${t.dns.recordsCaption(view.domain.name)}</caption>
+<thead><tr>${SORT_COLUMNS.map((column) => sortHeader(l, view.domain, view.sort, column))}<th scope="col"><span class="visually-hidden">${t.dns.columns.actions}</span></th></tr></thead>
+<tbody>${view.records.map((record) => recordRow(l, view.domain, record))}</tbody>
+</table>`;
+}
+
+type VariableSpec = { type: string; required: boolean; default?: string; enum?: readonly string[] };
+
+const variablesOf = (id: DnsTemplateId) => Object.entries(dnsTemplates[id].variables as Record<string, VariableSpec>);
+
+/** A template's records with the values given so far; a value not given yet reads as a placeholder in words. */
+export function templatePreview(l: Localizer, id: DnsTemplateId, domain: string, values: Record<string, string>): Html {
+  const { templates } = l.t;
+  const specs = Object.fromEntries(variablesOf(id));
+  const fill = (text: string) =>
+    text.replace(/%([a-z_]+)%/g, (_match, name: string) => {
+      if (name === "domain") return domain;
+      const value = values[`variables.${name}`] || specs[name]?.default;
+      return value ?? templates.placeholder(templates.variables[name]?.label ?? name);
+    });
+  // The script fills the same placeholders as the user types (data-template), with these words for empty fields.
+  return html`<ul class="template-records" data-domain="${domain}">${dnsTemplates[id].records.map(
+    (record) =>
+      html`<li><code><span class="record-type">${record.type}</span> <span data-template="${record.name}">${fill(record.name)}</span> <span data-template="${record.content}">${fill(record.content)}</span></code></li>`,
+  )}</ul>`;
 }
 
 function templateForm(view: DnsView, id: DnsTemplateId): Html {
-  const template = dnsTemplates[id];
+  const { l } = view.chrome;
+  const { t } = l;
   const failed = view.template?.id === id ? view.template.state : undefined;
   const errors = failed?.errors ?? NO_ERRORS;
-  const variables = Object.entries(template.variables as Record<string, { required: boolean; default?: string; enum?: readonly string[] }>);
-  const inputs = variables.map(([name, spec]) => {
+  const values = failed?.values ?? {};
+  const title = t.templates.titles[id];
+  const inputs = variablesOf(id).map(([name, spec]) => {
     const field = `variables.${name}`;
-    const hint =
-      [spec.enum && `One of ${spec.enum.join(", ")}`, spec.default !== undefined && `Default ${spec.default}`].filter(Boolean).join("; ") ||
-      undefined;
-    return textInput({
+    const words = t.templates.variables[name] ?? { label: name, hint: "" };
+    const common = {
+      l,
       id: `template-${id}-${name}`,
       name: field,
-      label: name.replace(/_/g, " "),
-      value: failed?.values[field] ?? "",
-      required: spec.required,
-      hint,
+      label: words.label,
+      hint: words.hint || undefined,
       error: errors.fields[field],
-      spellcheck: false,
-    });
+    };
+    return spec.enum
+      ? select({
+          ...common,
+          value: values[field] || spec.default || spec.enum[0],
+          choices: spec.enum.map((value) => ({ value, label: t.templates.policyChoices[value] ?? value })),
+        })
+      : textInput({
+          ...common,
+          value: values[field] ?? "",
+          required: spec.required,
+          spellcheck: false,
+          ...(spec.type === "email" ? { type: "email" as const } : {}),
+        });
   });
-  const preview = template.records.map((record) => html`<li><code>${record.type} ${record.name} ${record.content}</code></li>`);
+  // What an empty field stands for in the preview: its default, else its label as a placeholder.
+  const placeholders = Object.fromEntries(
+    variablesOf(id).map(([name, spec]) => [name, spec.default ?? t.templates.placeholder(t.templates.variables[name]?.label ?? name)]),
+  );
   return html`<details class="template" id="template-${id}"${failed && html` open`}>
-<summary>${TEMPLATE_TITLES[id]}</summary>
-<p>Adds these records:</p>
-<ul class="template-records">${preview}</ul>
-<form method="post" action="/domains/${view.domain.id}/templates" novalidate>
-${csrfInput(view.csrfToken)}
-<input type="hidden" name="template_id" value="${id}">
-${errorSummary(errors, "The template was not applied")}
+<summary>${title}</summary>
+<p>${t.templates.addsThese}</p>
+${templatePreview(l, id, view.domain.name, values)}
+<form method="get" action="/domains/${view.domain.id}/templates/${id}" class="template-form" data-placeholders="${JSON.stringify(placeholders)}" novalidate>
+${errorSummary(l, errors, t.templates.notApplied)}
 ${inputs}
-<button type="submit">Apply ${TEMPLATE_TITLES[id]}</button>
+<button type="submit">${t.templates.review(title)}</button>
 </form>
 </details>`;
 }
 
 export function dnsPage(view: DnsView): string {
   const { domain } = view;
-  const records =
-    view.records.length > 0
-      ? html`<ul class="records">${view.records.map((record) => recordItem(domain, record, view.csrfToken))}</ul>`
-      : html`<p>No DNS records yet.</p>`;
-  const body = html`<p class="back"><a href="/domains">Your domains</a></p>
-<h1>${domain.name}</h1>
+  const { l } = view.chrome;
+  const { t } = l;
+  const body = html`<p class="back"><a href="/domains">${t.dns.back}</a></p>
+<h1>${breakableName(domain.name)}</h1>
 ${notice(view.notice)}
-<dl class="facts">
-<div><dt>Status</dt><dd>${statusBadge(domain.status)}</dd></div>
-<div><dt>Expires</dt><dd>${dateOf(domain.expiresAt)}</dd></div>
-<div><dt>Auto-renew</dt><dd>${domain.autoRenew ? "On" : "Off"}</dd></div>
-<div><dt>WHOIS privacy</dt><dd>${domain.whoisPrivacy ? "On" : "Off"}</dd></div>
-<div><dt>Name servers</dt><dd>${domain.nameservers.join(", ")}</dd></div>
-</dl>
+${facts([
+  [t.dns.status, statusBadge(l, domain.status)],
+  [t.dns.expires, l.date(domain.expiresAt)],
+  [t.dns.autoRenew, domain.autoRenew ? t.on : t.off],
+  [t.dns.whoisPrivacy, domain.whoisPrivacy ? t.on : t.off],
+  [t.dns.nameServers, domain.nameservers.join(", ")],
+])}
 <section aria-labelledby="records-title">
-<h2 id="records-title">DNS records</h2>
-${records}
+<h2 id="records-title">${t.dns.records}</h2>
+${recordsTable(view)}
 </section>
 <section aria-labelledby="add-title" class="card">
-<h2 id="add-title">Add a record</h2>
-<form method="post" action="/domains/${domain.id}/dns" class="record-form" data-content-hints="${JSON.stringify(CONTENT_HINTS)}" novalidate>
+<h2 id="add-title">${t.dns.add}</h2>
+<form method="post" action="/domains/${domain.id}/dns" class="record-form" data-type-hints="${JSON.stringify(t.dns.typeHints)}" novalidate>
 ${csrfInput(view.csrfToken)}
-${errorSummary(view.addRecord?.errors ?? NO_ERRORS, "The record was not added")}
-${recordFields("add", view.addRecord, null)}
-<button type="submit" class="primary">Add record</button>
+${errorSummary(l, view.addRecord?.errors ?? NO_ERRORS, t.dns.notAdded)}
+${recordFields(l, "add", view.addRecord, { type: null, domain: domain.name, defaultTtl: view.defaultTtl })}
+<button type="submit" class="primary">${t.dns.addButton}</button>
 </form>
 </section>
 <section aria-labelledby="templates-title">
-<h2 id="templates-title">Apply a template</h2>
-<p>A template adds the records a service needs, all or none.</p>
+<h2 id="templates-title">${t.templates.title}</h2>
+<p>${t.templates.intro}</p>
 ${(Object.keys(dnsTemplates) as DnsTemplateId[]).map((id) => templateForm(view, id))}
 </section>`;
-  return page(domain.name, body, view.chrome);
+  return page(l, domain.name, body, view.chrome);
 }
 
 export interface RecordEditView {
@@ -167,29 +219,107 @@ export interface RecordEditView {
   /** The record as stored now: the form saves over this state only (its entity tag goes with the form). */
   record: DnsRecordRow;
   state: FormState;
+  defaultTtl: number;
   /** Set when someone else changed the record while the user edited it: their input stays in the form, the current values are shown. */
   changedMeanwhile?: boolean;
 }
 
 /** What a user is told when the record they edit was changed by someone else since they opened the form. */
-function changedMeanwhileWarning(record: DnsRecordRow): Html {
-  return html`<div class="error-summary" role="alert" tabindex="-1"><h2>Someone else changed this record while you were editing it</h2>
-<p>Nothing was saved. The record now reads:</p>
-<ul><li>Name <code>${record.name}</code></li><li>Value <code>${record.content}</code></li><li>TTL ${record.ttl}${record.priority !== null && html` · priority ${record.priority}`}</li></ul>
-<p>Your changes are still in the form below. Save again to replace the current values with yours, or cancel to keep them.</p></div>`;
+function changedMeanwhileWarning(l: Localizer, record: DnsRecordRow): Html {
+  const { edit } = l.t;
+  return html`<div class="error-summary" role="alert" tabindex="-1"><h2>${edit.changedTitle}</h2>
+<p>${edit.changedNothingSaved}</p>
+<ul><li>${edit.changedName} <code>${record.name}</code></li><li>${edit.changedValue} <code>${record.content}</code></li><li>${edit.changedTtl} ${l.number(record.ttl)}${record.priority !== null && html` · ${l.t.dns.priority(record.priority)}`}</li></ul>
+<p>${edit.changedKeep}</p></div>`;
 }
 
 export function recordEditPage(view: RecordEditView): string {
   const { domain, record } = view;
-  const body = html`<p class="back"><a href="/domains/${domain.id}">${domain.name}</a></p>
-<h1>Edit ${record.type} record ${record.name}</h1>
+  const { l } = view.chrome;
+  const { t } = l;
+  const body = html`<p class="back"><a href="/domains/${domain.id}">${breakableName(domain.name)}</a></p>
+<h1>${t.edit.title(record.type, record.name)}</h1>
 <form method="post" action="/domains/${domain.id}/dns/${record.id}" class="record-form card" novalidate>
 ${csrfInput(view.csrfToken)}
 <input type="hidden" name="etag" value="${entityTag(record)}">
-${view.changedMeanwhile ? changedMeanwhileWarning(record) : errorSummary(view.state.errors, "The record was not saved")}
-${recordFields("edit", view.state, record.type)}
-<button type="submit" class="primary">Save record</button>
-<a href="/domains/${domain.id}">Cancel</a>
+${view.changedMeanwhile ? changedMeanwhileWarning(l, record) : errorSummary(l, view.state.errors, t.edit.notSaved)}
+${recordFields(l, "edit", view.state, { type: record.type, domain: domain.name, defaultTtl: view.defaultTtl })}
+<div class="actions"><button type="submit" class="primary">${t.edit.save}</button>
+<a href="/domains/${domain.id}">${t.cancel}</a></div>
 </form>`;
-  return page(`Edit ${record.type} record: ${domain.name}`, body, view.chrome);
+  return page(l, t.edit.pageTitle(record.type, domain.name), body, view.chrome);
+}
+
+/** The record, as a review page lists it. */
+export const recordFacts = (l: Localizer, record: RecordDraft | DnsRecordRow) =>
+  facts([
+    [l.t.dns.columns.type, record.type],
+    [l.t.dns.columns.name, html`<code>${record.name}</code>`],
+    [l.t.dns.columns.content, html`<code class="record-content">${record.content}</code>`],
+    [l.t.dns.columns.ttl, `${l.number(record.ttl)} (${l.t.dns.ttlWords(record.ttl)})`],
+    ...(record.type === "MX" && record.priority !== null ? [[l.t.dns.priorityLabel, l.number(record.priority)] as const] : []),
+  ]);
+
+/** Before a record is deleted: the record, and a confirmation carrying its version. */
+export function recordDeletePage(view: { chrome: Chrome; csrfToken: string; domain: DomainRow; record: DnsRecordRow }): string {
+  const { domain, record } = view;
+  const { l } = view.chrome;
+  const { t } = l;
+  const body = html`<p class="back"><a href="/domains/${domain.id}">${breakableName(domain.name)}</a></p>
+<h1>${t.deletion.title(record.type, record.name)}</h1>
+<section class="card warning" aria-labelledby="delete-intro">
+<p id="delete-intro">${t.deletion.intro}</p>
+${recordFacts(l, record)}
+<form method="post" action="/domains/${domain.id}/dns/${record.id}/delete" class="actions">
+${csrfInput(view.csrfToken)}
+<input type="hidden" name="etag" value="${entityTag(record)}">
+<button type="submit" class="danger">${t.deletion.confirm}</button>
+<a href="/domains/${domain.id}">${t.cancel}</a>
+</form>
+</section>`;
+  return page(l, t.deletion.title(record.type, record.name), body, view.chrome);
+}
+
+export interface TemplateReview {
+  chrome: Chrome;
+  csrfToken: string;
+  domain: DomainRow;
+  template: DnsTemplateId;
+  /** The records the template adds, with the values given, as they will be stored. */
+  drafts: RecordDraft[];
+  /** The variables as given, carried by the confirmation. */
+  values: Record<string, string>;
+  errors: FormErrors;
+}
+
+/** The exact records a template adds, before they are added. */
+export function templateReviewPage(view: TemplateReview): string {
+  const { domain } = view;
+  const { l } = view.chrome;
+  const { t } = l;
+  const title = t.templates.titles[view.template];
+  const body = html`<p class="back"><a href="/domains/${domain.id}#template-${view.template}">${breakableName(domain.name)}</a></p>
+<h1>${t.templates.reviewTitle(title, domain.name)}</h1>
+${errorSummary(l, view.errors, t.templates.notApplied)}
+<section class="card review" aria-labelledby="template-intro">
+<p id="template-intro">${t.templates.reviewIntro}</p>
+<table class="records">
+<thead><tr><th scope="col">${t.dns.columns.type}</th><th scope="col">${t.dns.columns.name}</th><th scope="col">${t.dns.columns.content}</th><th scope="col">${t.dns.columns.ttl}</th></tr></thead>
+<tbody>${view.drafts.map(
+    (draft) =>
+      html`<tr><td data-label="${t.dns.columns.type}"><span class="record-type">${draft.type}</span></td><td data-label="${t.dns.columns.name}"><code>${draft.name}</code></td><td data-label="${t.dns.columns.content}"><code class="record-content">${draft.content}</code>${draft.type === "MX" && draft.priority !== null && html` <span class="record-meta">(${t.dns.priority(draft.priority)})</span>`}</td><td data-label="${t.dns.columns.ttl}">${l.number(draft.ttl)}</td></tr>`,
+  )}</tbody>
+</table>
+${
+  view.errors.summary.length === 0 &&
+  html`<form method="post" action="/domains/${domain.id}/templates" class="actions">
+${csrfInput(view.csrfToken)}
+<input type="hidden" name="template_id" value="${view.template}">
+${Object.entries(view.values).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
+<button type="submit" class="primary">${t.templates.apply(view.drafts.length)}</button>
+<a href="/domains/${domain.id}#template-${view.template}">${t.cancel}</a>
+</form>`
+}
+</section>`;
+  return page(l, t.templates.reviewTitle(title, domain.name), body, view.chrome);
 }

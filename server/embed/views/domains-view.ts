@@ -1,79 +1,156 @@
-/** "Your domains": every domain of the user with its settings and renewal. */
+/** "Your domains": every domain of the user with its settings and renewal; the renewal's review; turning WHOIS privacy off. */
 import { entityTag } from "../../concurrency/entity-tags.js";
+import type { Cents } from "../../money.js";
 import type { DomainRow } from "../../store/types.js";
 import { NO_ERRORS, type FormErrors, type FormState } from "../forms.js";
 import { html, type Html } from "../../web/html.js";
-import { csrfInput, errorSummary, select, YEAR_CHOICES } from "./controls.js";
-import { dateOf, money } from "./format.js";
+import type { Localizer } from "../i18n/localizer.js";
+import { breakableName, csrfInput, errorSummary, facts, select, yearChoices } from "./controls.js";
 import { notice, page, type Chrome } from "./layout.js";
+
+export interface ListedDomain extends DomainRow {
+  recordCount: number;
+  /** The most years it can be renewed for now (0: as far ahead as allowed). */
+  renewableYears: number;
+}
 
 export interface DomainsView {
   chrome: Chrome;
   csrfToken: string;
-  domains: ReadonlyArray<DomainRow & { recordCount: number }>;
-  notice: string | null;
+  domains: readonly ListedDomain[];
+  notice: Html | string | null;
   /** A refused settings change or renewal, shown on the domain it concerns. */
   failed?: { domainId: string; form: "settings" | "renew"; state: FormState };
 }
 
-const STATUS_LABELS: Record<DomainRow["status"], string> = {
-  active: "Active",
-  pending: "Pending",
-  expired: "Expired",
-  suspended: "Suspended",
-};
+export const statusBadge = (l: Localizer, status: DomainRow["status"]) =>
+  html`<span class="status status-${status}">${l.t.statuses[status]}</span>`;
 
-export const statusBadge = (status: DomainRow["status"]) => html`<span class="status status-${status}">${STATUS_LABELS[status]}</span>`;
-
-/** A setting as a switch: one submit button whose name and value are the new setting, so it works without scripts. */
-export function settingSwitch(
+/**
+ * A setting as a switch: one submit button whose name and value are the new setting, so it works
+ * without scripts. Turning WHOIS privacy off first asks, on a page of its own, what becomes public.
+ */
+function settingSwitch(
+  l: Localizer,
   domain: DomainRow,
   csrfToken: string,
   setting: "auto_renew" | "whois_privacy",
   label: string,
   on: boolean,
 ): Html {
+  const button = html`<button type="submit" class="switch" role="switch" aria-checked="${String(on)}"${setting === "whois_privacy" && on ? null : html` name="${setting}" value="${String(!on)}"`}><span class="switch-label">${label}</span><span class="switch-state" aria-hidden="true">${on ? l.t.on : l.t.off}</span></button>`;
+  if (setting === "whois_privacy" && on)
+    return html`<form method="get" action="/domains/${domain.id}/whois-privacy" class="switch-form">${button}</form>`;
   return html`<form method="post" action="/domains/${domain.id}/settings" class="switch-form">
 ${csrfInput(csrfToken)}
 <input type="hidden" name="etag" value="${entityTag(domain)}">
-<button type="submit" class="switch" role="switch" aria-checked="${String(on)}" name="${setting}" value="${String(!on)}"><span class="switch-label">${label}</span><span class="switch-state" aria-hidden="true">${on ? "On" : "Off"}</span></button>
+${button}
 </form>`;
 }
 
-function renewForm(domain: DomainRow, csrfToken: string, state: FormState | undefined): Html {
+function renewForm(l: Localizer, domain: ListedDomain, state: FormState | undefined): Html {
+  const { t } = l;
   const errors: FormErrors = state?.errors ?? NO_ERRORS;
-  return html`<form method="post" action="/domains/${domain.id}/renew" class="inline-form" novalidate>
-${csrfInput(csrfToken)}
-${errorSummary(errors, "The domain was not renewed")}
-${select({ id: `renew-${domain.id}-years`, name: "years", label: `Renew ${domain.name} for`, value: state?.values.years ?? "1", choices: YEAR_CHOICES, error: errors.fields.years, hint: `${money(domain.renewalPrice, domain.currency)} per year` })}
-<button type="submit">Renew</button>
+  if (domain.renewableYears === 0) return html`<p class="hint">${t.domains.renewedToTheLimit(domain.name)}</p>`;
+  if (domain.status === "pending" || domain.status === "suspended")
+    return html`<p class="hint">${t.domains.cannotRenew(domain.name, t.statuses[domain.status])}</p>`;
+  // A review comes first: GET, so nothing is charged until its confirmation.
+  return html`<form method="get" action="/domains/${domain.id}/renew" class="inline-form" novalidate>
+${errorSummary(l, errors, t.renewal.notRenewed)}
+${select({ l, id: `renew-${domain.id}-years`, name: "years", label: t.domains.renewFor(domain.name), value: state?.values.years ?? "1", choices: yearChoices(l, domain.renewableYears), error: errors.fields.years, hint: t.domains.perYear(l.money(domain.renewalPrice, domain.currency)) })}
+<button type="submit">${t.domains.reviewRenewal}</button>
 </form>`;
 }
 
-function domainCard(listed: DomainsView["domains"][number], view: DomainsView): Html {
-  // The switches carry the stored domain's entity tag: the count shown beside it is not part of it.
-  const { recordCount, ...domain } = listed;
+function domainCard(l: Localizer, listed: ListedDomain, view: DomainsView): Html {
+  const { t } = l;
+  // The switches carry the stored domain's entity tag: what the list adds is not part of it.
+  const { recordCount, renewableYears, ...domain } = listed;
   const failed = view.failed?.domainId === domain.id ? view.failed : undefined;
   return html`<li class="card" id="domain-${domain.id}">
-<h2><a href="/domains/${domain.id}">${domain.name}</a></h2>
-<dl class="facts">
-<div><dt>Status</dt><dd>${statusBadge(domain.status)}</dd></div>
-<div><dt>Expires</dt><dd>${dateOf(domain.expiresAt)}</dd></div>
-<div><dt>DNS records</dt><dd><a href="/domains/${domain.id}">${recordCount} ${recordCount === 1 ? "record" : "records"}<span class="visually-hidden"> of ${domain.name}</span></a></dd></div>
-</dl>
-${failed?.form === "settings" && errorSummary(failed.state.errors, "The setting was not changed")}
-<div class="switches" role="group" aria-label="Settings of ${domain.name}">
-${settingSwitch(domain, view.csrfToken, "auto_renew", "Auto-renew", domain.autoRenew)}
-${settingSwitch(domain, view.csrfToken, "whois_privacy", "WHOIS privacy", domain.whoisPrivacy)}
+<h2><a href="/domains/${domain.id}">${breakableName(domain.name)}</a></h2>
+${facts([
+  [t.domains.status, statusBadge(l, domain.status)],
+  [t.domains.expires, l.date(domain.expiresAt)],
+  [
+    t.domains.dnsRecords,
+    html`<a href="/domains/${domain.id}">${t.domains.recordCount(recordCount)}<span class="visually-hidden">${t.domains.ofDomain(domain.name)}</span></a>`,
+  ],
+])}
+${failed?.form === "settings" && errorSummary(l, failed.state.errors, t.domains.settingNotChanged)}
+<div class="switches" role="group" aria-label="${t.domains.settingsOf(domain.name)}">
+${settingSwitch(l, domain, view.csrfToken, "auto_renew", t.domains.autoRenew, domain.autoRenew)}
+${settingSwitch(l, domain, view.csrfToken, "whois_privacy", t.domains.whoisPrivacy, domain.whoisPrivacy)}
 </div>
-${renewForm(domain, view.csrfToken, failed?.form === "renew" ? failed.state : undefined)}
+${renewForm(l, listed, failed?.form === "renew" ? failed.state : undefined)}
 </li>`;
 }
 
 export function domainsPage(view: DomainsView): string {
+  const { l } = view.chrome;
   const list =
     view.domains.length > 0
-      ? html`<ul class="cards">${view.domains.map((domain) => domainCard(domain, view))}</ul>`
-      : html`<p>You have no domains yet. <a href="/search">Find a domain</a>.</p>`;
-  return page("Your domains", html`<h1>Your domains</h1>${notice(view.notice)}${list}`, view.chrome);
+      ? html`<ul class="cards">${view.domains.map((domain) => domainCard(l, domain, view))}</ul>`
+      : html`<p>${l.t.domains.empty} <a href="/search">${l.t.domains.findOne}</a>.</p>`;
+  return page(l, l.t.domains.title, html`<h1>${l.t.domains.title}</h1>${notice(view.notice)}${list}`, view.chrome);
+}
+
+export interface RenewalReview {
+  chrome: Chrome;
+  csrfToken: string;
+  domain: DomainRow;
+  years: number;
+  total: Cents;
+  until: Date;
+  errors: FormErrors;
+}
+
+/** What a renewal costs and where it leaves the domain; the confirmation carries the total shown. */
+export function renewalReviewPage(view: RenewalReview): string {
+  const { l } = view.chrome;
+  const { t } = l;
+  const { domain } = view;
+  const total = l.money(view.total, domain.currency);
+  const body = html`<p class="back"><a href="/domains#domain-${domain.id}">${t.domains.title}</a></p>
+<h1>${t.renewal.title(domain.name)}</h1>
+${errorSummary(l, view.errors, t.renewal.notRenewed)}
+<section class="card review" aria-labelledby="review-title">
+<p id="review-title">${t.renewal.intro}</p>
+${facts([
+  [t.renewal.domain, breakableName(domain.name)],
+  [t.renewal.period, t.controls.years(view.years)],
+  [t.renewal.pricePerYear, l.money(domain.renewalPrice, domain.currency)],
+  [t.renewal.total, html`<strong class="total">${total}</strong>`],
+  [t.renewal.runsUntil, l.date(view.until)],
+])}
+<form method="post" action="/domains/${domain.id}/renew" class="actions">
+${csrfInput(view.csrfToken)}
+<input type="hidden" name="years" value="${String(view.years)}">
+<input type="hidden" name="expected_total" value="${String(view.total)}">
+<button type="submit" class="primary">${t.renewal.confirm(total)}</button>
+<a href="/domains#domain-${domain.id}">${t.cancel}</a>
+</form>
+</section>`;
+  return page(l, t.renewal.title(domain.name), body, view.chrome);
+}
+
+/** Before WHOIS privacy goes off: what becomes public, and a confirmation that carries the domain's version. */
+export function privacyOffPage(view: { chrome: Chrome; csrfToken: string; domain: DomainRow }): string {
+  const { l } = view.chrome;
+  const { t } = l;
+  const { domain } = view;
+  const body = html`<p class="back"><a href="/domains#domain-${domain.id}">${t.domains.title}</a></p>
+<h1>${t.privacy.title(domain.name)}</h1>
+<section class="card warning" aria-labelledby="privacy-warning">
+<p id="privacy-warning">${t.privacy.warning}</p>
+<ul>${t.privacy.published.map((item) => html`<li>${item}</li>`)}</ul>
+<p>${t.privacy.consequence}</p>
+<form method="post" action="/domains/${domain.id}/settings" class="actions">
+${csrfInput(view.csrfToken)}
+<input type="hidden" name="etag" value="${entityTag(domain)}">
+<button type="submit" class="danger" name="whois_privacy" value="false">${t.privacy.confirm}</button>
+<a href="/domains#domain-${domain.id}">${t.privacy.keep}</a>
+</form>
+</section>`;
+  return page(l, t.privacy.title(domain.name), body, view.chrome);
 }

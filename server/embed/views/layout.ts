@@ -1,36 +1,51 @@
 /** The page shell of the embedded interface, and the pages shown without a session. */
 import type { Environment } from "../../../generated/deployment.js";
 import { html, type Html } from "../../web/html.js";
+import type { Localizer } from "../i18n/localizer.js";
+
+/** The partner's look, when it set one (server/branding/): the stylesheet and logo addresses carry their versions. */
+export interface ChromeBranding {
+  partnerName: string;
+  styleVersion: string | null;
+  logoVersion: string | null;
+}
 
 export interface Chrome {
+  l: Localizer;
   userIdentifier: string;
   environment: Environment;
   current: "domains" | "search" | null;
+  branding: ChromeBranding;
 }
 
 function navLink(href: string, label: string, current: boolean): Html {
   return html`<a href="${href}"${current && html` aria-current="page"`}>${label}</a>`;
 }
 
-export function page(title: string, body: Html, chrome?: Chrome): string {
+/** A page; `chrome` is its signed-in frame (navigation, user, partner's look), absent on the pages shown without a session. */
+export function page(l: Localizer, title: string, body: Html, chrome?: Chrome): string {
+  const { t } = l;
+  const branding = chrome?.branding;
   const header = chrome
     ? html`<header class="top">
-<nav aria-label="Main">${navLink("/domains", "Your domains", chrome.current === "domains")}${navLink("/search", "Find a domain", chrome.current === "search")}</nav>
-<p class="who">Signed in as <strong>${chrome.userIdentifier}</strong></p>
+${branding?.logoVersion && html`<img class="partner-logo" src="/branding/logo?v=${branding.logoVersion}" alt="${t.layout.logoAlt(branding.partnerName)}">`}
+<nav aria-label="${t.layout.mainNavigation}">${navLink("/domains", t.layout.yourDomains, chrome.current === "domains")}${navLink("/search", t.layout.findDomain, chrome.current === "search")}</nav>
+<p class="who">${t.layout.signedInAs} <strong>${chrome.userIdentifier}</strong></p>
 </header>
-${chrome.environment === "sandbox" && html`<p class="sandbox-banner">Sandbox: purchases and renewals are simulated; no payment is taken.</p>`}`
+${chrome.environment === "sandbox" && html`<p class="sandbox-banner">${t.layout.sandboxBanner}</p>`}`
     : null;
   return html`<!doctype html>
-<html lang="en">
+<html lang="${l.locale.tag}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
 <link rel="stylesheet" href="/assets/embed.css">
+${branding?.styleVersion && html`<link rel="stylesheet" href="/branding/style.css?v=${branding.styleVersion}">`}
 <script src="/assets/embed.js" defer></script>
 </head>
 <body>
-<a class="skip-link" href="#main">Skip to content</a>
+<a class="skip-link" href="#main">${t.layout.skipLink}</a>
 ${header}
 <main id="main" tabindex="-1">
 ${body}
@@ -41,29 +56,26 @@ ${body}
 }
 
 /** After a redirect: what was done, announced politely; scripts move focus here. */
-export const notice = (text: string | null) => text && html`<p class="notice" role="status" tabindex="-1">${text}</p>`;
+export const notice = (content: Html | string | null) => content && html`<div class="notice" role="status" tabindex="-1">${content}</div>`;
 
 /** Unknown or forged token, expired session, deleted user: the same page, so it tells nothing about which. */
-export const sessionEndedPage = () =>
+export const sessionEndedPage = (l: Localizer) =>
   page(
-    "Session expired",
-    html`<h1>This session has expired</h1>
-<p>For your security, this page stays open for a limited time. Reopen it from the application you came from.</p>`,
+    l,
+    l.t.pages.sessionEndedTitle,
+    html`<h1>${l.t.pages.sessionEnded}</h1>
+<p>${l.t.pages.sessionEndedBody}</p>`,
   );
 
-export const notFoundPage = () => page("Not found", html`<h1>Page not found</h1><p><a href="/domains">Go to your domains</a></p>`);
+export const notFoundPage = (l: Localizer) =>
+  page(l, l.t.pages.notFoundTitle, html`<h1>${l.t.pages.notFound}</h1><p><a href="/domains">${l.t.pages.goToDomains}</a></p>`);
 
-export const refusedPage = () =>
-  page(
-    "Form expired",
-    html`<h1>This form could not be sent</h1><p>Reload the page and try again. If it happens again, reopen this page from the application.</p>`,
-  );
+export const refusedPage = (l: Localizer) =>
+  page(l, l.t.pages.refusedTitle, html`<h1>${l.t.pages.refused}</h1><p>${l.t.pages.refusedBody}</p>`);
 
-export const problemPage = () => page("Something went wrong", html`<h1>Something went wrong</h1><p>Try again in a moment.</p>`);
+export const problemPage = (l: Localizer) =>
+  page(l, l.t.pages.problemTitle, html`<h1>${l.t.pages.problemTitle}</h1><p>${l.t.pages.problemBody}</p>`);
 
 /** The database is out of reach for a moment (a restart, a failover): nothing was lost, and a reload soon works. */
-export const unavailablePage = () =>
-  page(
-    "Briefly unavailable",
-    html`<h1>Briefly unavailable</h1><p>The service is restarting. Reload this page in a few seconds; nothing you did is lost.</p>`,
-  );
+export const unavailablePage = (l: Localizer) =>
+  page(l, l.t.pages.unavailableTitle, html`<h1>${l.t.pages.unavailableTitle}</h1><p>${l.t.pages.unavailableBody}</p>`);

@@ -1,61 +1,142 @@
-/** "Find a domain": availability with price, premium flag and suggestions, and the purchase form. */
-import type { components } from "../../../generated/types/full.js";
+/**
+ * "Find a domain": a name's availability and price with priced suggestions, or a word on every
+ * TLD of the catalogue; and the purchase's review, where the total is shown before anything is charged.
+ */
+import type { NameQuote } from "../../catalog/availability.js";
+import type { PurchaseQuote } from "../../domains/purchase.js";
 import { NO_ERRORS, type FormErrors, type FormState } from "../forms.js";
 import { html, type Html } from "../../web/html.js";
-import { csrfInput, errorSummary, select, textInput, YEAR_CHOICES } from "./controls.js";
-import { money } from "./format.js";
+import type { Localizer } from "../i18n/localizer.js";
+import { breakableName, csrfInput, errorSummary, facts, select, textInput, yearChoices } from "./controls.js";
 import { page, type Chrome } from "./layout.js";
 
-type Availability = components["schemas"]["Availability"];
+export type SearchResult =
+  /** A whole name: the name and its alternatives. */
+  | { kind: "name"; name: NameQuote; suggestions: NameQuote[] }
+  /** A word without a TLD: the word on every TLD. */
+  | { kind: "word"; word: string; names: NameQuote[] };
 
 export interface SearchView {
   chrome: Chrome;
-  csrfToken: string;
   query: string;
-  /** Why the name cannot be checked (not a name, a TLD not offered). */
+  /** Why the query cannot be searched (not a name, a TLD not offered). */
   queryErrors: FormErrors;
-  result: Availability | null;
-  /** A refused purchase of the result's name. */
+  result: SearchResult | null;
+  /** A refused review of the result's name (years out of range). */
   purchase?: FormState;
 }
 
-function purchaseForm(result: Availability, view: SearchView): Html {
-  const errors = view.purchase?.errors ?? NO_ERRORS;
-  return html`<form method="post" action="/purchase" class="inline-form" novalidate>
-${csrfInput(view.csrfToken)}
-${errorSummary(errors, "The domain was not bought")}
-<input type="hidden" name="domain_name" value="${result.domain_name}">
-${select({ id: "purchase-years", name: "years", label: "Register for", value: view.purchase?.values.years ?? "1", choices: YEAR_CHOICES, error: errors.fields.years })}
-<button type="submit" class="primary">Buy ${result.domain_name}</button>
-</form>`;
+const CURRENCY = "USD";
+
+const reviewHref = (name: string) => `/purchase?domain_name=${encodeURIComponent(name)}&years=1`;
+
+function premiumBadge(l: Localizer, quote: NameQuote): Html | null {
+  return quote.premium ? html` <span class="badge" title="${l.t.search.premiumHint}">${l.t.search.premium}</span>` : null;
 }
 
-function resultSection(result: Availability, view: SearchView): Html {
+/** A name in a list: availability, price per year, and a way to buy it. */
+function nameRow(l: Localizer, quote: NameQuote): Html {
+  const { t } = l;
+  const state = quote.available
+    ? html`<span class="availability available">${t.search.available}</span>`
+    : html`<span class="availability taken">${quote.open ? t.search.taken : t.search.closedEnding}</span>`;
+  return html`<li class="name-row">
+<span class="name-row-name">${breakableName(quote.name)}${premiumBadge(l, quote)}</span>
+${state}
+<span class="name-row-price">${quote.yearlyPrice !== null && t.search.perYear(l.money(quote.yearlyPrice, CURRENCY))}</span>
+<span class="name-row-action">${quote.available && html`<a class="button" href="${reviewHref(quote.name)}">${t.search.choose}<span class="visually-hidden"> ${quote.name}</span></a>`}</span>
+</li>`;
+}
+
+function nameResult(l: Localizer, result: Extract<SearchResult, { kind: "name" }>, view: SearchView): Html {
+  const { t } = l;
+  const { name } = result;
+  const errors = view.purchase?.errors ?? NO_ERRORS;
+  const buy =
+    name.available &&
+    html`<p class="price">${t.search.perYear(l.money(name.yearlyPrice!, CURRENCY))}${premiumBadge(l, name)}</p>
+${name.premium && html`<p class="hint">${t.search.premiumHint}</p>`}
+<form method="get" action="/purchase" class="inline-form" novalidate>
+${errorSummary(l, errors, t.purchase.notBought)}
+<input type="hidden" name="domain_name" value="${name.name}">
+${select({ l, id: "purchase-years", name: "years", label: t.search.registerFor, value: view.purchase?.values.years ?? "1", choices: yearChoices(l), error: errors.fields.years })}
+<button type="submit" class="primary">${t.search.reviewShort}<span class="visually-hidden"> ${name.name}</span></button>
+</form>`;
   const suggestions =
     result.suggestions.length > 0 &&
-    html`<h3>${result.available ? "Other names" : "Available alternatives"}</h3>
-<ul class="suggestions">${result.suggestions.map((name) => html`<li><a href="/search?q=${encodeURIComponent(name)}">${name}</a></li>`)}</ul>`;
+    html`<h3>${name.available ? t.search.otherNames : t.search.alternatives}</h3>
+<ul class="name-list">${result.suggestions.map((suggestion) => nameRow(l, suggestion))}</ul>`;
   return html`<section class="card result" aria-labelledby="result-name">
-<h2 id="result-name">${result.domain_name}</h2>
+<h2 id="result-name">${breakableName(name.name)}</h2>
 ${
-  result.available
-    ? html`<p class="availability available">Available</p>
-<p class="price">${money(result.price!, result.currency!)} per year${result.premium && html` <span class="badge">Premium name</span>`}</p>
-${purchaseForm(result, view)}`
-    : html`<p class="availability taken">Not available</p>${view.purchase && errorSummary(view.purchase.errors, "The domain was not bought")}`
+  name.available
+    ? html`<p class="availability available">${t.search.available}</p>${buy}`
+    : html`<p class="availability taken">${t.search.taken}</p>${view.purchase && errorSummary(l, view.purchase.errors, t.purchase.notBought)}`
 }
 ${suggestions}
 </section>`;
 }
 
+function wordResult(l: Localizer, result: Extract<SearchResult, { kind: "word" }>): Html {
+  const { t } = l;
+  // Available names first, cheapest first; then the rest in the catalogue's order.
+  const names = [...result.names].sort((a, b) => Number(b.available) - Number(a.available) || (a.yearlyPrice ?? 0) - (b.yearlyPrice ?? 0));
+  return html`<section class="card result" aria-labelledby="result-word">
+<h2 id="result-word">${t.search.everyEnding(result.word)}</h2>
+<p class="hint">${t.search.endingsIntro}</p>
+<ul class="name-list">${names.map((quote) => nameRow(l, quote))}</ul>
+</section>`;
+}
+
 export function searchPage(view: SearchView): string {
-  const form = html`<form method="get" action="/search" role="search" class="inline-form" novalidate>
-${textInput({ id: "search-q", name: "q", type: "search", label: "Domain name", value: view.query, hint: "For example adalovelace.com", error: view.queryErrors.fields.q ?? view.queryErrors.fields.domain_name, spellcheck: false })}
-<button type="submit">Search</button>
+  const { l } = view.chrome;
+  const { t } = l;
+  const form = html`<form method="get" action="/search" role="search" class="inline-form search-form" novalidate>
+${textInput({ l, id: "search-q", name: "q", type: "search", label: t.search.label, value: view.query, hint: t.search.hint, error: view.queryErrors.fields.q ?? view.queryErrors.fields.domain_name, spellcheck: false })}
+<button type="submit">${t.search.button}</button>
 </form>`;
-  return page(
-    view.result ? `${view.result.domain_name}: find a domain` : "Find a domain",
-    html`<h1>Find a domain</h1>${errorSummary(view.queryErrors)}${form}${view.result && resultSection(view.result, view)}`,
-    view.chrome,
-  );
+  const result = view.result && (view.result.kind === "name" ? nameResult(l, view.result, view) : wordResult(l, view.result));
+  const title = view.result?.kind === "name" ? t.search.resultTitle(view.result.name.name) : t.search.title;
+  return page(l, title, html`<h1>${t.search.title}</h1>${errorSummary(l, view.queryErrors)}${form}${result}`, view.chrome);
+}
+
+export interface PurchaseReview {
+  chrome: Chrome;
+  csrfToken: string;
+  quote: PurchaseQuote;
+  /** Where the registration would end if bought now. */
+  until: Date;
+  errors: FormErrors;
+}
+
+/** The purchase's review: name, period, price, total and end date; buying carries the total shown. */
+export function purchaseReviewPage(view: PurchaseReview): string {
+  const { l } = view.chrome;
+  const { t } = l;
+  const { quote } = view;
+  const total = l.money(quote.total, quote.currency);
+  const body = html`<p class="back"><a href="/search?q=${encodeURIComponent(quote.name)}">${t.purchase.change}</a></p>
+<h1>${t.purchase.title}</h1>
+${errorSummary(l, view.errors, t.purchase.notBought)}
+<section class="card review" aria-labelledby="review-title">
+<p id="review-title">${t.purchase.intro}</p>
+${facts([
+  [t.purchase.domain, html`${breakableName(quote.name)}${quote.premium && html` <span class="badge">${t.search.premium}</span>`}`],
+  [t.purchase.period, t.controls.years(quote.years)],
+  [t.purchase.pricePerYear, l.money(quote.yearlyPrice, quote.currency)],
+  [t.purchase.total, html`<strong class="total">${total}</strong>`],
+  [t.purchase.registeredUntil, l.date(view.until)],
+])}
+${quote.premium && html`<p class="hint">${t.purchase.premiumNote}</p>`}
+<p class="hint">${t.purchase.autoRenewNote(l.money(quote.renewalPrice, quote.currency))}</p>
+<form method="post" action="/purchase" class="actions">
+${csrfInput(view.csrfToken)}
+<input type="hidden" name="domain_name" value="${quote.name}">
+<input type="hidden" name="years" value="${String(quote.years)}">
+<input type="hidden" name="expected_total" value="${String(quote.total)}">
+<button type="submit" class="primary">${t.purchase.confirm(total)}</button>
+<a href="/search?q=${encodeURIComponent(quote.name)}">${t.cancel}</a>
+</form>
+</section>`;
+  return page(l, t.purchase.title, body, view.chrome);
 }

@@ -354,9 +354,9 @@ export class PgStore implements Store {
 
   async saveSession(session: SessionRow): Promise<void> {
     await this.sql.query(
-      `INSERT INTO login_sessions (token_hash, partner_id, user_identifier, expires_at) VALUES ($1, $2, $3, $4)
+      `INSERT INTO login_sessions (token_hash, partner_id, user_identifier, expires_at, locale) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (token_hash) DO UPDATE SET expires_at = EXCLUDED.expires_at`,
-      [session.tokenHash, session.partnerId, session.userIdentifier, session.expiresAt],
+      [session.tokenHash, session.partnerId, session.userIdentifier, session.expiresAt, session.locale],
     );
   }
 
@@ -368,6 +368,7 @@ export class PgStore implements Store {
         partnerId: row.partner_id as string,
         userIdentifier: row.user_identifier as string,
         expiresAt: row.expires_at as Date,
+        locale: row.locale as string | null,
       }
     );
   }

@@ -5,6 +5,7 @@
  * rules the service code checks inside it then hold across instances, with the unique indexes of
  * the schema as the last word on names registered once and one active transfer per name.
  */
+import { PgBrandingStore } from "./pg-branding-store.js";
 import { PgAccountStore, PgFramingOriginStore, PgRequestHistoryStore } from "./pg-dashboard-stores.js";
 import { setTimeout as sleep } from "node:timers/promises";
 import { StoreUnavailableError, type DataStores, type Persistence, type UnitOfWork } from "../persistence.js";
@@ -44,6 +45,7 @@ export class PostgresPersistence implements Persistence {
   readonly accounts: PgAccountStore;
   readonly requestHistory: PgRequestHistoryStore;
   readonly framingOrigins: PgFramingOriginStore;
+  readonly branding: PgBrandingStore;
 
   constructor(readonly sql: Sql) {
     this.store = new PgStore(sql);
@@ -56,6 +58,7 @@ export class PostgresPersistence implements Persistence {
     this.accounts = new PgAccountStore(sql);
     this.requestHistory = new PgRequestHistoryStore(sql);
     this.framingOrigins = new PgFramingOriginStore(sql);
+    this.branding = new PgBrandingStore(sql);
   }
 
   async transaction<T>(work: (stores: DataStores) => Promise<T>, kind: UnitOfWork = "serializable"): Promise<T> {

@@ -13,8 +13,8 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
   return violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
 }
 
-/** At each width: no WCAG 2.1 A or AA violation, no horizontal scrolling of the page, and a screenshot. */
-export async function checkPage(page: Page, name: string): Promise<void> {
+/** At each width: no WCAG 2.1 A or AA violation, no horizontal scrolling of the page, and a screenshot named `<prefix>-<name>-<width>`. */
+export async function checkPage(page: Page, name: string, prefix = "dashboard"): Promise<void> {
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     expect([name, width, await accessibilityViolations(page)]).toEqual([name, width, []]);
@@ -30,7 +30,7 @@ export async function checkPage(page: Page, name: string): Promise<void> {
             ),
     );
     expect([name, width, overflowing]).toEqual([name, width, []]);
-    await screenshot(page, `dashboard-${name}-${width}`);
+    await screenshot(page, `${prefix}-${name}-${width}`);
   }
   await page.setViewportSize({ width: WIDTHS[0], height: 900 });
 }

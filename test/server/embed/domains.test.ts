@@ -38,11 +38,16 @@ describe("GET /domains", () => {
     const page = await signedIn.browser.get("/domains");
     expect(page.status).toBe(200);
     const text = textOf(page.html);
-    expect(text).toContain("adalovelace.com Status Active Expires 2027-11-22 DNS records 0 records of adalovelace.com");
+    expect(text).toContain("adalovelace.com Status Active Expires November 22, 2027 DNS records 0 records of adalovelace.com");
     expect(page.html).toContain('role="switch" aria-checked="true" name="auto_renew" value="false"');
-    expect(page.html).toContain('role="switch" aria-checked="true" name="whois_privacy" value="false"');
+    // Turning WHOIS privacy off asks first: its switch opens the warning page.
+    expect(page.html).toContain(
+      `<form method="get" action="/domains/${signedIn.domainId}/whois-privacy" class="switch-form"><button type="submit" class="switch" role="switch" aria-checked="true">`,
+    );
     expect(page.html).toContain(`<label for="renew-${signedIn.domainId}-years">Renew adalovelace.com for</label>`);
-    expect(text).toContain("14.99 USD per year");
+    expect(text).toContain("$14.99 per year");
+    // The renewal is a review first: a GET form.
+    expect(page.html).toContain(`<form method="get" action="/domains/${signedIn.domainId}/renew"`);
   });
 
   it("shows only the session user's domains", async () => {
@@ -69,8 +74,8 @@ describe("GET /domains", () => {
 describe("POST /domains/{id}/settings", () => {
   it("turns auto-renew off as PATCH would: saved, domain.updated emitted, the switch shows it", async () => {
     const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/settings`, { auto_renew: "false", etag: await domainTag() });
-    expect(page.url).toBe(`${signedIn.server.embedUrl}/domains?notice=settings&domain=${signedIn.domainId}#domain-${signedIn.domainId}`);
-    expect(textOf(page.html)).toContain("The settings of adalovelace.com are saved.");
+    expect(page.url).toMatch(new RegExp(`/domains\\?notice=[\\w-]+\\.[\\w-]+#domain-${signedIn.domainId}$`));
+    expect(textOf(page.html)).toContain("Auto-renew is off for adalovelace.com. It expires on November 22, 2027 unless you renew it.");
     expect(page.html).toContain('role="switch" aria-checked="false" name="auto_renew" value="true"');
     expect(await getDomain()).toMatchObject({ auto_renew: false, whois_privacy: true });
     expect(signedIn.server.outbox.events.map((event) => event.type)).toEqual(["domain.updated"]);
@@ -94,16 +99,45 @@ describe("POST /domains/{id}/settings", () => {
     signedIn.server.outbox.events.length = 0;
     const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/settings`, { auto_renew: "false", etag: shown });
     expect(page.status).toBe(412);
-    expect(textOf(page.html)).toContain("The domain changed after this page was shown");
+    expect(textOf(page.html)).toContain("This domain changed after the page was shown");
     expect(page.html).toContain('role="switch" aria-checked="false" name="auto_renew" value="true"');
     expect(signedIn.server.outbox.events).toEqual([]);
   });
 
-  it("turns WHOIS privacy off and on again", async () => {
-    await signedIn.browser.post(`/domains/${signedIn.domainId}/settings`, { whois_privacy: "false", etag: await domainTag() });
-    expect(await getDomain()).toMatchObject({ auto_renew: true, whois_privacy: false });
-    await signedIn.browser.post(`/domains/${signedIn.domainId}/settings`, { whois_privacy: "true", etag: await domainTag() });
+  it("warns what becomes public before WHOIS privacy goes off, then turns it off and on again, saying so", async () => {
+    const warning = await signedIn.browser.get(`/domains/${signedIn.domainId}/whois-privacy`);
+    expect(warning.status).toBe(200);
+    expect(textOf(warning.html)).toContain("Turn off WHOIS privacy for adalovelace.com?");
+    expect(textOf(warning.html)).toContain("your name and organisation your postal address your e-mail address your phone number");
     expect(await getDomain()).toMatchObject({ whois_privacy: true });
+    const off = await signedIn.browser.post(`/domains/${signedIn.domainId}/settings`, { whois_privacy: "false", etag: await domainTag() });
+    expect(textOf(off.html)).toContain("WHOIS privacy is off for adalovelace.com: your contact details are public in WHOIS.");
+    expect(await getDomain()).toMatchObject({ auto_renew: true, whois_privacy: false });
+    // Off, the warning page has nothing to warn of: back to the list.
+    expect((await signedIn.browser.get(`/domains/${signedIn.domainId}/whois-privacy`)).url).toBe(
+      `${signedIn.server.embedUrl}/domains#domain-${signedIn.domainId}`,
+    );
+    const on = await signedIn.browser.post(`/domains/${signedIn.domainId}/settings`, { whois_privacy: "true", etag: await domainTag() });
+    expect(textOf(on.html)).toContain("WHOIS privacy is on for adalovelace.com: your contact details are hidden.");
+    expect(await getDomain()).toMatchObject({ whois_privacy: true });
+  });
+
+  it("shows no notice for a link it did not make: a forged or another session's notice is ignored", async () => {
+    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/settings`, { auto_renew: "false", etag: await domainTag() });
+    const signed = new URL(page.url).searchParams.get("notice")!;
+    const [payload] = signed.split(".");
+    const forged = Buffer.from(
+      JSON.stringify({ kind: "renewed", domain: signedIn.domainId, years: 9, charged: 1, currency: "USD" }),
+    ).toString("base64url");
+    for (const notice of [`${forged}.${signed.split(".")[1]}`, `${payload}.AAAA`, payload!, "x.y.z"]) {
+      const shown = await signedIn.browser.get(`/domains?notice=${encodeURIComponent(notice)}`);
+      expect(shown.status).toBe(200);
+      expect(shown.html).not.toContain('role="status"');
+    }
+    // The same link in another browser session of the same user shows nothing either.
+    const other = new EmbedBrowser(signedIn.server.embedUrl);
+    await other.open(await signedIn.server.loginUrl("u1"));
+    expect((await other.get(`/domains?notice=${encodeURIComponent(signed)}`)).html).not.toContain('role="status"');
   });
 
   it.each<Record<string, string>>([{}, { auto_renew: "maybe" }])("refuses %j with 422 and changes nothing", async (fields) => {
@@ -134,27 +168,56 @@ describe("POST /domains/{id}/settings", () => {
   });
 });
 
-describe("POST /domains/{id}/renew", () => {
-  it("renews as the API does: charged, domain.renewed emitted, new expiry shown", async () => {
+describe("renewal", () => {
+  it("reviews the total and the new end first, charging nothing", async () => {
     const before = await totalSpent();
-    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/renew`, { years: "2" });
-    expect(textOf(page.html)).toContain("adalovelace.com is renewed until 2029-11-22.");
+    const review = await signedIn.browser.get(`/domains/${signedIn.domainId}/renew?years=2`);
+    expect(review.status).toBe(200);
+    expect(textOf(review.html)).toContain(
+      "Domain adalovelace.com Renewal period 2 years Price per year $14.99 Total $29.98 Registered until November 22, 2029",
+    );
+    expect(review.html).toContain('<input type="hidden" name="expected_total" value="2998">');
+    expect(textOf(review.html)).toContain("Renew for $29.98");
+    expect(await totalSpent()).toBe(before);
+    expect(signedIn.server.outbox.events).toEqual([]);
+  });
+
+  it("renews as the API does once confirmed: charged, domain.renewed emitted, and says what and until when", async () => {
+    const before = await totalSpent();
+    await signedIn.browser.get(`/domains/${signedIn.domainId}/renew?years=2`);
+    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/renew`, { years: "2", expected_total: "2998" });
+    expect(textOf(page.html)).toContain(
+      "adalovelace.com is renewed for 2 years: $29.98 was charged, and it is registered until November 22, 2029.",
+    );
     expect((await getDomain()).expires_at).toBe("2029-11-22T10:00:00Z");
     expect(Number(await totalSpent()) - Number(before)).toBeCloseTo(29.98);
     expect(signedIn.server.outbox.events.map((event) => event.type)).toEqual(["domain.renewed"]);
   });
 
-  it("shows the API's message for a renewal beyond ten years (422), next to the years field", async () => {
-    const api = await signedIn.server.api.POST("/api/v1/domains/{domain_id}/renew", {
-      params: { path: { domain_id: signedIn.domainId } },
-      body: { years: 10 },
-    });
-    const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/renew`, { years: "10" });
+  it("charges nothing when the confirmation carries another total than the price now, and reviews again", async () => {
+    const before = await totalSpent();
+    for (const fields of [{ years: "2", expected_total: "1499" }, { years: "2" }] as Array<Record<string, string>>) {
+      const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/renew`, fields);
+      expect(page.status).toBe(409);
+      expect(textOf(page.html)).toContain("The renewal price changed to $14.99 per year since you reviewed it. Nothing was charged");
+      expect(textOf(page.html)).toContain("Renew for $29.98");
+    }
+    expect(await totalSpent()).toBe(before);
+    expect(signedIn.server.outbox.events).toEqual([]);
+  });
+
+  it("offers only the years a registration may run, and says so in words for more (422), at the years field", async () => {
+    const list = await signedIn.browser.get("/domains");
+    expect(list.html).toContain('<option value="9">9 years</option>');
+    expect(list.html).not.toContain('<option value="10">');
+    const page = await signedIn.browser.get(`/domains/${signedIn.domainId}/renew?years=10`);
     expect(page.status).toBe(422);
-    const message = (api.error as { message: string }).message;
-    expect(message).toContain("at most 9 more years");
-    expect(page.html).toContain(`id="renew-${signedIn.domainId}-years-error"><span class="visually-hidden">Error: </span>${message}</p>`);
-    expect(page.html).toContain('<option value="10" selected>');
+    expect(page.html).toContain(
+      `id="renew-${signedIn.domainId}-years-error"><span class="visually-hidden">Error: </span>adalovelace.com can be renewed for at most 9 years more: a registration runs at most 10 years ahead.</p>`,
+    );
+    const confirmed = await signedIn.browser.post(`/domains/${signedIn.domainId}/renew`, { years: "10", expected_total: "14990" });
+    expect(confirmed.status).toBe(422);
+    expect(textOf(confirmed.html)).toContain("can be renewed for at most 9 years more");
     expect(signedIn.server.outbox.events).toEqual([]);
   });
 });

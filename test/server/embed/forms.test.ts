@@ -3,6 +3,7 @@
  * and what the pages show never carries a control character, whatever was stored before.
  */
 import { describe, expect, it } from "vitest";
+import { en } from "../../../server/embed/i18n/messages-en.js";
 import { escapeHtml } from "../../../server/web/html.js";
 import { textOf } from "./support/embed-browser.js";
 import { useSignedInUser } from "./support/signed-in-user.js";
@@ -66,7 +67,9 @@ describe("a field sent more than once", () => {
     const page = await signedIn.browser.post(path(), fields);
     expect(page.status).toBe(400);
     expect(page.redirects).toEqual([]);
-    expect(textOf(page.html)).toContain(`${field} must be given once`);
+    // Said in the user's words at the field (a form the pages make never repeats one), never the API's.
+    expect(textOf(page.html)).toContain(en.errors.reload);
+    expect(textOf(page.html)).not.toContain(`${field} must be given once`);
     expect(await userState()).toEqual(before);
     expect(signedIn.server.outbox.events).toEqual([]);
   });
@@ -74,24 +77,24 @@ describe("a field sent more than once", () => {
   it("is refused next to the field it concerns", async () => {
     const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/renew`, { years: ["1", "2"] });
     expect(page.html).toContain(
-      `id="renew-${signedIn.domainId}-years-error"><span class="visually-hidden">Error: </span>years must be given once</p>`,
+      `id="renew-${signedIn.domainId}-years-error"><span class="visually-hidden">Error: </span>${escapeHtml(en.errors.reload)}</p>`,
     );
   });
 
   it("is refused in the search form too (GET /search?q=...&q=...)", async () => {
     const page = await signedIn.browser.get("/search?q=babbage.com&q=babbage.io");
     expect(page.status).toBe(400);
-    expect(page.html).toContain('id="search-q-error"><span class="visually-hidden">Error: </span>q must be given once</p>');
+    expect(page.html).toContain(`id="search-q-error"><span class="visually-hidden">Error: </span>${escapeHtml(en.errors.reload)}</p>`);
   });
 });
 
 describe("a control character in a field", () => {
   it.each([
-    ["ESC", "\u001b", "U+001B"],
-    ["NUL", "\u0000", "U+0000"],
-    ["TAB", "\t", "U+0009"],
-    ["a C1 control", "\u009b", "U+009B"],
-  ])("is refused (%s) with 400 and the field's message, storing nothing", async (_name, character, codePoint) => {
+    ["ESC", "\u001b"],
+    ["NUL", "\u0000"],
+    ["TAB", "\t"],
+    ["a C1 control", "\u009b"],
+  ])("is refused (%s) with 400 and the field's message, storing nothing", async (_name, character) => {
     const before = await userState();
     const page = await signedIn.browser.post(`/domains/${signedIn.domainId}/dns`, {
       type: "TXT",
@@ -101,9 +104,7 @@ describe("a control character in a field", () => {
       priority: "",
     });
     expect(page.status).toBe(400);
-    expect(page.html).toContain(
-      `id="add-content-error"><span class="visually-hidden">Error: </span>content contains the control character ${codePoint}; no field accepts control characters</p>`,
-    );
+    expect(page.html).toContain(`id="add-content-error"><span class="visually-hidden">Error: </span>${en.errors.plainText}</p>`);
     expect(await userState()).toEqual(before);
     expect(signedIn.server.outbox.events).toEqual([]);
   });

@@ -203,6 +203,7 @@ export function describeStoreContract(
           partnerId: user.partnerId,
           userIdentifier: user.userIdentifier,
           expiresAt: at("12:00:00"),
+          locale: null,
         });
         const [tokenHash] = await persistence.store.sessionsOfUser(user.partnerId, user.userIdentifier);
         const embed = {
@@ -380,12 +381,14 @@ export function describeStoreContract(
       it("keeps a user's login sessions oldest first, and deletes one with the browser sessions opened from it", async () => {
         const user = await aUser();
         const hashes = [uniqueId("tok"), uniqueId("tok"), uniqueId("tok")];
+        // The first keeps the language its partner chose, in the canonical case the API stores.
         for (const tokenHash of hashes)
           await persistence.store.saveSession({
             tokenHash,
             partnerId: user.partnerId,
             userIdentifier: user.userIdentifier,
             expiresAt: at("12:00:00"),
+            locale: tokenHash === hashes[0] ? "de-CH" : null,
           });
         expect(await persistence.store.sessionsOfUser(user.partnerId, user.userIdentifier)).toEqual(hashes);
         expect(await persistence.store.findSession(hashes[0]!)).toEqual({
@@ -393,7 +396,9 @@ export function describeStoreContract(
           partnerId: user.partnerId,
           userIdentifier: user.userIdentifier,
           expiresAt: at("12:00:00"),
+          locale: "de-CH",
         });
+        expect((await persistence.store.findSession(hashes[1]!))?.locale).toBeNull();
         const embeds = [uniqueId("emb"), uniqueId("emb")].map((idHash) => ({
           idHash,
           loginTokenHash: hashes[0]!,
@@ -419,6 +424,7 @@ export function describeStoreContract(
           partnerId: user.partnerId,
           userIdentifier: user.userIdentifier,
           expiresAt,
+          locale: null,
         });
         await persistence.store.saveSession(session("tok_early", at("01:00:00")));
         await persistence.store.saveSession(session(`tok_${uniqueId("x")}`, at("05:00:00")));

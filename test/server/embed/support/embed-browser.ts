@@ -96,11 +96,14 @@ export class EmbedBrowser {
 /** The text of a page without tags, whitespace collapsed: what a reader sees. */
 export const textOf = (html: string) =>
   html
+    // A line-break opportunity inside a word is no space.
+    .replace(/<wbr>/g, "")
     .replace(/<[^>]+>/g, " ")
     .replace(/&#39;/g, "'")
     .replace(/&quot;/g, '"')
     .replace(/&lt;/g, "<")
     .replace(/&gt;/g, ">")
     .replace(/&amp;/g, "&")
+    .replace(/\u00a0/g, " ")
     .replace(/\s+/g, " ")
     .trim();
