@@ -34,7 +34,7 @@ export const userHandlers: Pick<Handlers, "createUserSession" | "listUsers" | "g
     const locale = body.locale === undefined ? null : canonicalLocaleTag(body.locale);
     // The schema's pattern admits the shape of a tag; only Intl knows every rule of BCP 47 (no repeated variant, a known extension form).
     if (locale === null && body.locale !== undefined)
-      throw apiErrors.badRequest("locale", "invalid_format", "locale must be a well-formed BCP 47 language tag such as de or de-CH");
+      throw apiErrors.invalidValue("locale", "invalid_format", "locale must be a well-formed BCP 47 language tag such as de or de-CH");
     const now = services.clock.now();
     const existing = await services.store.findUser(partner.id, body.user_identifier);
     const user: UserRow = existing

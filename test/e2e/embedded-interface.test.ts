@@ -71,44 +71,49 @@ describe("a user in the partner's application", () => {
 
   it("searches a name and sees its availability and price", async () => {
     await navLink(frame, "Find a domain").click();
-    await frame.getByLabel("Domain name").fill("adalovelace.com");
+    await frame.getByLabel("Domain name or word").fill("adalovelace.com");
     await frame.getByRole("button", { name: "Search" }).click();
-    await frame.getByText("Available", { exact: true }).waitFor();
-    expect(await frame.locator(".price").textContent()).toBe("12.99 USD per year");
+    await frame.locator("p.availability.available").waitFor();
+    expect(await frame.locator(".price").textContent()).toBe("$12.99 per year");
     await screenshot(page, "02-search-result");
   });
 
-  it("buys it: registered at once, charged, domain.registered emitted", async () => {
-    await frame.getByRole("button", { name: "Buy adalovelace.com" }).click();
+  it("reviews the total, then buys it: registered at once, charged, domain.registered emitted", async () => {
+    await frame.getByRole("button", { name: "Review purchase adalovelace.com" }).click();
+    await frame.getByRole("button", { name: "Buy for $12.99" }).click();
     await frame.getByRole("heading", { name: "adalovelace.com", level: 1 }).waitFor();
-    expect(await frame.getByRole("status").textContent()).toBe("adalovelace.com is yours. It is registered and ready for DNS records.");
+    expect(await frame.getByRole("status").textContent()).toBe(
+      "adalovelace.com is yours. $12.99 was charged for 1 year; it is registered until November 22, 2027.",
+    );
     const user = await s.api.GET("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } });
     expect(user.data!.total_spent).toBe("12.99");
     expect(s.outbox.events.map((event) => event.type)).toContain("domain.registered");
     await screenshot(page, "03-purchased");
   });
 
-  it("sees the API's validation message for a bad MX record, next to the field", async () => {
+  it("is told what a bad MX record needs in words, next to the field", async () => {
     await frame.getByLabel("Type").selectOption("MX");
     await frame.getByLabel("Name", { exact: true }).fill("@");
-    await frame.getByLabel("Content").fill("not a host name");
+    await frame.getByLabel("Value").fill("not a host name");
     await frame.getByLabel("Priority").fill("10");
     await frame.getByRole("button", { name: "Add record" }).click();
     const summary = frame.getByRole("alert");
     await summary.waitFor();
-    expect(await summary.textContent()).toContain("content must be a valid domain name for MX records");
-    expect(await frame.locator("#add-content-error").textContent()).toBe("Error: content must be a valid domain name for MX records");
-    expect(await frame.getByLabel("Content").getAttribute("aria-invalid")).toBe("true");
+    expect(await summary.textContent()).toContain("Enter the mail server's host name, such as mail.example.com.");
+    expect(await frame.locator("#add-content-error").textContent()).toBe(
+      "Error: Enter the mail server's host name, such as mail.example.com.",
+    );
+    expect(await frame.getByLabel("Value").getAttribute("aria-invalid")).toBe("true");
     // The script moved focus to the summary, so a screen reader reads it first.
     expect(await frame.locator(".error-summary").evaluate((element) => element === document.activeElement)).toBe(true);
     await screenshot(page, "04-mx-validation-message");
   });
 
   it("corrects it and adds the MX record", async () => {
-    await frame.getByLabel("Content").fill("mail.adalovelace.com");
+    await frame.getByLabel("Value").fill("mail.adalovelace.com");
     await frame.getByRole("button", { name: "Add record" }).click();
-    await frame.getByText("The record is added to adalovelace.com.").waitFor();
-    expect(await frame.locator(".record-main").textContent()).toContain("mail.adalovelace.com");
+    await frame.getByText("The MX record @ is added to adalovelace.com.").waitFor();
+    expect(await frame.locator(".record-content").textContent()).toContain("mail.adalovelace.com");
     await screenshot(page, "05-mx-added");
   });
 
@@ -117,7 +122,7 @@ describe("a user in the partner's application", () => {
     const autoRenew = frame.getByRole("switch", { name: "Auto-renew" });
     expect(await autoRenew.getAttribute("aria-checked")).toBe("true");
     await autoRenew.click();
-    await frame.getByText("The settings of adalovelace.com are saved.").waitFor();
+    await frame.getByText("Auto-renew is off for adalovelace.com. It expires on November 22, 2027 unless you renew it.").waitFor();
     expect(await frame.getByRole("switch", { name: "Auto-renew" }).getAttribute("aria-checked")).toBe("false");
     await screenshot(page, "06-auto-renew-off");
   });
@@ -136,7 +141,7 @@ describe("a user in the partner's application", () => {
       .id;
     await frame.getByRole("link", { name: "adalovelace.com" }).first().click();
     await frame.getByRole("link", { name: "Edit MX record @" }).click();
-    await frame.getByLabel("Content").fill("mx-by-user.adalovelace.com");
+    await frame.getByLabel("Mail server").fill("mx-by-user.adalovelace.com");
     // Meanwhile, the partner's code changes the same record.
     await s.api.PUT("/api/v1/domains/{domain_id}/dns/{record_id}", {
       params: { path: { domain_id: domainId, record_id: recordId } },
@@ -147,14 +152,14 @@ describe("a user in the partner's application", () => {
     await warning.waitFor();
     expect(await warning.textContent()).toContain("Someone else changed this record while you were editing it");
     expect(await warning.textContent()).toContain("mx-by-partner.adalovelace.com");
-    expect(await frame.getByLabel("Content").inputValue()).toBe("mx-by-user.adalovelace.com");
+    expect(await frame.getByLabel("Mail server").inputValue()).toBe("mx-by-user.adalovelace.com");
     const stored = await s.api.GET("/api/v1/domains/{domain_id}/dns", { params: { path: { domain_id: domainId } } });
     expect(stored.data!.records[0]!.content).toBe("mx-by-partner.adalovelace.com");
     await screenshot(page, "07-changed-meanwhile");
     // Saving again, having seen the current values, applies the user's change.
     await frame.getByRole("button", { name: "Save record" }).click();
-    await frame.getByText("The record of adalovelace.com is saved.").waitFor();
-    expect(await frame.locator(".record-main").textContent()).toContain("mx-by-user.adalovelace.com");
+    await frame.getByText("The MX record @ is saved.").waitFor();
+    expect(await frame.locator(".record-content").textContent()).toContain("mx-by-user.adalovelace.com");
   });
 
   it("reopens the same login_url in a fresh browser 23 hours 59 minutes later", async () => {
@@ -225,21 +230,25 @@ describe("small screens and the keyboard", () => {
     expect(await embed.evaluate(() => window.innerWidth)).toBeLessThanOrEqual(360);
     await navLink(frame, "Find a domain").focus();
     await page.keyboard.press("Enter");
-    await frame.getByLabel("Domain name").waitFor();
-    await frame.getByLabel("Domain name").focus();
+    await frame.getByLabel("Domain name or word").waitFor();
+    await frame.getByLabel("Domain name or word").focus();
     await page.keyboard.type("hopper.dev");
     await page.keyboard.press("Enter");
-    await frame.getByText("Available", { exact: true }).waitFor();
+    await frame.locator("p.availability.available").waitFor();
     expect(await embed.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await screenshot(page, "11-narrow-search");
-    // Tab from the years to the Buy button; focus is visible (an outline), and Enter buys.
+    // Tab from the years to the review button; focus is visible (an outline), and Enter opens the review.
     await frame.getByLabel("Register for").focus();
     await page.keyboard.press("Tab");
     const focused = await embed.evaluate(() => ({
       text: document.activeElement?.textContent,
       outline: getComputedStyle(document.activeElement!).outlineStyle,
     }));
-    expect(focused).toEqual({ text: "Buy hopper.dev", outline: "solid" });
+    expect(focused).toEqual({ text: "Review purchase hopper.dev", outline: "solid" });
+    await page.keyboard.press("Enter");
+    const buy = frame.getByRole("button", { name: "Buy for $13.99" });
+    await buy.waitFor();
+    await buy.focus();
     await page.keyboard.press("Enter");
     await frame.getByText("hopper.dev is yours.", { exact: false }).waitFor();
     expect(await embed.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);

@@ -35,6 +35,27 @@ describe("POST /api/v1/users", () => {
     expect(data!.email).toBe("ada@example.com");
   });
 
+  it("keeps the session's locale in its canonical case, for the embedded interface (an addition)", async () => {
+    const { data, response } = await s.api.POST("/api/v1/users", { body: { user_identifier: "u1", locale: "de-ch" } });
+    expect(response.status).toBe(201);
+    const token = data!.login_url.split("/").pop()!;
+    expect((await s.services.store.findSession(hashSessionToken(token)))?.locale).toBe("de-CH");
+    const without = await createUser("u1");
+    expect((await s.services.store.findSession(hashSessionToken(without.data!.login_url.split("/").pop()!)))?.locale).toBeNull();
+  });
+
+  it.each(["x", "english", "de_DE", "de-DE-1901-1901", "en-a-b"])(
+    "refuses the locale %j with 422 at the field locale, opening no session",
+    async (locale) => {
+      const { error, response } = await s.api.POST("/api/v1/users", { body: { user_identifier: "u_locale", locale } });
+      expect(response.status).toBe(422);
+      expect(error).toMatchObject({ error: "validation_error", details: { field: "locale" } });
+      expect(
+        (await s.api.GET("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u_locale" } } })).response.status,
+      ).toBe(404);
+    },
+  );
+
   it("refuses a missing user_identifier with 400 missing_required_field", async () => {
     const { error, response } = await s.api.POST("/api/v1/users", { body: { email: "ada@example.com" } as never });
     expect(response.status).toBe(400);

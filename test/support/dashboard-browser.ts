@@ -31,13 +31,18 @@ export class DashboardBrowser {
     }
   }
 
-  async request(method: string, path: string, init: { body?: URLSearchParams; headers?: Record<string, string> } = {}): Promise<Page> {
+  async request(
+    method: string,
+    path: string,
+    init: { body?: URLSearchParams | FormData; headers?: Record<string, string> } = {},
+  ): Promise<Page> {
     const response = await fetch(`${this.baseUrl}${path}`, {
       method,
       redirect: "manual",
       headers: {
         ...(this.cookies.size > 0 ? { Cookie: this.cookieHeader() } : {}),
-        ...(init.body ? { "Content-Type": "application/x-www-form-urlencoded" } : {}),
+        // A FormData body is multipart: fetch writes its type, with the boundary.
+        ...(init.body instanceof URLSearchParams ? { "Content-Type": "application/x-www-form-urlencoded" } : {}),
         ...init.headers,
       },
       body: init.body,
@@ -59,6 +64,14 @@ export class DashboardBrowser {
     if (!("_csrf" in fields) && this.csrf) body.set("_csrf", this.csrf);
     for (const [name, value] of Object.entries(fields)) for (const item of [value].flat()) body.append(name, item);
     return this.request("POST", path, { body, headers });
+  }
+
+  /** Sends a file as a multipart form does (`<input type="file">`), with the form token of the last page. */
+  upload(path: string, field: string, file: { name: string; type: string; bytes: Buffer }): Promise<Page> {
+    const body = new FormData();
+    if (this.csrf) body.set("_csrf", this.csrf);
+    body.set(field, new Blob([file.bytes], { type: file.type }), file.name);
+    return this.request("POST", path, { body });
   }
 
   /** Signs in through the form; answers the page the redirect leads to. */

@@ -3,7 +3,9 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { MAX_LOGO_BYTES } from "../../../server/branding/logo.js";
 import { visibleText } from "../../support/dashboard-browser.js";
+import { solidPng } from "../../support/png.js";
 import { useDashboardTestServer } from "../../support/dashboard-test-server.js";
 
 const reference = mkdtempSync(join(tmpdir(), "portal-reference-"));
@@ -82,6 +84,83 @@ describe("the embedding section", () => {
     ]);
     expect(await persistence.framingOrigins.originsOf("partner_b", "sandbox")).toEqual([]);
     expect((await browser.get("/embedding")).text).toMatch(/>https:\/\/app\.partner-a\.test\nhttps:\/\/\*\.partner-a\.test<\/textarea>/);
+  });
+});
+
+describe("the partner's look in the embedded interface", () => {
+  const logo = solidPng(120, 40, [106, 27, 154]);
+
+  it("saves an accent colour that keeps text readable, refuses one that does not, and resets it", async () => {
+    const browser = await server.signedIn();
+    const { branding } = server.api.services.persistence;
+    await browser.get("/embedding");
+    for (const [colour, message] of [
+      ["#ffeb3b", "This colour is too light: text on it and links in it reach a contrast of 1.1:1, and need at least 4.5:1"],
+      ["#3b82f6", "reach a contrast of 3.3:1"],
+      ["not a colour", "Enter a colour such as #6a1b9a"],
+      ["rgb(0 0 0 / 50%)", "it must be opaque"],
+    ]) {
+      const refused = await browser.post("/embedding/accent", { accent_colour: colour! });
+      expect([colour, refused.status]).toEqual([colour, 422]);
+      expect(visibleText(refused.text)).toContain(message);
+      expect(refused.text).toContain('id="accent-colour-error"');
+    }
+    expect((await branding.brandingOf("partner_a", "sandbox")).accentColour).toBeNull();
+    const saved = await browser.post("/embedding/accent", { accent_colour: "RebeccaPurple" });
+    expect(saved.location).toBe("/embedding?done=accent");
+    expect((await branding.brandingOf("partner_a", "sandbox")).accentColour).toBe("#663399");
+    expect((await branding.brandingOf("partner_b", "sandbox")).accentColour).toBeNull();
+    await browser.get("/embedding");
+    expect((await browser.post("/embedding/accent", { accent_colour: "" })).location).toBe("/embedding?done=accent-removed");
+    expect((await branding.brandingOf("partner_a", "sandbox")).accentColour).toBeNull();
+  });
+
+  it("takes a PNG, JPEG or WebP logo by its bytes, refuses anything else or too large, and removes it", async () => {
+    const browser = await server.signedIn();
+    const { branding } = server.api.services.persistence;
+    await browser.get("/embedding");
+    for (const [file, status, message] of [
+      [
+        {
+          name: "logo.svg",
+          type: "image/svg+xml",
+          bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+        },
+        422,
+        "This file is not a PNG, JPEG or WebP image.",
+      ],
+      [{ name: "logo.png", type: "image/png", bytes: Buffer.from("GIF89a not a png") }, 422, "This file is not a PNG, JPEG or WebP image."],
+      [
+        { name: "huge.png", type: "image/png", bytes: Buffer.concat([logo, Buffer.alloc(MAX_LOGO_BYTES)]) },
+        413,
+        "The logo is larger than 100 KB.",
+      ],
+    ] as const) {
+      const refused = await browser.upload("/embedding/logo", "logo", file);
+      expect([file.name, refused.status]).toEqual([file.name, status]);
+      expect(visibleText(refused.text)).toContain(message);
+    }
+    expect((await branding.brandingOf("partner_a", "sandbox")).logo).toBeNull();
+    const saved = await browser.upload("/embedding/logo", "logo", { name: "logo.bin", type: "application/octet-stream", bytes: logo });
+    expect(saved.location).toBe("/embedding?done=logo");
+    const { logo: stored } = await branding.brandingOf("partner_a", "sandbox");
+    expect(stored).toMatchObject({ type: "image/png", version: expect.stringMatching(/^[\w-]{16}$/) });
+    const page = await browser.get("/embedding");
+    expect(page.text).toContain(`<img class="logo-preview" src="/embedding/logo?v=${stored!.version}"`);
+    const served = await fetch(`${server.dashboardUrl}/embedding/logo?v=${stored!.version}`, {
+      headers: { Cookie: [...browser.cookies].map(([n, v]) => `${n}=${v}`).join("; ") },
+    });
+    expect(served.headers.get("content-type")).toBe("image/png");
+    expect(Buffer.from(await served.arrayBuffer()).equals(logo)).toBe(true);
+    expect((await browser.post("/embedding/logo/remove")).location).toBe("/embedding?done=logo-removed");
+    expect((await branding.brandingOf("partner_a", "sandbox")).logo).toBeNull();
+  });
+
+  it("refuses an upload without the form token, storing nothing", async () => {
+    const browser = await server.signedIn();
+    browser.csrf = null;
+    expect((await browser.upload("/embedding/logo", "logo", { name: "logo.png", type: "image/png", bytes: logo })).status).toBe(403);
+    expect((await server.api.services.persistence.branding.brandingOf("partner_a", "sandbox")).logo).toBeNull();
   });
 });
 

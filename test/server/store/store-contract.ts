@@ -782,6 +782,33 @@ export function describeStoreContract(
       });
     });
 
+    describe("the partners' look", () => {
+      it("keeps an accent colour and a logo per partner and environment, each set and removed on its own", async () => {
+        const { branding } = persistence;
+        const partnerId = uniqueId("ptn");
+        const now = new Date("2026-11-22T10:00:00Z");
+        expect(await branding.brandingOf(partnerId, "sandbox")).toEqual({ accentColour: null, logo: null });
+        expect(await branding.logoOf(partnerId, "sandbox")).toBeNull();
+        const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 1, 2, 255]);
+        await branding.setLogo(partnerId, "sandbox", { type: "image/png", bytes }, now);
+        await branding.setAccentColour(partnerId, "sandbox", "#6a1b9a", now);
+        await branding.setAccentColour(partnerId, "production", "#123456", now);
+        const look = await branding.brandingOf(partnerId, "sandbox");
+        expect(look).toEqual({ accentColour: "#6a1b9a", logo: { type: "image/png", version: expect.any(String) } });
+        expect(await branding.logoOf(partnerId, "sandbox")).toEqual({ type: "image/png", bytes });
+        // A new logo is a new version; the colour stays.
+        await branding.setLogo(partnerId, "sandbox", { type: "image/webp", bytes: Buffer.from("RIFF0000WEBPVP8 ") }, now);
+        const changed = await branding.brandingOf(partnerId, "sandbox");
+        expect(changed.logo!.version).not.toBe(look.logo!.version);
+        expect(changed.accentColour).toBe("#6a1b9a");
+        await branding.setAccentColour(partnerId, "sandbox", null, now);
+        await branding.setLogo(partnerId, "sandbox", null, now);
+        expect(await branding.brandingOf(partnerId, "sandbox")).toEqual({ accentColour: null, logo: null });
+        expect(await branding.brandingOf(partnerId, "production")).toEqual({ accentColour: "#123456", logo: null });
+        expect(await branding.brandingOf(uniqueId("ptn"), "sandbox")).toEqual({ accentColour: null, logo: null });
+      });
+    });
+
     describe("transactions", () => {
       it.runIf(traits.rollsBack)("writes all of a unit of work, or none of it when the work throws", async () => {
         const user = userRow(uniqueId("ptn"), uniqueId("usr"));
