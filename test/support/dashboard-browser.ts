@@ -70,7 +70,7 @@ export class DashboardBrowser {
   upload(path: string, field: string, file: { name: string; type: string; bytes: Buffer }): Promise<Page> {
     const body = new FormData();
     if (this.csrf) body.set("_csrf", this.csrf);
-    body.set(field, new Blob([file.bytes], { type: file.type }), file.name);
+    body.set(field, new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name);
     return this.request("POST", path, { body });
   }
 
