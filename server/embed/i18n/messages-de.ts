@@ -5,7 +5,6 @@ const years = (n: number) => (n === 1 ? "1 Jahr" : `${n} Jahre`);
 const records = (n: number) => (n === 1 ? "1 Eintrag" : `${n} Einträge`);
 
 export const de: Messages = {
-  languageName: "Deutsch",
   layout: {
     skipLink: "Zum Inhalt springen",
     mainNavigation: "Hauptmenü",
@@ -79,14 +78,12 @@ export const de: Messages = {
     premiumHint: "Premium-Namen bepreist die Registry höher.",
     perYear: (price) => `${price} pro Jahr`,
     registerFor: "Registrieren für",
-    review: (name) => `Kauf von ${name} prüfen`,
     reviewShort: "Kauf prüfen",
     otherNames: "Weitere Namen",
     alternatives: "Verfügbare Alternativen",
     everyEnding: (word) => `Namen mit „${word}“`,
     endingsIntro: "Alle Endungen, die wir anbieten, mit dem Preis für das erste Jahr.",
     choose: "Auswählen",
-    chooseName: (name) => `${name} auswählen`,
     closedEnding: "Derzeit nicht registrierbar",
     resultTitle: (name) => `${name}: Domain finden`,
   },
@@ -137,7 +134,6 @@ export const de: Messages = {
     recordsCaption: (domain) => `DNS-Einträge von ${domain}`,
     none: "Noch keine DNS-Einträge. Fügen Sie unten einen hinzu oder wenden Sie eine Vorlage an.",
     columns: { type: "Typ", name: "Name", content: "Wert", ttl: "TTL", actions: "Aktionen" },
-    sortBy: (column) => `Nach ${column} sortieren`,
     sortedAscending: "aufsteigend sortiert",
     sortedDescending: "absteigend sortiert",
     priority: (priority) => `Priorität ${priority}`,

@@ -13,7 +13,6 @@ const years = (n: number) => (n === 1 ? "1 year" : `${n} years`);
 const records = (n: number) => (n === 1 ? "1 record" : `${n} records`);
 
 export const en = {
-  languageName: "English",
   layout: {
     skipLink: "Skip to content",
     mainNavigation: "Main",
@@ -89,14 +88,12 @@ export const en = {
     premiumHint: "Premium names are priced higher by the registry.",
     perYear: (price: string) => `${price} per year`,
     registerFor: "Register for",
-    review: (name: string) => `Review purchase of ${name}`,
     reviewShort: "Review purchase",
     otherNames: "Other names",
     alternatives: "Available alternatives",
     everyEnding: (word: string) => `Names with “${word}”`,
     endingsIntro: "Every ending we offer, with its price for the first year.",
     choose: "Choose",
-    chooseName: (name: string) => `Choose ${name}`,
     closedEnding: "Not open for registration",
     resultTitle: (name: string) => `${name}: find a domain`,
   },
@@ -144,7 +141,6 @@ export const en = {
     recordsCaption: (domain: string) => `DNS records of ${domain}`,
     none: "No DNS records yet. Add one below, or apply a template.",
     columns: { type: "Type", name: "Name", content: "Value", ttl: "TTL", actions: "Actions" },
-    sortBy: (column: string) => `Sort by ${column.toLowerCase()}`,
     sortedAscending: "sorted A to Z",
     sortedDescending: "sorted Z to A",
     priority: (priority: number) => `priority ${priority}`,
