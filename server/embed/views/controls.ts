@@ -69,3 +69,27 @@ export const breakableName = (name: string): Html =>
 /** A summary of facts (review pages, the domain page): term and value in pairs. */
 export const facts = (pairs: ReadonlyArray<readonly [string, Html | string]>) =>
   html`<dl class="facts">${pairs.map(([term, value]) => html`<div><dt>${term}</dt><dd>${value}</dd></div>`)}</dl>`;
+
+/** The card of a review: what is about to happen as facts, notes, and the form that confirms it with the values shown. */
+export function reviewCard(options: {
+  intro: string;
+  facts: ReadonlyArray<readonly [string, Html | string]>;
+  notes?: ReadonlyArray<Html | string | null | false>;
+  action: string;
+  csrfToken: string;
+  hidden: Record<string, string>;
+  confirm: string;
+  cancel: { href: string; label: string };
+}): Html {
+  return html`<section class="card review" aria-labelledby="review-title">
+<p id="review-title">${options.intro}</p>
+${facts(options.facts)}
+${(options.notes ?? []).map((note) => note && html`<p class="hint">${note}</p>`)}
+<form method="post" action="${options.action}" class="actions">
+${csrfInput(options.csrfToken)}
+${Object.entries(options.hidden).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
+<button type="submit" class="primary">${options.confirm}</button>
+<a href="${options.cancel.href}">${options.cancel.label}</a>
+</form>
+</section>`;
+}

@@ -5,7 +5,7 @@ import type { DomainRow } from "../../store/types.js";
 import { NO_ERRORS, type FormErrors, type FormState } from "../forms.js";
 import { html, type Html } from "../../web/html.js";
 import type { Localizer } from "../i18n/localizer.js";
-import { breakableName, csrfInput, errorSummary, facts, select, yearChoices } from "./controls.js";
+import { breakableName, csrfInput, errorSummary, facts, reviewCard, select, yearChoices } from "./controls.js";
 import { notice, page, type Chrome } from "./layout.js";
 
 export interface ListedDomain extends DomainRow {
@@ -114,23 +114,21 @@ export function renewalReviewPage(view: RenewalReview): string {
   const body = html`<p class="back"><a href="/domains#domain-${domain.id}">${t.domains.title}</a></p>
 <h1>${t.renewal.title(domain.name)}</h1>
 ${errorSummary(l, view.errors, t.renewal.notRenewed)}
-<section class="card review" aria-labelledby="review-title">
-<p id="review-title">${t.renewal.intro}</p>
-${facts([
-  [t.renewal.domain, breakableName(domain.name)],
-  [t.renewal.period, t.controls.years(view.years)],
-  [t.renewal.pricePerYear, l.money(domain.renewalPrice, domain.currency)],
-  [t.renewal.total, html`<strong class="total">${total}</strong>`],
-  [t.renewal.runsUntil, l.date(view.until)],
-])}
-<form method="post" action="/domains/${domain.id}/renew" class="actions">
-${csrfInput(view.csrfToken)}
-<input type="hidden" name="years" value="${String(view.years)}">
-<input type="hidden" name="expected_total" value="${String(view.total)}">
-<button type="submit" class="primary">${t.renewal.confirm(total)}</button>
-<a href="/domains#domain-${domain.id}">${t.cancel}</a>
-</form>
-</section>`;
+${reviewCard({
+  intro: t.renewal.intro,
+  facts: [
+    [t.renewal.domain, breakableName(domain.name)],
+    [t.renewal.period, t.controls.years(view.years)],
+    [t.renewal.pricePerYear, l.money(domain.renewalPrice, domain.currency)],
+    [t.renewal.total, html`<strong class="total">${total}</strong>`],
+    [t.renewal.runsUntil, l.date(view.until)],
+  ],
+  action: `/domains/${domain.id}/renew`,
+  csrfToken: view.csrfToken,
+  hidden: { years: String(view.years), expected_total: String(view.total) },
+  confirm: t.renewal.confirm(total),
+  cancel: { href: `/domains#domain-${domain.id}`, label: t.cancel },
+})}`;
   return page(l, t.renewal.title(domain.name), body, view.chrome);
 }
 

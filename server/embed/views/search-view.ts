@@ -7,7 +7,7 @@ import type { PurchaseQuote } from "../../domains/purchase.js";
 import { NO_ERRORS, type FormErrors, type FormState } from "../forms.js";
 import { html, type Html } from "../../web/html.js";
 import type { Localizer } from "../i18n/localizer.js";
-import { breakableName, csrfInput, errorSummary, facts, select, textInput, yearChoices } from "./controls.js";
+import { breakableName, errorSummary, reviewCard, select, textInput, yearChoices } from "./controls.js";
 import { page, type Chrome } from "./layout.js";
 
 export type SearchResult =
@@ -118,25 +118,21 @@ export function purchaseReviewPage(view: PurchaseReview): string {
   const body = html`<p class="back"><a href="/search?q=${encodeURIComponent(quote.name)}">${t.purchase.change}</a></p>
 <h1>${t.purchase.title}</h1>
 ${errorSummary(l, view.errors, t.purchase.notBought)}
-<section class="card review" aria-labelledby="review-title">
-<p id="review-title">${t.purchase.intro}</p>
-${facts([
-  [t.purchase.domain, html`${breakableName(quote.name)}${quote.premium && html` <span class="badge">${t.search.premium}</span>`}`],
-  [t.purchase.period, t.controls.years(quote.years)],
-  [t.purchase.pricePerYear, l.money(quote.yearlyPrice, quote.currency)],
-  [t.purchase.total, html`<strong class="total">${total}</strong>`],
-  [t.purchase.registeredUntil, l.date(view.until)],
-])}
-${quote.premium && html`<p class="hint">${t.purchase.premiumNote}</p>`}
-<p class="hint">${t.purchase.autoRenewNote(l.money(quote.renewalPrice, quote.currency))}</p>
-<form method="post" action="/purchase" class="actions">
-${csrfInput(view.csrfToken)}
-<input type="hidden" name="domain_name" value="${quote.name}">
-<input type="hidden" name="years" value="${String(quote.years)}">
-<input type="hidden" name="expected_total" value="${String(quote.total)}">
-<button type="submit" class="primary">${t.purchase.confirm(total)}</button>
-<a href="/search?q=${encodeURIComponent(quote.name)}">${t.cancel}</a>
-</form>
-</section>`;
+${reviewCard({
+  intro: t.purchase.intro,
+  facts: [
+    [t.purchase.domain, html`${breakableName(quote.name)}${quote.premium && html` <span class="badge">${t.search.premium}</span>`}`],
+    [t.purchase.period, t.controls.years(quote.years)],
+    [t.purchase.pricePerYear, l.money(quote.yearlyPrice, quote.currency)],
+    [t.purchase.total, html`<strong class="total">${total}</strong>`],
+    [t.purchase.registeredUntil, l.date(view.until)],
+  ],
+  notes: [quote.premium && t.purchase.premiumNote, t.purchase.autoRenewNote(l.money(quote.renewalPrice, quote.currency))],
+  action: "/purchase",
+  csrfToken: view.csrfToken,
+  hidden: { domain_name: quote.name, years: String(quote.years), expected_total: String(quote.total) },
+  confirm: t.purchase.confirm(total),
+  cancel: { href: `/search?q=${encodeURIComponent(quote.name)}`, label: t.cancel },
+})}`;
   return page(l, t.purchase.title, body, view.chrome);
 }
