@@ -30,12 +30,10 @@ export async function renewDomain(services: Services, domain: DomainRow, years: 
     throw apiErrors.invalidValue("years", "out_of_range", `years must be a whole number from 1 to ${MAX_REGISTRATION_YEARS}`);
   }
   const now = services.clock.now();
-  // An expired domain is renewed from today; an active one from its current expiry.
-  const base = domain.expiresAt > now ? domain.expiresAt : now;
-  const expiresAt = addYears(base, years);
+  const expiresAt = renewedUntil(domain, years, now);
   if (expiresAt > addYears(now, MAX_YEARS_AHEAD)) {
     throw apiErrors.unprocessable(
-      `A registration may not end more than ${MAX_YEARS_AHEAD} years from now; at most ${maxRenewableYears(base, now)} more years are possible`,
+      `A registration may not end more than ${MAX_YEARS_AHEAD} years from now; at most ${renewableYears(domain, now)} more years are possible`,
       { field: "years", code: "out_of_range" },
     );
   }
@@ -53,12 +51,14 @@ export async function renewDomain(services: Services, domain: DomainRow, years: 
 
 /** The most years the domain can be renewed for now (0 when it already runs MAX_YEARS_AHEAD ahead). */
 export function renewableYears(domain: DomainRow, now: Date): number {
-  return maxRenewableYears(domain.expiresAt > now ? domain.expiresAt : now, now);
+  return maxRenewableYears(renewalBase(domain, now), now);
 }
 
+/** An expired domain is renewed from today; an active one from its current expiry. */
+const renewalBase = (domain: DomainRow, now: Date) => (domain.expiresAt > now ? domain.expiresAt : now);
+
 /** Where a renewal of `years` from now would leave the registration. */
-export const renewedUntil = (domain: DomainRow, years: number, now: Date) =>
-  addYears(domain.expiresAt > now ? domain.expiresAt : now, years);
+export const renewedUntil = (domain: DomainRow, years: number, now: Date) => addYears(renewalBase(domain, now), years);
 
 function maxRenewableYears(base: Date, now: Date): number {
   let years = 0;
