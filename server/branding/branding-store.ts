@@ -33,8 +33,11 @@ export interface BrandingStore {
 /** A short hash of the logo's bytes: the logo's address carries it, so a new logo is a new address and an old one may be cached for good. */
 export const logoVersion = (bytes: Buffer) => createHash("sha256").update(bytes).digest("base64url").slice(0, 16);
 
+/** A logo as kept, with its version computed once when it is set (every page reads the version). */
+type KeptLogo = Logo & { version: string };
+
 export class MemoryBrandingStore implements BrandingStore {
-  private readonly looks = new Map<string, { accentColour: string | null; logo: Logo | null }>();
+  private readonly looks = new Map<string, { accentColour: string | null; logo: KeptLogo | null }>();
 
   private lookOf(partnerId: string, environment: Environment) {
     return this.looks.get(`${environment}:${partnerId}`) ?? { accentColour: null, logo: null };
@@ -42,7 +45,7 @@ export class MemoryBrandingStore implements BrandingStore {
 
   async brandingOf(partnerId: string, environment: Environment): Promise<Branding> {
     const { accentColour, logo } = this.lookOf(partnerId, environment);
-    return { accentColour, logo: logo && { type: logo.type, version: logoVersion(logo.bytes) } };
+    return { accentColour, logo: logo && { type: logo.type, version: logo.version } };
   }
 
   async logoOf(partnerId: string, environment: Environment): Promise<Logo | null> {
@@ -57,7 +60,7 @@ export class MemoryBrandingStore implements BrandingStore {
   async setLogo(partnerId: string, environment: Environment, logo: Logo | null): Promise<void> {
     this.looks.set(`${environment}:${partnerId}`, {
       ...this.lookOf(partnerId, environment),
-      logo: logo && { type: logo.type, bytes: Buffer.from(logo.bytes) },
+      logo: logo && { type: logo.type, bytes: Buffer.from(logo.bytes), version: logoVersion(logo.bytes) },
     });
   }
 }

@@ -3,7 +3,10 @@
  * than by the name or type the browser sent, and small. SVG is refused: it is a document that can
  * carry scripts and references, and the embed host serves nothing it has not checked.
  */
-export const LOGO_TYPES = ["image/png", "image/jpeg", "image/webp"] as const;
+import type { Response } from "express";
+import type { Logo } from "./branding-store.js";
+
+const LOGO_TYPES = ["image/png", "image/jpeg", "image/webp"] as const;
 export type LogoType = (typeof LOGO_TYPES)[number];
 
 /** A logo is shown at most 40 pixels high: this is ample for one, and keeps every page's fetch small. */
@@ -19,4 +22,17 @@ export function logoTypeOf(bytes: Buffer): LogoType | null {
   // RIFF....WEBP
   if (startsWith(bytes, [0x52, 0x49, 0x46, 0x46]) && startsWith(bytes, [0x57, 0x45, 0x42, 0x50], 8)) return "image/webp";
   return null;
+}
+
+/** For the look's files, whose addresses carry their version: a browser may keep them until the look changes. */
+export const KEEP_UNTIL_CHANGED = "private, max-age=31536000, immutable";
+
+/** Sends a logo as stored, 404 without one. */
+export function sendLogo(res: Response, logo: Logo | null): void {
+  if (!logo) {
+    res.status(404).end();
+    return;
+  }
+  res.setHeader("Cache-Control", KEEP_UNTIL_CHANGED);
+  res.type(logo.type).send(logo.bytes);
 }

@@ -40,20 +40,25 @@ export async function isAvailable(store: Store, environment: Environment, name: 
   return !domain && !transfer;
 }
 
-export async function checkAvailability(store: Store, environment: Environment, input: string): Promise<Availability> {
+/** A name's lookup: the parsed name, whether it is available, and its available alternatives (each looked up once). */
+async function lookUp(store: Store, environment: Environment, input: string) {
   const { name, label, tld } = parseDomainName(input, "domain_name");
   const [available, suggestions] = await Promise.all([
     isAvailable(store, environment, name, label, tld.available),
     suggestionsFor(store, environment, name, label),
   ]);
-  const premium = isPremium(label, environment);
+  return { name, label, tld, available, suggestions };
+}
+
+export async function checkAvailability(store: Store, environment: Environment, input: string): Promise<Availability> {
+  const { name, label, tld, available, suggestions } = await lookUp(store, environment, input);
   const price = yearlyPriceOf(label, tld, environment);
   return {
     domain_name: name,
     available,
     price: available ? formatCents(price) : null,
     currency: available ? "USD" : null,
-    premium,
+    premium: isPremium(label, environment),
     suggestions,
   };
 }
@@ -88,11 +93,10 @@ export interface NameQuote {
   open: boolean;
 }
 
-async function quote(store: Store, environment: Environment, label: string, tld: TldPrice): Promise<NameQuote> {
-  const name = `${label}.${tld.tld}`;
-  const available = await isAvailable(store, environment, name, label, tld.available);
+/** A name's quote once its availability is known. */
+function quoteOf(label: string, tld: TldPrice, environment: Environment, available: boolean): NameQuote {
   return {
-    name,
+    name: `${label}.${tld.tld}`,
     available,
     premium: isPremium(label, environment),
     yearlyPrice: available ? yearlyPriceOf(label, tld, environment) : null,
@@ -106,15 +110,25 @@ async function quote(store: Store, environment: Environment, label: string, tld:
  */
 export async function quoteEveryTld(store: Store, environment: Environment, word: string, field: string): Promise<NameQuote[]> {
   const { label } = parseDomainName(`${word}.${TLD_CATALOGUE.find((entry) => entry.available)!.tld}`, field);
-  return Promise.all(TLD_CATALOGUE.map((tld) => quote(store, environment, label, tld)));
+  return Promise.all(
+    TLD_CATALOGUE.map(async (tld) =>
+      quoteOf(label, tld, environment, await isAvailable(store, environment, `${label}.${tld.tld}`, label, tld.available)),
+    ),
+  );
 }
 
-/** Names of the catalogue's TLDs (suggestions), each quoted. */
-export async function quoteNames(store: Store, environment: Environment, names: readonly string[]): Promise<NameQuote[]> {
-  return Promise.all(
-    names.map((name) => {
-      const { label, tld } = parseDomainName(name, "domain_name");
-      return quote(store, environment, label, tld);
+/** A name and its alternatives, quoted: the alternatives are available names of the catalogue by construction. */
+export async function quoteName(
+  store: Store,
+  environment: Environment,
+  input: string,
+): Promise<{ name: NameQuote; suggestions: NameQuote[] }> {
+  const { label, tld, available, suggestions } = await lookUp(store, environment, input);
+  return {
+    name: quoteOf(label, tld, environment, available),
+    suggestions: suggestions.map((suggestion) => {
+      const parsed = parseDomainName(suggestion, "domain_name");
+      return quoteOf(parsed.label, parsed.tld, environment, true);
     }),
-  );
+  };
 }

@@ -10,7 +10,8 @@ import { apiErrors } from "../errors.js";
 import type { Cents } from "../money.js";
 import type { DomainRow } from "../store/types.js";
 import { domainDetail } from "./domain-views.js";
-import { MAX_REGISTRATION_YEARS, registerDomain } from "./registration.js";
+import type { TldPrice } from "../catalog/tlds.js";
+import { assertRegistrationYears, registerDomain } from "./registration.js";
 
 export interface Purchase {
   partnerId: string;
@@ -26,20 +27,22 @@ export interface Purchase {
   expectedCharge?: Cents;
 }
 
+/** 422 when the TLD takes no new registrations. */
+function assertOpen(tld: TldPrice): void {
+  if (!tld.available) throw apiErrors.invalidValue("domain_name", "invalid_value", `Registrations of .${tld.tld} domains are closed`);
+}
+
 /** `services` must be the partner's (servicesOf): the registration, the charge and the event carry its time. */
 export async function purchaseDomain(services: Services, purchase: Purchase): Promise<DomainRow> {
   const { store, deployment } = services;
   const { name, label, tld } = parseDomainName(purchase.domainName, "domain_name");
   if (!(await store.findUser(purchase.partnerId, purchase.userIdentifier))) throw apiErrors.notFound("User", purchase.userIdentifier);
-  if (!tld.available) throw apiErrors.invalidValue("domain_name", "invalid_value", `Registrations of .${tld.tld} domains are closed`);
+  assertOpen(tld);
   if (!(await isAvailable(store, deployment.environment, name, label, true))) {
     throw apiErrors.conflict(`${name} is not available`, { field: "domain_name", code: "not_available" });
   }
   const years = purchase.years ?? 1;
-  // The API's schema already bounds years; the embedded interface's forms reach here unchecked.
-  if (!Number.isInteger(years) || years < 1 || years > MAX_REGISTRATION_YEARS) {
-    throw apiErrors.invalidValue("years", "out_of_range", `years must be a whole number from 1 to ${MAX_REGISTRATION_YEARS}`);
-  }
+  assertRegistrationYears(years);
   const yearlyPrice = yearlyPriceOf(label, tld, deployment.environment);
   if (purchase.expectedCharge !== undefined && purchase.expectedCharge !== yearlyPrice * years) {
     throw apiErrors.conflict(`The price of ${name} changed since it was shown`, { field: "years", code: "price_changed" });
@@ -72,10 +75,8 @@ export interface PurchaseQuote {
 /** What buying the name for `years` costs, as the purchase will charge it; refuses what the purchase would (422) but availability. */
 export function purchaseQuote(services: Services, domainName: string, years: number): PurchaseQuote {
   const { name, label, tld } = parseDomainName(domainName, "domain_name");
-  if (!tld.available) throw apiErrors.invalidValue("domain_name", "invalid_value", `Registrations of .${tld.tld} domains are closed`);
-  if (!Number.isInteger(years) || years < 1 || years > MAX_REGISTRATION_YEARS) {
-    throw apiErrors.invalidValue("years", "out_of_range", `years must be a whole number from 1 to ${MAX_REGISTRATION_YEARS}`);
-  }
+  assertOpen(tld);
+  assertRegistrationYears(years);
   const yearlyPrice = yearlyPriceOf(label, tld, services.deployment.environment);
   return {
     name,

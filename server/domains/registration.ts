@@ -14,6 +14,13 @@ export const DEFAULT_NAMESERVERS = ["ns1.partner-dns.invalid", "ns2.partner-dns.
 /** Registrations and renewals run 1 to 10 years at a time (the registry rule the spec states for `years`). */
 export const MAX_REGISTRATION_YEARS = 10;
 
+/** 422 unless `years` is a registration period: whole years from 1 to MAX_REGISTRATION_YEARS. The API's schema already bounds it; the embedded interface's forms reach the rules unchecked. */
+export function assertRegistrationYears(years: number): void {
+  if (!Number.isInteger(years) || years < 1 || years > MAX_REGISTRATION_YEARS) {
+    throw apiErrors.invalidValue("years", "out_of_range", `years must be a whole number from 1 to ${MAX_REGISTRATION_YEARS}`);
+  }
+}
+
 export interface Registration {
   partnerId: string;
   userIdentifier: string;

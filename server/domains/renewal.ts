@@ -5,7 +5,7 @@ import { apiErrors } from "../errors.js";
 import type { Cents } from "../money.js";
 import type { DomainRow } from "../store/types.js";
 import { domainDetail } from "./domain-views.js";
-import { MAX_REGISTRATION_YEARS } from "./registration.js";
+import { assertRegistrationYears } from "./registration.js";
 
 /** A registration may not end more than this many years ahead (registry rule for gTLDs). */
 const MAX_YEARS_AHEAD = 10;
@@ -22,13 +22,10 @@ export interface Renewal {
  * (409 `price_changed`) and nothing is charged.
  */
 export async function renewDomain(services: Services, domain: DomainRow, years: number, expectedCost?: Cents): Promise<Renewal> {
-  if (domain.status === "pending" || domain.status === "suspended") {
+  if (!isRenewable(domain)) {
     throw apiErrors.conflict(`A ${domain.status} domain cannot be renewed`, { field: "status", code: "invalid_status" });
   }
-  // The API's schema already bounds years; the embedded interface's forms reach here unchecked.
-  if (!Number.isInteger(years) || years < 1 || years > MAX_REGISTRATION_YEARS) {
-    throw apiErrors.invalidValue("years", "out_of_range", `years must be a whole number from 1 to ${MAX_REGISTRATION_YEARS}`);
-  }
+  assertRegistrationYears(years);
   const now = services.clock.now();
   const expiresAt = renewedUntil(domain, years, now);
   if (expiresAt > addYears(now, MAX_YEARS_AHEAD)) {
@@ -37,7 +34,7 @@ export async function renewDomain(services: Services, domain: DomainRow, years: 
       { field: "years", code: "out_of_range" },
     );
   }
-  const cost = years * domain.renewalPrice;
+  const cost = renewalCost(domain, years);
   if (expectedCost !== undefined && expectedCost !== cost) {
     throw apiErrors.conflict(`The renewal price of ${domain.name} changed since it was shown`, { field: "years", code: "price_changed" });
   }
@@ -48,6 +45,12 @@ export async function renewDomain(services: Services, domain: DomainRow, years: 
   services.outbox.emit(domain.partnerId, "domain.renewed", { data: await domainDetail(services, renewed) });
   return { domain: renewed, cost, renewedAt: now };
 }
+
+/** What renewing for `years` charges: the domain's renewal price each year. */
+export const renewalCost = (domain: DomainRow, years: number): Cents => years * domain.renewalPrice;
+
+/** A pending or suspended domain cannot be renewed (409 `invalid_status`). */
+export const isRenewable = (domain: DomainRow) => domain.status !== "pending" && domain.status !== "suspended";
 
 /** The most years the domain can be renewed for now (0 when it already runs MAX_YEARS_AHEAD ahead). */
 export function renewableYears(domain: DomainRow, now: Date): number {

@@ -24,7 +24,6 @@ import { notFoundPage, problemPage, refusedPage, sessionEndedPage, unavailablePa
 import { chooseLocale } from "../i18n/locale.js";
 import { localizerFor, type Localizer } from "./i18n/localizer.js";
 import { registerBrandingRoutes } from "./routes/branding.js";
-import { NO_BRANDING } from "../branding/branding-store.js";
 import { openSession, resumeEmbedSession, startEmbedSession } from "../auth/user-sessions.js";
 import { inTransaction } from "../transactions.js";
 
@@ -110,15 +109,18 @@ function requireSession(services: Services): RequestHandler {
     }
     const { session } = lookup;
     const partnerServices = servicesOf(services, session.partnerId);
-    // Read on every page, as the framing origins are: a look set in the dashboard shows on every instance at once.
-    const branding = await services.persistence.branding.brandingOf(session.partnerId, services.deployment.environment);
+    // The look is read on every page, as the framing origins are: a look set in the dashboard shows on every instance at once.
+    const [user, branding] = await Promise.all([
+      partnerServices.store.findUser(session.partnerId, session.userIdentifier),
+      services.persistence.branding.brandingOf(session.partnerId, services.deployment.environment),
+    ]);
     const context: EmbedContext = {
       services: partnerServices,
       session,
-      user: (await partnerServices.store.findUser(session.partnerId, session.userIdentifier))!,
+      user: user!,
       l: localizerFor(chooseLocale(lookup.locale, req.headers["accept-language"])),
       partnerName: branding.logo ? await partnerNameOf(services, session.partnerId) : session.partnerId,
-      branding: branding ?? NO_BRANDING,
+      branding,
     };
     res.locals.embed = context;
     res.setHeader("Content-Security-Policy", policyFor(await originsOf(services, session.partnerId)));

@@ -18,7 +18,7 @@ export interface Locale {
   tag: string;
 }
 
-export const DEFAULT_LOCALE: Locale = { language: "en", tag: "en" };
+const DEFAULT_LOCALE: Locale = { language: "en", tag: "en" };
 
 const isShipped = (language: string): language is Language => (SHIPPED_LANGUAGES as readonly string[]).includes(language);
 
@@ -32,7 +32,7 @@ export function canonicalLocaleTag(tag: string): string | null {
 }
 
 /** The locale a tag asks for, when its language is shipped. */
-export function shippedLocaleOf(tag: string): Locale | null {
+function shippedLocaleOf(tag: string): Locale | null {
   const canonical = canonicalLocaleTag(tag);
   if (canonical === null) return null;
   const language = new Intl.Locale(canonical).language;

@@ -5,7 +5,7 @@
 import type { Express, RequestHandler, Response } from "express";
 import multer from "multer";
 import { readAccentColour, MIN_CONTRAST } from "../../branding/accent-colour.js";
-import { logoTypeOf, MAX_LOGO_BYTES } from "../../branding/logo.js";
+import { logoTypeOf, MAX_LOGO_BYTES, sendLogo } from "../../branding/logo.js";
 import { parseEmbedOrigin } from "../../framing/framing.js";
 import { textOf, type FormBody } from "../../web/form-fields.js";
 import { memberOf, type MemberRequest } from "../dashboard-context.js";
@@ -149,12 +149,6 @@ export function registerEmbeddingRoutes(app: Express): void {
   app.get("/embedding/logo", async (_req, res) => {
     const request = memberOf(res);
     const { deployment, persistence } = request.dashboard.services;
-    const logo = await persistence.branding.logoOf(request.partner.id, deployment.environment);
-    if (!logo) {
-      res.status(404).end();
-      return;
-    }
-    res.setHeader("Cache-Control", "private, max-age=31536000, immutable");
-    res.type(logo.type).send(logo.bytes);
+    sendLogo(res, await persistence.branding.logoOf(request.partner.id, deployment.environment));
   });
 }

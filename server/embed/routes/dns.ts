@@ -2,10 +2,9 @@
 import type { Express, Request, Response } from "express";
 import { dnsTemplates, type DnsTemplateId } from "../../../generated/operations.js";
 import { interfaceDefaultTtl } from "../../dns/default-ttl.js";
-import { recordConflict, recordViolations, type RecordDraft } from "../../dns/record-rules.js";
+import { recordViolations, type RecordDraft } from "../../dns/record-rules.js";
 import { createRecord, deleteRecord, updateRecord } from "../../dns/record-service.js";
-import { applyTemplate } from "../../dns/template-service.js";
-import { expandTemplate } from "../../dns/templates.js";
+import { applyTemplate, checkTemplateRecords } from "../../dns/template-service.js";
 import { type ApiError, apiErrors } from "../../errors.js";
 import type { DnsRecordRow, DomainRow } from "../../store/types.js";
 import { html, type Html } from "../../web/html.js";
@@ -37,7 +36,7 @@ import { recordSortOf, sortRecords } from "../views/record-order.js";
 import { domainNotice } from "./domains.js";
 
 /** How long a deleted record can be restored from the page that announces its deletion, by the partner's clock. */
-export const RESTORE_WINDOW_MS = 10 * 60 * 1000;
+const RESTORE_WINDOW_MS = 10 * 60 * 1000;
 
 type Failure = Pick<DnsView, "addRecord" | "template">;
 
@@ -60,7 +59,7 @@ async function dnsNotice(context: EmbedContext, query: Record<string, unknown>):
   if (!notice) return null;
   const { l } = context;
   const { notices } = l.t;
-  const sentence = await domainNotice(context, notice, (domain) => {
+  return domainNotice(context, notice, async (domain): Promise<Html | string | null> => {
     switch (notice.kind) {
       case "purchased":
         return notices.purchased(
@@ -76,17 +75,13 @@ async function dnsNotice(context: EmbedContext, query: Record<string, unknown>):
       case "record-restored":
         return notices.recordRestored(notice.type, notice.name);
       case "record-deleted":
-        return notices.recordDeleted(notice.type, notice.name);
+        return html`${notices.recordDeleted(notice.type, notice.name)}${await restoreForm(context, domain, notice.event)}`;
       case "template-applied":
         return notices.templateApplied(l.t.templates.titles[notice.template], notice.count, domain.name);
       default:
-        return "";
+        return null;
     }
   });
-  if (!sentence) return null;
-  if (notice.kind !== "record-deleted") return sentence;
-  const domain = (await context.services.store.findDomain(notice.domain))!;
-  return html`${sentence}${await restoreForm(context, domain, notice.event)}`;
 }
 
 async function renderDns(
@@ -179,10 +174,7 @@ function variablesOf(body: FormBody, templateId: DnsTemplateId): Record<string, 
   );
 }
 
-/**
- * The records a template would add, checked as applying it checks them (its rules, then against
- * the zone and each other), with every problem in the user's words.
- */
+/** The records a template would add, checked as applying it checks them (template-service.ts), with every problem in the user's words. */
 async function templateCheck(
   context: EmbedContext,
   domain: DomainRow,
@@ -190,19 +182,14 @@ async function templateCheck(
   variables: Record<string, string>,
 ): Promise<{ drafts: RecordDraft[]; errors: FormErrors }> {
   const { l } = context;
-  const drafts = expandTemplate(templateId, domain.name, variables);
-  const summary: string[] = [];
-  for (const [index, draft] of drafts.entries()) {
-    const violations = recordViolations(draft, domain.name);
-    for (const message of violationErrors(l, violations, { domain, record: draft }).summary)
-      summary.push(l.t.errors.templateRecord(draft.type, draft.name, message));
-    const conflict = recordConflict(draft, [
-      ...(await context.services.store.recordsAtName(domain.id, draft.name)),
-      ...drafts.slice(0, index),
-    ]);
-    if (conflict) summary.push(conflictMessage(l, conflict.code, draft));
-  }
-  return { drafts, errors: { fields: {}, summary } };
+  const checks = await checkTemplateRecords(context.services.store, domain, templateId, variables);
+  const summary = checks.flatMap(({ draft, violations, conflict }) => [
+    ...violationErrors(l, violations, { domain, record: draft }).summary.map((message) =>
+      l.t.errors.templateRecord(draft.type, draft.name, message),
+    ),
+    ...(conflict ? [conflictMessage(l, conflict.code, draft)] : []),
+  ]);
+  return { drafts: checks.map(({ draft }) => draft), errors: { fields: {}, summary } };
 }
 
 export function registerDnsRoutes(app: Express): void {

@@ -1,7 +1,7 @@
 /** Your domains: the list, the auto-renew and WHOIS privacy switches, renewal after a review. */
 import type { Express, Request, Response } from "express";
 import { updateDomainSettings } from "../../domains/domain-settings.js";
-import { renewableYears, renewDomain, renewedUntil } from "../../domains/renewal.js";
+import { isRenewable, renewableYears, renewalCost, renewDomain, renewedUntil } from "../../domains/renewal.js";
 import type { DomainRow } from "../../store/types.js";
 import { answerChange, chromeOf, domainOfSessionUser, embedContextOf, type EmbedContext } from "../embed-context.js";
 import { assertUnchangedSinceShown, choiceOf, integerOf, NO_ERRORS, textOf, valuesOf, type FormBody, type FormErrors } from "../forms.js";
@@ -10,7 +10,11 @@ import { noticeOf, noticeParameter, type Notice } from "../notices.js";
 import { domainsPage, privacyOffPage, renewalReviewPage, type DomainsView } from "../views/domains-view.js";
 
 /** The sentence of a notice about one of the user's domains, from the domain as it is now; null when it is not theirs. */
-export async function domainNotice(context: EmbedContext, notice: Notice, render: (domain: DomainRow) => string): Promise<string | null> {
+export async function domainNotice<T>(
+  context: EmbedContext,
+  notice: Notice,
+  render: (domain: DomainRow) => T | Promise<T>,
+): Promise<T | null> {
   const domain = await context.services.store.findDomain(notice.domain);
   if (!domain || domain.partnerId !== context.session.partnerId || domain.userIdentifier !== context.session.userIdentifier) return null;
   return render(domain);
@@ -69,7 +73,7 @@ function renderRenewalReview(context: EmbedContext, domain: DomainRow, years: nu
     csrfToken: context.session.csrfToken,
     domain,
     years,
-    total: years * domain.renewalPrice,
+    total: renewalCost(domain, years),
     until: renewedUntil(domain, years, context.services.clock.now()),
     errors,
   });
@@ -126,10 +130,9 @@ export function registerDomainRoutes(app: Express): void {
     const query = req.query as FormBody;
     const years = integerOf(query, "years") ?? 1;
     const most = renewableYears(domain, context.services.clock.now());
-    if (years < 1 || years > most || domain.status === "pending" || domain.status === "suspended") {
+    if (years < 1 || years > most || !isRenewable(domain)) {
       // The refusal renewDomain would give, before anything is shown to confirm.
-      const pending = domain.status === "pending" || domain.status === "suspended";
-      const problem = pending ? { field: "status", code: "invalid_status" } : { field: "years", code: "out_of_range" };
+      const problem = isRenewable(domain) ? { field: "years", code: "out_of_range" } : { field: "status", code: "invalid_status" };
       const errors = problemErrors(context.l, problem, { domain, renewableYears: most });
       res
         .status(422)

@@ -1,8 +1,8 @@
 /** Find a domain (a name, or a word on every TLD), review the purchase, and buy it. */
 import type { Express, Request, Response } from "express";
-import { checkAvailability, quoteEveryTld, quoteNames } from "../../catalog/availability.js";
+import { quoteEveryTld, quoteName } from "../../catalog/availability.js";
 import { addYears } from "../../clock.js";
-import { purchaseDomain, purchaseQuote } from "../../domains/purchase.js";
+import { purchaseDomain, purchaseQuote, type PurchaseQuote } from "../../domains/purchase.js";
 import { ApiError } from "../../errors.js";
 import { answerChange, chromeOf, embedContextOf, type EmbedContext } from "../embed-context.js";
 import { integerOf, NO_ERRORS, textOf, valuesOf, type FormBody, type FormErrors, type FormState } from "../forms.js";
@@ -17,9 +17,7 @@ async function searchResult(context: EmbedContext, query: string): Promise<Searc
   const { store, deployment } = context.services;
   if (isWord(query))
     return { kind: "word", word: query.toLowerCase(), names: await quoteEveryTld(store, deployment.environment, query, "q") };
-  const availability = await checkAvailability(store, deployment.environment, query);
-  const [name, ...suggestions] = await quoteNames(store, deployment.environment, [availability.domain_name, ...availability.suggestions]);
-  return { kind: "name", name: name!, suggestions };
+  return { kind: "name", ...(await quoteName(store, deployment.environment, query)) };
 }
 
 /**
@@ -50,14 +48,20 @@ async function renderSearch(
   }
 }
 
-function renderReview(context: EmbedContext, domainName: string, years: number, errors: FormErrors): string {
+/** The purchase's review; `errorsOf` says what refused a confirmation, given the price now. */
+function renderReview(
+  context: EmbedContext,
+  domainName: string,
+  years: number,
+  errorsOf: (quote: PurchaseQuote) => FormErrors = () => NO_ERRORS,
+): string {
   const quote = purchaseQuote(context.services, domainName, years);
   return purchaseReviewPage({
     chrome: chromeOf(context, "search"),
     csrfToken: context.session.csrfToken,
     quote,
     until: addYears(context.services.clock.now(), years),
-    errors,
+    errors: errorsOf(quote),
   });
 }
 
@@ -72,7 +76,7 @@ export function registerSearchRoutes(app: Express): void {
     const context = embedContextOf(res);
     const query = req.query as FormBody;
     try {
-      res.type("html").send(renderReview(context, textOf(query, "domain_name"), integerOf(query, "years") ?? 1, NO_ERRORS));
+      res.type("html").send(renderReview(context, textOf(query, "domain_name"), integerOf(query, "years") ?? 1));
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const { html } = await renderSearch(context, query, "domain_name", {
@@ -114,9 +118,11 @@ export function registerSearchRoutes(app: Express): void {
         const domainName = valuesOf(body, ["domain_name"]).domain_name!;
         // A changed price shows the review again, with the new total to confirm.
         if (error.details?.code === "price_changed") {
-          const quote = purchaseQuote(context.services, domainName, years());
-          const priceChanged = context.l.t.purchase.priceChanged(context.l.money(quote.yearlyPrice, quote.currency));
-          return { status: 409, html: renderReview(context, domainName, years(), { fields: {}, summary: [priceChanged] }) };
+          const priceChanged = (quote: PurchaseQuote) => ({
+            fields: {},
+            summary: [context.l.t.purchase.priceChanged(context.l.money(quote.yearlyPrice, quote.currency))],
+          });
+          return { status: 409, html: renderReview(context, domainName, years(), priceChanged) };
         }
         const { html } = await renderSearch(context, body, "domain_name", {
           values: valuesOf(body, ["years"]),

@@ -39,7 +39,7 @@ export const recordFormFields = ["type", "name", "content", "ttl", "priority"] a
  * The fields of a record form. Adding, the type is chosen and the script shows the fields and hints
  * of the type chosen; editing, the type is fixed (as in the API's update) and only its fields are there.
  */
-export function recordFields(
+function recordFields(
   l: Localizer,
   prefix: string,
   state: FormState | undefined,
@@ -113,7 +113,7 @@ type VariableSpec = { type: string; required: boolean; default?: string; enum?: 
 const variablesOf = (id: DnsTemplateId) => Object.entries(dnsTemplates[id].variables as Record<string, VariableSpec>);
 
 /** A template's records with the values given so far; a value not given yet reads as a placeholder in words. */
-export function templatePreview(l: Localizer, id: DnsTemplateId, domain: string, values: Record<string, string>): Html {
+function templatePreview(l: Localizer, id: DnsTemplateId, domain: string, values: Record<string, string>): Html {
   const { templates } = l.t;
   const specs = Object.fromEntries(variablesOf(id));
   const fill = (text: string) =>
@@ -251,7 +251,7 @@ ${recordFields(l, "edit", view.state, { type: record.type, domain: domain.name, 
 }
 
 /** The record, as a review page lists it. */
-export const recordFacts = (l: Localizer, record: RecordDraft | DnsRecordRow) =>
+const recordFacts = (l: Localizer, record: RecordDraft | DnsRecordRow) =>
   facts([
     [l.t.dns.columns.type, record.type],
     [l.t.dns.columns.name, html`<code>${record.name}</code>`],

@@ -1,5 +1,6 @@
 /** "Your domains": every domain of the user with its settings and renewal; the renewal's review; turning WHOIS privacy off. */
 import { entityTag } from "../../concurrency/entity-tags.js";
+import { isRenewable } from "../../domains/renewal.js";
 import type { Cents } from "../../money.js";
 import type { DomainRow } from "../../store/types.js";
 import { NO_ERRORS, type FormErrors, type FormState } from "../forms.js";
@@ -52,8 +53,7 @@ function renewForm(l: Localizer, domain: ListedDomain, state: FormState | undefi
   const { t } = l;
   const errors: FormErrors = state?.errors ?? NO_ERRORS;
   if (domain.renewableYears === 0) return html`<p class="hint">${t.domains.renewedToTheLimit(domain.name)}</p>`;
-  if (domain.status === "pending" || domain.status === "suspended")
-    return html`<p class="hint">${t.domains.cannotRenew(domain.name, t.statuses[domain.status])}</p>`;
+  if (!isRenewable(domain)) return html`<p class="hint">${t.domains.cannotRenew(domain.name, t.statuses[domain.status])}</p>`;
   // A review comes first: GET, so nothing is charged until its confirmation.
   return html`<form method="get" action="/domains/${domain.id}/renew" class="inline-form" novalidate>
 ${errorSummary(l, errors, t.renewal.notRenewed)}

@@ -9,7 +9,7 @@ export interface RecordSort {
   order: "asc" | "desc";
 }
 
-export const DEFAULT_SORT: RecordSort = { column: "name", order: "asc" };
+const DEFAULT_SORT: RecordSort = { column: "name", order: "asc" };
 
 /** The query's order; anything else is the default order (a sort link is a convenience, never an error). */
 export function recordSortOf(query: Record<string, unknown>): RecordSort {
