@@ -16,7 +16,8 @@ import { authenticate } from "./http/authenticate.js";
 import { errorHandler } from "./http/error-handler.js";
 import { checkIntegerQuery } from "./http/integer-query.js";
 import { jsonBody } from "./http/json-body.js";
-import { matchOperation, OperationMatcher } from "./http/operation-match.js";
+import { middlewareSeries } from "./http/middleware-series.js";
+import { matchOperation, OperationMatcher, operationOf } from "./http/operation-match.js";
 import { withLoggableErrors } from "./http/loggable-error.js";
 import { assignRequestId } from "./http/request-id.js";
 import { rateLimit } from "./http/rate-limit.js";
@@ -34,6 +35,8 @@ import { MemoryPersistence } from "./store/memory-persistence.js";
 import type { Persistence } from "./store/persistence.js";
 import { storeUnavailableIn } from "./store/unavailable.js";
 import { validatorOptions } from "./validator/options.js";
+import { useMatchedOperationInValidator } from "./validator/matched-operation-metadata.js";
+import { skipParameterRewritesWithNothingToRewrite } from "./validator/parameter-rewrite-shortcut.js";
 import { memoizeValidatorRouteRegexps } from "./validator/route-regexp-cache.js";
 import { applyValidatorStartupShortcuts } from "./validator/startup-shortcuts.js";
 
@@ -111,9 +114,11 @@ function documentFor(variants: readonly Variant[], environment: Environment): Re
 }
 
 export function createApp(config: AppConfig): PartnerApi {
-  // Both adjust the validator's module objects once per process, before it is built (server/validator/README.md).
+  // These adjust the validator's module objects once per process, before it is built (server/validator/README.md).
   memoizeValidatorRouteRegexps();
   applyValidatorStartupShortcuts();
+  useMatchedOperationInValidator(operationOf);
+  skipParameterRewritesWithNothingToRewrite();
   const variants = config.variants ?? (["R", "D"] as const);
   const clock = config.clock ?? systemClock;
   const outbox = new MemoryOutbox();
@@ -183,26 +188,29 @@ export function createApp(config: AppConfig): PartnerApi {
   // Read by express-openapi-validator's own route lookup: exact, like the operation match.
   app.enable("case sensitive routing");
   app.enable("strict routing");
-  // ETags would hash every answer; the API documents none and clients do not revalidate.
+  // Express's own ETags would hash every answer; the resources that have one set it themselves (server/concurrency/entity-tags.ts).
   app.set("etag", false);
-  // First, so errors carry them too. No CORS middleware, on purpose: keys never reach a browser (see the module).
-  app.use(securityHeaders);
-  app.use(assignRequestId);
-  app.use(requestLog(logger));
-  // Everything after this reads the one decision of which operation the request addresses.
-  app.use(matchOperation(matcher));
-  app.use(authenticate(keys));
-  app.use(recordRequests(requests, config.environment, () => clock.now()));
-  app.use(rateLimit(new RateLimiter(config.rateLimits ?? DEFAULT_RATE_LIMITS, () => services.rateLimitStore), services));
-  app.use(answerUnaddressed);
-  app.use(checkIntegerQuery);
-  app.use(jsonBody("1mb"));
+  // One layer for the whole pipeline before the handlers, in this order (server/http/middleware-series.ts).
   app.use(
-    OpenApiValidator.middleware(
-      validatorOptions(documentFor(variants, config.environment), {
-        validateRequests: config.validateRequests,
-        validateResponses: config.validateResponses,
-      }),
+    middlewareSeries(
+      // First, so errors carry them too. No CORS middleware, on purpose: keys never reach a browser (see the module).
+      securityHeaders,
+      assignRequestId,
+      requestLog(logger),
+      // Everything after this reads the one decision of which operation the request addresses.
+      matchOperation(matcher),
+      authenticate(keys),
+      recordRequests(requests, config.environment, () => clock.now()),
+      rateLimit(new RateLimiter(config.rateLimits ?? DEFAULT_RATE_LIMITS, () => services.rateLimitStore), services),
+      answerUnaddressed,
+      checkIntegerQuery,
+      jsonBody("1mb"),
+      ...OpenApiValidator.middleware(
+        validatorOptions(documentFor(variants, config.environment), {
+          validateRequests: config.validateRequests,
+          validateResponses: config.validateResponses,
+        }),
+      ),
     ),
   );
   registerRoutes(app, { ...handlers, ...config.handlers }, services);

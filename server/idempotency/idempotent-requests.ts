@@ -3,7 +3,7 @@
  * before the request runs, and its answer is stored with the request's writes, so a retry gets
  * that answer instead of running again.
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { canonicalJson } from "../canonical-json.js";
 import { apiErrors, type ApiError } from "../errors.js";
 import type { IdempotencyScope, IdempotencyStore, StoredAnswer } from "./idempotency-store.js";
@@ -20,9 +20,7 @@ export const KEY_IN_USE_RETRY_AFTER_SECONDS = 1;
 
 /** What tells one request from another under the same key: its query and its body. */
 export function requestFingerprint(query: unknown, body: unknown): string {
-  return createHash("sha256")
-    .update(canonicalJson({ query: query ?? {}, body: body ?? null }))
-    .digest("base64url");
+  return hash("sha256", canonicalJson({ query: query ?? {}, body: body ?? null }), "base64url");
 }
 
 /** The operation's path as the document writes it, with the request's parameters in it. */
