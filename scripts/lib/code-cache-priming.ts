@@ -8,6 +8,7 @@
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { CODE_CACHE_FILE, ENTRY_FILE, WRITE_CODE_CACHE_ENV } from "../../server/bundle-files.js";
+import { SERVER_NODE_OPTIONS } from "./server-node-options.js";
 import { announcedAddress, spawnServer } from "./server-process.js";
 
 const KEY = "sk_sandbox_codeCachePrimingRun000000000000";
@@ -16,7 +17,8 @@ export async function primeCodeCache(directory: string): Promise<void> {
   const cachePath = join(directory, CODE_CACHE_FILE);
   // A stale cache would be read by this run and rejected, for nothing.
   rmSync(cachePath, { force: true });
-  const server = spawnServer([join(directory, ENTRY_FILE)], {
+  // With the options it runs with: V8 rejects a code cache made under other flags.
+  const server = spawnServer([...SERVER_NODE_OPTIONS, join(directory, ENTRY_FILE)], {
     [WRITE_CODE_CACHE_ENV]: "1",
     PORT: "0",
     EMBED_PORT: "0",

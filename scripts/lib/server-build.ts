@@ -21,15 +21,13 @@ import { readFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { build, transform, type Metafile, type Plugin } from "esbuild";
 import { primeCodeCache } from "./code-cache-priming.js";
+import { SERVER_NODE_OPTIONS } from "./server-node-options.js";
 import { BUNDLE_FILE, ENTRY_FILE } from "../../server/bundle-files.js";
 
 export const SERVER_DIRECTORY = "dist/server";
 export const SERVER_ENTRY = `${SERVER_DIRECTORY}/${ENTRY_FILE}`;
-/**
- * Node's arguments for the built server, as `npm run serve` passes them: without the deprecation
- * warning (DEP0169) Node 24 prints when express-openapi-validator calls `url.parse` on a request.
- */
-export const SERVE_ARGUMENTS = ["--disable-warning=DEP0169", SERVER_ENTRY] as const;
+/** Node's arguments for the built server, as `npm run serve` passes them. */
+export const SERVE_ARGUMENTS = [...SERVER_NODE_OPTIONS, SERVER_ENTRY] as const;
 
 /** Packages the server patches by module object: each must be exactly one module in the bundle. */
 export const PATCHED_PACKAGES = ["path-to-regexp", "express-openapi-validator"] as const;
