@@ -7,14 +7,15 @@
  * (default bench/results/<date>-postgres.md).
  */
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { cpus, totalmem } from "node:os";
 import { parseArgs } from "node:util";
 import { freshDatabase } from "../scripts/lib/fresh-database.js";
 import { startCluster, stopCluster } from "../scripts/lib/postgres-cluster.js";
 import { openSql } from "../server/store/postgres/index.js";
-import { startPrintingTarget, stop, type RunningTarget } from "./lib/processes.js";
-import { LIST, type Measurement, measure, median, READ, type Workload, WORKLOADS, WRITE } from "./lib/workloads.js";
+import { startReferenceServer, stop, type RunningTarget } from "./lib/processes.js";
+import { cpuMicroseconds, LIST, type Measurement, measure, median, READ, type Workload, WORKLOADS, WRITE } from "./lib/workloads.js";
 import { BENCH_PARTNER } from "./targets/seed.js";
 
 const { values } = parseArgs({
@@ -28,22 +29,51 @@ const CONNECTIONS = 50;
 const LATENCY_CONNECTIONS = 10;
 const POOL_SIZES = [2, 5, 10, 20];
 
-const startReference = (env: NodeJS.ProcessEnv) =>
-  startPrintingTarget("node", ["--import", "tsx", "bench/targets/reference-server.ts"], { VALIDATE: "1", ...env });
+const startReference = (env: NodeJS.ProcessEnv) => startReferenceServer({ VALIDATE: "1", ...env });
 const seededBy = (target: RunningTarget) => JSON.stringify({ domainId: target.domainId, writeDomainIds: target.writeDomainIds });
 
 /** Something measured: one target, or several at once whose throughputs add up. */
-type Subject = (workload: Workload) => Promise<Measurement>;
+type Subject = (workload: Workload) => Promise<Measurement & { databaseCpuUsPerRequest?: number }>;
+
+/** CPU time of the whole cluster so far (the postmaster and every process it started), in µs. */
+function clusterCpuMicroseconds(directory: string): number {
+  const postmaster = Number(readFileSync(join(directory, "data", "postmaster.pid"), "utf8").split("\n")[0]);
+  let total = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const parentPid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (Number(entry) === postmaster || parentPid === postmaster) total += cpuMicroseconds(Number(entry));
+    } catch {
+      // A process that ended while the list was read.
+    }
+  }
+  return total;
+}
+
+/** The subject, with the CPU time the database spent per request answered. */
+const withDatabaseCpu =
+  (subject: Subject): Subject =>
+  async (workload) => {
+    const before = clusterCpuMicroseconds(cluster.directory);
+    const measured = await subject(workload);
+    const spent = clusterCpuMicroseconds(cluster.directory) - before;
+    return { ...measured, databaseCpuUsPerRequest: spent / Math.max(1, measured.rps * DURATION) };
+  };
 
 /** Subjects taking turns round by round after a warm-up, so a drifting machine shifts each alike; the median round of each. */
-async function compare(subjects: Record<string, Subject>, workloads: Workload[]): Promise<Map<string, Map<string, Measurement>>> {
+async function compare(
+  subjects: Record<string, Subject>,
+  workloads: Workload[],
+): Promise<Map<string, Map<string, Measurement & { databaseCpuUsPerRequest?: number }>>> {
   for (const subject of Object.values(subjects)) for (const workload of workloads) await subject(workload);
   const samples = new Map<string, Map<string, Measurement[]>>(Object.keys(subjects).map((name) => [name, new Map()]));
   for (let round = 1; round <= RUNS; round++) {
     for (const workload of workloads) {
       for (const [name, subject] of Object.entries(subjects)) {
         const m = await subject(workload);
-        const byWorkload = samples.get(name)!;
+        const byWorkload = samples.get(name)! as Map<string, Measurement[]>;
         byWorkload.set(workload.name, [...(byWorkload.get(workload.name) ?? []), m]);
         console.log(
           `round ${round} | ${name} | ${workload.name}: ${Math.round(m.rps)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms${m.non2xx ? `, ${m.non2xx} non-2xx` : ""}`,
@@ -69,6 +99,13 @@ const together =
       p50: Math.max(...each.map((m) => m.p50)),
       p99: Math.max(...each.map((m) => m.p99)),
       non2xx: each.reduce((sum, m) => sum + m.non2xx, 0),
+      // Weighted by the requests each answered: the instances' CPU in all over their requests in all.
+      cpuUsPerRequest:
+        each.reduce((sum, m) => sum + m.cpuUsPerRequest * m.rps, 0) /
+        Math.max(
+          1,
+          each.reduce((sum, m) => sum + m.rps, 0),
+        ),
     };
   };
 
@@ -153,12 +190,15 @@ try {
   console.log("\n1. PostgreSQL-backed against memory-backed");
   const memory = await started({});
   const onPostgres = await started({ DATABASE_URL: await freshDatabase(cluster.databaseUrl) });
-  const backed = await compare({ memory: alone(memory, CONNECTIONS), PostgreSQL: alone(onPostgres, CONNECTIONS) }, WORKLOADS);
+  const backed = await compare(
+    { memory: alone(memory, CONNECTIONS), PostgreSQL: withDatabaseCpu(alone(onPostgres, CONNECTIONS)) },
+    WORKLOADS,
+  );
   await stopAll();
   lines.push(`## PostgreSQL-backed against memory-backed (${CONNECTIONS} connections)`, "");
   lines.push(
-    "| Workload | memory req/s | p50 ms | p99 ms | PostgreSQL req/s | p50 ms | p99 ms | non-2xx | PG / memory | target | met |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+    "| Workload | memory req/s | p50 ms | p99 ms | PostgreSQL req/s | p50 ms | p99 ms | non-2xx | PG / memory | target | met | CPU µs per request: server on memory | server on PostgreSQL | PostgreSQL itself |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|",
   );
   const targets = new Map([
     [READ.name, 0.5],
@@ -170,7 +210,7 @@ try {
     const ratio = p.rps / m.rps;
     const target = targets.get(w.name);
     lines.push(
-      `| ${w.name} | ${Math.round(m.rps)} | ${m.p50} | ${m.p99} | ${Math.round(p.rps)} | ${p.p50} | ${p.p99} | ${m.non2xx + p.non2xx} | ${ratio.toFixed(2)} | ${target ? `≥ ${target}` : "none"} | ${target ? (ratio >= target ? "yes" : "no") : ""} |`,
+      `| ${w.name} | ${Math.round(m.rps)} | ${m.p50} | ${m.p99} | ${Math.round(p.rps)} | ${p.p50} | ${p.p99} | ${m.non2xx + p.non2xx} | ${ratio.toFixed(2)} | ${target ? `≥ ${target}` : "none"} | ${target ? (ratio >= target ? "yes" : "no") : ""} | ${m.cpuUsPerRequest.toFixed(0)} | ${p.cpuUsPerRequest.toFixed(0)} | ${p.databaseCpuUsPerRequest!.toFixed(0)} |`,
     );
   }
   lines.push("");
@@ -180,17 +220,23 @@ try {
   const shared = await freshDatabase(cluster.databaseUrl);
   const first = await started({ DATABASE_URL: shared });
   const second = await started({ DATABASE_URL: shared, SEEDED: seededBy(first) });
-  const instances = await compare({ one: alone(first, CONNECTIONS), two: together([first, second], CONNECTIONS) }, WORKLOADS);
+  const instances = await compare(
+    { one: withDatabaseCpu(alone(first, CONNECTIONS)), two: withDatabaseCpu(together([first, second], CONNECTIONS)) },
+    WORKLOADS,
+  );
   await stopAll();
   lines.push(`## Two instances on one database against one (${CONNECTIONS} connections in all, split over the instances)`, "");
   lines.push(
-    "| Workload | one req/s | p50 ms | p99 ms | non-2xx | two req/s | p50 ms | p99 ms | non-2xx | two / one |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| Workload | one req/s | p50 ms | p99 ms | non-2xx | two req/s | p50 ms | p99 ms | non-2xx | two / one | CPU µs per request, one: server + PostgreSQL | two: servers + PostgreSQL | requests per second per core, servers and database together (two) |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   );
   for (const w of WORKLOADS) {
     const one = instances.get("one")!.get(w.name)!;
     const two = instances.get("two")!.get(w.name)!;
-    lines.push(`| ${w.name} | ${fmt(one)} | ${fmt(two)} | ${(two.rps / one.rps).toFixed(2)} |`);
+    const cpuOf = (m: Measurement & { databaseCpuUsPerRequest?: number }) => m.cpuUsPerRequest + m.databaseCpuUsPerRequest!;
+    lines.push(
+      `| ${w.name} | ${fmt(one)} | ${fmt(two)} | ${(two.rps / one.rps).toFixed(2)} | ${one.cpuUsPerRequest.toFixed(0)} + ${one.databaseCpuUsPerRequest!.toFixed(0)} | ${two.cpuUsPerRequest.toFixed(0)} + ${two.databaseCpuUsPerRequest!.toFixed(0)} | ${Math.round(1e6 / cpuOf(two))} |`,
+    );
   }
   lines.push("");
 
@@ -213,7 +259,7 @@ try {
   lines.push(
     `## Latency at 1,000,000 records and 100,000 users against 1,000 records (${LATENCY_CONNECTIONS} connections)`,
     "",
-    `Small: 240 users, about 1,000 records. Big: 100,000 users of the listed partner, 100,000 domains, 1,000,000 records (seeded by SQL in ${seedSeconds} s, the trigger-kept counts checked). The read hits a domain of 5 records; the writes spread over 100 domains, adding their records to both databases as the run goes (so the small one ends with some thousands); the list is the first page of the partner with all the users, the deep list its page at offset 99,000 (past the end of the small database's users: an empty page).`,
+    `Small: 240 users, about 1,000 records. Big: 100,000 users of the listed partner, 100,000 domains, 1,000,000 records (seeded by SQL in ${seedSeconds} s, the trigger-kept counts checked). The read hits a domain of 5 records; the writes spread over the 1,000 write domains, adding their records to both databases as the run goes (so the small one ends with some thousands); the list is the first page of the partner with all the users, the deep list its page at offset 99,000 (past the end of the small database's users: an empty page).`,
     "",
   );
   lines.push(

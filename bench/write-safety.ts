@@ -10,7 +10,7 @@
 import { writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { parseArgs } from "node:util";
-import { startPrintingTarget, stop, type RunningTarget } from "./lib/processes.js";
+import { startReferenceServer, stop, type RunningTarget } from "./lib/processes.js";
 import { type Measurement, measure, median, WRITE, type Workload } from "./lib/workloads.js";
 
 const { values } = parseArgs({
@@ -62,9 +62,7 @@ const WORKLOADS = [WRITE, WITH_NEW_KEY, REPLAY, CHANGE_SET];
  * the write domains up to their maximum of records, and later writes would measure refusals.
  */
 async function measureFresh(workload: Workload, duration: number): Promise<Measurement> {
-  const target: RunningTarget = await startPrintingTarget("node", ["--import", "tsx", "bench/targets/reference-server.ts"], {
-    VALIDATE: "1",
-  });
+  const target: RunningTarget = await startReferenceServer({ VALIDATE: "1" });
   try {
     await measure(target, workload, 2, CONNECTIONS);
     return await measure(target, workload, duration, CONNECTIONS);

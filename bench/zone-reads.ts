@@ -13,7 +13,7 @@ import { Agent, get } from "node:http";
 import { cpus } from "node:os";
 import { parseArgs } from "node:util";
 import { dnsLimits } from "../generated/operations.js";
-import { peakRssMiB, startPrintingTarget, stop, type RunningTarget } from "./lib/processes.js";
+import { peakRssMiB, startReferenceServer, stop, type RunningTarget } from "./lib/processes.js";
 
 const { values } = parseArgs({
   options: { seconds: { type: "string", default: "10" }, readers: { type: "string", default: "20" }, out: { type: "string" } },
@@ -84,7 +84,7 @@ function readZone(target: RunningTarget, seconds: number): Promise<ReaderResult>
   });
 }
 
-const target = await startPrintingTarget("node", ["--import", "tsx", "bench/targets/reference-server.ts"], { LARGEST_ZONE: "1" });
+const target = await startReferenceServer({ LARGEST_ZONE: "1" });
 try {
   // Warm-up: JIT, validator caches, connections; the warm-up's own figures are not reported.
   await readZone(target, WARM_UP_S);

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { waitUntilServing } from "../../scripts/lib/local-ports.js";
+import { SERVER_NODE_OPTIONS } from "../../scripts/lib/server-node-options.js";
 
 export interface RunningTarget {
   child: ChildProcess;
@@ -25,6 +26,13 @@ export function startPrintingTarget(command: string, args: string[], env: NodeJS
     child.on("exit", (code) => reject(new Error(`${command} ${args.join(" ")} exited with ${code} before serving`)));
   });
 }
+
+/**
+ * The reference server (bench/targets/reference-server.ts) with the Node options it runs with in
+ * operation (`npm run serve`), and any given before them (a profiler's).
+ */
+export const startReferenceServer = (env: NodeJS.ProcessEnv = {}, nodeArguments: readonly string[] = []) =>
+  startPrintingTarget("node", [...nodeArguments, ...SERVER_NODE_OPTIONS, "--import", "tsx", "bench/targets/reference-server.ts"], env);
 
 /** Starts a target that prints nothing useful, waiting until it answers `probePath`. */
 export async function startPolledTarget(command: string, args: string[], port: number, probePath: string): Promise<RunningTarget> {

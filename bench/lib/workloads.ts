@@ -1,4 +1,5 @@
 /** The workloads every throughput benchmark sends, and one autocannon measurement of one of them. */
+import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import { BENCH_KEY } from "../targets/seed.js";
 import type { RunningTarget } from "./processes.js";
@@ -37,9 +38,26 @@ export interface Measurement {
   p50: number;
   p99: number;
   non2xx: number;
+  /**
+   * CPU time the target process spent per request answered, in µs (all its threads): its own
+   * cost, which the load generator sharing the cores does not bend the way it bends throughput.
+   */
+  cpuUsPerRequest: number;
+}
+
+/** Linux reports process times in USER_HZ ticks, 100 per second on every architecture Node runs on. */
+const USER_HZ = 100;
+
+/** CPU time a process has used so far (user and system, all threads), in µs. */
+export function cpuMicroseconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // After the command name in parentheses: state is field 3, utime 14 and stime 15 (proc(5)).
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / USER_HZ;
 }
 
 export async function measure(target: RunningTarget, workload: Workload, duration: number, connections: number): Promise<Measurement> {
+  const cpuBefore = cpuMicroseconds(target.child.pid!);
   const result = await autocannon({
     url: `http://127.0.0.1:${target.port}`,
     connections,
@@ -47,7 +65,14 @@ export async function measure(target: RunningTarget, workload: Workload, duratio
     headers: { Authorization: `Bearer ${BENCH_KEY}`, "Content-Type": "application/json" },
     requests: [workload.request(target)],
   });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx + result.errors };
+  const cpu = cpuMicroseconds(target.child.pid!) - cpuBefore;
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx + result.errors,
+    cpuUsPerRequest: cpu / Math.max(1, result.requests.total),
+  };
 }
 
 /** The round of median throughput. */

@@ -14,7 +14,8 @@ import { inTransaction } from "../../server/transactions.js";
 export const BENCH_KEY = "sk_sandbox_benchmarkPartnerKey00000000000";
 export const BENCH_PARTNER = { id: "bench", name: "Benchmark partner" };
 
-export const WRITE_DOMAINS = 100;
+/** Each holds at most dnsLimits.records_per_domain records: enough for every write of a full `npm run bench` to be a create. */
+export const WRITE_DOMAINS = 1000;
 
 /** A .com of a bench partner's user, registered for a year as a purchase would be. */
 const registerBenchDomain = (services: Services, userIdentifier: string, name: string) =>
@@ -51,7 +52,8 @@ export async function seed(services: Services): Promise<{ domainId: string; writ
   for (const record of records) await inTransaction(services, (tx) => createRecord(tx, domain, { ttl: 3600, priority: null, ...record }));
   const writeDomainIds: string[] = [];
   for (let i = 0; i < WRITE_DOMAINS; i++) {
-    writeDomainIds.push((await registerBenchDomain(services, `user_${String(i + 1).padStart(4, "0")}`, `write-${i}.com`)).id);
+    // Owned ten each by users 1 to 100, as the hundred write domains used to be one each.
+    writeDomainIds.push((await registerBenchDomain(services, `user_${String((i % 100) + 1).padStart(4, "0")}`, `write-${i}.com`)).id);
   }
   return { domainId: domain.id, writeDomainIds };
 }
