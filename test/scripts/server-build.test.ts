@@ -10,6 +10,7 @@ import type { Metafile } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/lib/local-ports.js";
 import { buildServer, bundledOnce, SERVE_ARGUMENTS } from "../../scripts/lib/server-build.js";
+import { SERVER_NODE_OPTIONS } from "../../scripts/lib/server-node-options.js";
 import { ENTRY_FILE } from "../../server/bundle-files.js";
 import { announcedAddress, spawnServer } from "../../scripts/lib/server-process.js";
 
@@ -73,7 +74,8 @@ describe("the built server", () => {
 
   it("serves the API and the embed host's files, with its code cache, and exits 0 on SIGTERM", async () => {
     const embedPort = await freePort();
-    const server = spawnServer([join(directory, ENTRY_FILE)], {
+    // As npm run serve runs it: with other V8 flags, V8 would reject the code cache.
+    const server = spawnServer([...SERVER_NODE_OPTIONS, join(directory, ENTRY_FILE)], {
       PORT: "0",
       EMBED_PORT: String(embedPort),
       LOG_LEVEL: "info",
