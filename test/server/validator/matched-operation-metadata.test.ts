@@ -3,15 +3,10 @@
  * builds the same `req.openapi` as its own lookup, for every operation of every document the server
  * loads, and leaves requests without a match to that lookup.
  */
-import { readFileSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
 import { OpenApiContext } from "express-openapi-validator/dist/framework/openapi.context.js";
-import { OpenApiSpecLoader } from "express-openapi-validator/dist/framework/openapi.spec.loader.js";
 import metadataModule from "express-openapi-validator/dist/middlewares/openapi.metadata.js";
-import { SchemaPreprocessor } from "express-openapi-validator/dist/middlewares/parsers/schema.preprocessor.js";
-import { OpenApiValidator } from "express-openapi-validator/dist/openapi.validator.js";
-import { validatorDocumentPath } from "../../../generated/deployment.js";
 import { operationTable, type OperationId } from "../../../generated/operations.js";
 import { createApp } from "../../../server/app.js";
 import { OperationMatcher, operationOf } from "../../../server/http/operation-match.js";
@@ -20,28 +15,18 @@ import {
   validatorsOwnMetadata,
   type ValidatorContext,
 } from "../../../server/validator/matched-operation-metadata.js";
-import { validatorOptions } from "../../../server/validator/options.js";
+import { prepareValidatorDocument, VALIDATOR_DOCUMENTS } from "../../support/validator-preparation.js";
 
-const DOCUMENTS = (["R", "D", "full"] as const).flatMap((kind) =>
-  (["production", "sandbox"] as const).map((environment) => validatorDocumentPath(kind, environment)),
-);
+const DOCUMENTS = VALIDATOR_DOCUMENTS;
 
 type Middleware = (req: object, res: object, next: (error?: unknown) => void) => void;
 type MetadataFactory = (context: ValidatorContext, responseApiDoc: unknown) => Middleware;
 
 /** The validator's context and response document for one document, prepared as its middleware prepares them. */
 async function prepare(path: string) {
-  const document = { ...(JSON.parse(readFileSync(path, "utf8")) as object), servers: [{ url: "/" }] };
-  const validator = new OpenApiValidator(validatorOptions(document));
-  const { validateApiSpec, $refParser } = validator.options;
-  const spec = await new OpenApiSpecLoader({ apiDoc: structuredClone(document) as never, validateApiSpec, $refParser }).load();
-  const prepared = new SchemaPreprocessor(
-    spec.apiDoc,
-    validator.ajvOpts.preprocessor,
-    validator.options.validateResponses as never,
-  ).preProcess();
+  const { spec, apiDocRes } = await prepareValidatorDocument(path);
   const context = new OpenApiContext(spec, undefined as never, false) as unknown as ValidatorContext;
-  return { context, responseApiDoc: prepared.apiDocRes, routes: spec.routes };
+  return { context, responseApiDoc: apiDocRes, routes: spec.routes };
 }
 
 /** Runs one metadata middleware on a request and says what it left on it (or what it threw). */

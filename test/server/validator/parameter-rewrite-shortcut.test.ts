@@ -3,15 +3,10 @@
  * (server/validator/parameter-rewrite-shortcut.ts) leaves every request as the rewrite would, for
  * every operation of every document the server loads, and skips it for the operations it should.
  */
-import { readFileSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
 import { createRequestAjv } from "express-openapi-validator/dist/framework/ajv/index.js";
-import { OpenApiSpecLoader } from "express-openapi-validator/dist/framework/openapi.spec.loader.js";
 import mutatorModule from "express-openapi-validator/dist/middlewares/parsers/req.parameter.mutator.js";
-import { SchemaPreprocessor } from "express-openapi-validator/dist/middlewares/parsers/schema.preprocessor.js";
-import { OpenApiValidator } from "express-openapi-validator/dist/openapi.validator.js";
-import { validatorDocumentPath } from "../../../generated/deployment.js";
 import { operationTable, type OperationId } from "../../../generated/operations.js";
 import { createApp } from "../../../server/app.js";
 import {
@@ -19,11 +14,9 @@ import {
   skipsParameterRewrite,
   validatorsOwnModifyRequest,
 } from "../../../server/validator/parameter-rewrite-shortcut.js";
-import { validatorOptions } from "../../../server/validator/options.js";
+import { prepareValidatorDocument, VALIDATOR_DOCUMENTS } from "../../support/validator-preparation.js";
 
-const DOCUMENTS = (["R", "D", "full"] as const).flatMap((kind) =>
-  (["production", "sandbox"] as const).map((environment) => validatorDocumentPath(kind, environment)),
-);
+const DOCUMENTS = VALIDATOR_DOCUMENTS;
 
 interface Mutator {
   modifyRequest(req: object): void;
@@ -41,15 +34,7 @@ const { RequestParameterMutator } = mutatorModule as unknown as {
 
 /** The request document and request Ajv the validator's request middleware works with. */
 async function prepare(path: string) {
-  const document = { ...(JSON.parse(readFileSync(path, "utf8")) as object), servers: [{ url: "/" }] };
-  const validator = new OpenApiValidator(validatorOptions(document));
-  const { validateApiSpec, $refParser } = validator.options;
-  const spec = await new OpenApiSpecLoader({ apiDoc: structuredClone(document) as never, validateApiSpec, $refParser }).load();
-  const { apiDoc } = new SchemaPreprocessor(
-    spec.apiDoc,
-    validator.ajvOpts.preprocessor,
-    validator.options.validateResponses as never,
-  ).preProcess();
+  const { validator, apiDoc } = await prepareValidatorDocument(path);
   return { apiDoc, ajv: createRequestAjv(apiDoc, { ...validator.ajvOpts.request, coerceTypes: true } as never) };
 }
 

@@ -3,40 +3,23 @@
  * preparation takes, never what it prepares: for every document the server loads, the prepared
  * request and response documents and the routes are the same with and without them.
  */
-import { readFileSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
-import { OpenApiSpecLoader } from "express-openapi-validator/dist/framework/openapi.spec.loader.js";
 import { OpenAPISchemaValidator } from "express-openapi-validator/dist/framework/openapi.schema.validator.js";
-import { SchemaPreprocessor } from "express-openapi-validator/dist/middlewares/parsers/schema.preprocessor.js";
-import { OpenApiValidator } from "express-openapi-validator/dist/openapi.validator.js";
-import { validatorDocumentPath } from "../../../generated/deployment.js";
-import { validatorOptions } from "../../../server/validator/options.js";
 import {
   applyValidatorStartupShortcuts,
   atPointer,
   hasOnlyLocalRefs,
   validatorStartupShortcutsApplied,
 } from "../../../server/validator/startup-shortcuts.js";
+import { prepareValidatorDocument, VALIDATOR_DOCUMENTS } from "../../support/validator-preparation.js";
 
-const DOCUMENTS = (["R", "D", "full"] as const).flatMap((kind) =>
-  (["production", "sandbox"] as const).map((environment) => validatorDocumentPath(kind, environment)),
-);
+const DOCUMENTS = VALIDATOR_DOCUMENTS;
 
 /** The validator's preparation with the server's options (VALIDATOR_OPTIONS): routes, then the request and response documents. */
 async function prepare(path: string): Promise<unknown> {
-  const document = { ...(JSON.parse(readFileSync(path, "utf8")) as object), servers: [{ url: "/" }] };
-  const options = validatorOptions(document);
-  const validator = new OpenApiValidator(options);
-  // As the validator's middleware() loads it, from the options the validator normalized.
-  const { validateApiSpec, $refParser } = validator.options;
-  const spec = await new OpenApiSpecLoader({ apiDoc: structuredClone(document) as never, validateApiSpec, $refParser }).load();
-  const prepared = new SchemaPreprocessor(
-    spec.apiDoc,
-    validator.ajvOpts.preprocessor,
-    validator.options.validateResponses as never,
-  ).preProcess();
-  return { routes: spec.routes, basePaths: spec.basePaths, apiDoc: prepared.apiDoc, apiDocRes: prepared.apiDocRes };
+  const { spec, apiDoc, apiDocRes } = await prepareValidatorDocument(path);
+  return { routes: spec.routes, basePaths: spec.basePaths, apiDoc, apiDocRes };
 }
 
 describe("the validator's start-up shortcuts", () => {
