@@ -71,8 +71,10 @@ const DOMAIN_LOCKED: ReadonlySet<string> = new Set<OperationId>([
 
 /**
  * One dispatcher for every operation the deployment serves, from the operation matched once
- * (server/http/operation-match.ts). express-openapi-validator matches the request again to
- * validate it; the two must agree, and a disagreement is a defect of ours, not the caller's.
+ * (server/http/operation-match.ts). express-openapi-validator validates against that same match
+ * (server/validator/matched-operation-metadata.ts) and falls back to its own lookup only where the
+ * match has no route of its document; the two must agree, and a disagreement is a defect of ours,
+ * not the caller's.
  * Every other operation that writes (any method but GET) runs as one transaction (server/transactions.ts).
  * A POST with an Idempotency-Key takes the key first and stores its answer in that transaction
  * (server/idempotency/idempotent-requests.ts).
