@@ -14,8 +14,8 @@ import { parseArgs } from "node:util";
 import { freshDatabase } from "../scripts/lib/fresh-database.js";
 import { startCluster, stopCluster } from "../scripts/lib/postgres-cluster.js";
 import { openSql } from "../server/store/postgres/index.js";
-import { startReferenceServer, stop, type RunningTarget } from "./lib/processes.js";
-import { cpuMicroseconds, LIST, type Measurement, measure, median, READ, type Workload, WORKLOADS, WRITE } from "./lib/workloads.js";
+import { processStat, startReferenceServer, stop, type RunningTarget } from "./lib/processes.js";
+import { LIST, type Measurement, measure, median, READ, type Workload, WORKLOADS, WRITE } from "./lib/workloads.js";
 import { BENCH_PARTNER } from "./targets/seed.js";
 
 const { values } = parseArgs({
@@ -42,9 +42,8 @@ function clusterCpuMicroseconds(directory: string): number {
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const parentPid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (Number(entry) === postmaster || parentPid === postmaster) total += cpuMicroseconds(Number(entry));
+      const { parentPid, cpuMicroseconds } = processStat(Number(entry));
+      if (Number(entry) === postmaster || parentPid === postmaster) total += cpuMicroseconds;
     } catch {
       // A process that ended while the list was read.
     }

@@ -46,6 +46,17 @@ export async function startPolledTarget(command: string, args: string[], port: n
   return { child, port, domainId: "dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab", writeDomainIds: ["dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab"] };
 }
 
+/** Linux reports process times in USER_HZ ticks, 100 per second on every architecture Node runs on. */
+const USER_HZ = 100;
+
+/** A process's parent and the CPU time it has used so far (user and system, all threads, in µs), from /proc (proc(5)). */
+export function processStat(pid: number): { parentPid: number; cpuMicroseconds: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // After the command name in parentheses: state is field 3, the parent 4, utime 14 and stime 15.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return { parentPid: Number(fields[1]), cpuMicroseconds: ((Number(fields[11]) + Number(fields[12])) * 1e6) / USER_HZ };
+}
+
 /** Peak resident set size of a process in MiB (Linux VmHWM). */
 export function peakRssMiB(pid: number): number {
   const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));

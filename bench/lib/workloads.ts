@@ -1,8 +1,7 @@
 /** The workloads every throughput benchmark sends, and one autocannon measurement of one of them. */
-import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import { BENCH_KEY } from "../targets/seed.js";
-import type { RunningTarget } from "./processes.js";
+import { processStat, type RunningTarget } from "./processes.js";
 
 export interface Workload {
   name: string;
@@ -45,19 +44,8 @@ export interface Measurement {
   cpuUsPerRequest: number;
 }
 
-/** Linux reports process times in USER_HZ ticks, 100 per second on every architecture Node runs on. */
-const USER_HZ = 100;
-
-/** CPU time a process has used so far (user and system, all threads), in µs. */
-export function cpuMicroseconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  // After the command name in parentheses: state is field 3, utime 14 and stime 15 (proc(5)).
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / USER_HZ;
-}
-
 export async function measure(target: RunningTarget, workload: Workload, duration: number, connections: number): Promise<Measurement> {
-  const cpuBefore = cpuMicroseconds(target.child.pid!);
+  const cpuBefore = processStat(target.child.pid!).cpuMicroseconds;
   const result = await autocannon({
     url: `http://127.0.0.1:${target.port}`,
     connections,
@@ -65,7 +53,7 @@ export async function measure(target: RunningTarget, workload: Workload, duratio
     headers: { Authorization: `Bearer ${BENCH_KEY}`, "Content-Type": "application/json" },
     requests: [workload.request(target)],
   });
-  const cpu = cpuMicroseconds(target.child.pid!) - cpuBefore;
+  const cpu = processStat(target.child.pid!).cpuMicroseconds - cpuBefore;
   return {
     rps: result.requests.average,
     p50: result.latency.p50,

@@ -26,7 +26,7 @@ export class MemoryEventStore implements EventStore {
       let list = this.byPartner.get(event.partnerId);
       if (!list) this.byPartner.set(event.partnerId, (list = []));
       // Events mostly arrive in order: appending then, not splicing into a list that only grows.
-      const index = list.length === 0 || isEarlier(list[list.length - 1]!, stored) ? list.length : this.indexAfter(list, stored);
+      const index = this.indexAfter(list, stored);
       if (index === list.length) list.push(stored);
       else list.splice(index, 0, stored);
       this.byId.set(event.id, stored);

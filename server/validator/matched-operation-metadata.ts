@@ -86,7 +86,7 @@ export function matchedOperationMetadata(
       const operation = matchedOperation(res.locals);
       if (!operation) return lookup(req, res, next);
       let route = routes.get(operation.id);
-      if (!routes.has(operation.id)) {
+      if (route === undefined && !routes.has(operation.id)) {
         route = routeMetadataOf(context, responseApiDoc, operation.info.path, operation.info.method.toLowerCase());
         routes.set(operation.id, route);
       }
