@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { scaled } from "./scripts/lib/deadlines.js";
 
 /** Test files that must load the server's modules afresh: they check what the server patches at start-up. */
 const NEEDS_FRESH_MODULES = ["test/server/validator/validator-startup-shortcuts.test.ts"];
@@ -23,9 +24,11 @@ const ON_EVERY_STORE = [
 export default defineConfig({
   test: {
     exclude: ["test/e2e/**", "node_modules/**"],
-    testTimeout: 30_000,
+    // Deadlines for a test that hangs, never a measure of speed: scaled to the machine's cores and
+    // load when the run starts (scripts/lib/deadlines.ts), since npm test runs beside other work.
+    testTimeout: scaled(60_000),
     // A worker on the PostgreSQL store opens and migrates its database in the first hook it runs.
-    hookTimeout: 30_000,
+    hookTimeout: scaled(90_000),
     // Most test files wait on sockets, timers and child processes for much of their time: three at
     // once keep the two cores the machines have busy (the default for `vitest run` is one fewer than
     // the cores). Measured with npm test's own summary of each step's time.

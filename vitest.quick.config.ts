@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { scaled } from "./scripts/lib/deadlines.js";
 
 /**
  * `npm run test:quick`, for a developer between edits: the table tests of the pure modules (DNS rules,
@@ -31,7 +32,8 @@ export default defineConfig({
       "test/server/dns/dns-template-variables.test.ts",
       "test/server/embed/csrf.test.ts",
     ],
-    testTimeout: 30_000,
+    testTimeout: scaled(30_000),
+    hookTimeout: scaled(60_000),
     maxWorkers: 2,
     isolate: false,
   },

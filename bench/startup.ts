@@ -67,7 +67,7 @@ async function once(): Promise<{ total: number; phases: StartupPhases }> {
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   try {
     // Polled every 2 ms: the figure measured is the time to the first answer.
-    await waitUntilServing(`http://127.0.0.1:${port}/health`, { intervalMs: 2 });
+    await waitUntilServing("the built server", `http://127.0.0.1:${port}/health`, { child, intervalMs: 2 });
     const answeredAt = performance.timeOrigin + performance.now();
     // The listening line is written before the first answer; give the pipe a moment to deliver it.
     const line = await listeningLine(() => output);

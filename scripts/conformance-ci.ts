@@ -9,29 +9,44 @@
  * The reference server is the built one `npm start` runs (scripts/lib/server-build.ts), built here.
  * Every process is started here on free ports and stopped at the end; exits non-zero if any run fails.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SANDBOX_BUNDLE_PATHS } from "../generated/deployment.js";
-import { freePort, waitUntilServing } from "./lib/local-ports.js";
+import { freePort, NotServingError, waitUntilServing } from "./lib/local-ports.js";
+import { spawnOwned, stopOwned } from "./lib/owned-processes.js";
 import { freshDatabase } from "./lib/fresh-database.js";
 import { buildServer, SERVE_ARGUMENTS } from "./lib/server-build.js";
+import { servingAddress, spawnServer } from "./lib/server-process.js";
 
 const KEY = "sk_sandbox_conformanceCiPartnerA0000000000";
 const SECOND_KEY = "sk_sandbox_conformanceCiPartnerB0000000000";
-const children: ChildProcess[] = [];
 
-function start(command: string, args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
-  children.push(child);
-  return child;
+interface Started {
+  name: string;
+  url: string;
+  child: ChildProcess;
+  output: () => string;
+}
+const started: Started[] = [];
+const stopAtEnd: ChildProcess[] = [];
+
+/** Starts what serves `url`, keeping what it writes to standard error for the message should it not come up. */
+function start(name: string, url: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}): void {
+  const child = spawnOwned(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
+  let errors = "";
+  child.stderr!.on("data", (chunk: Buffer) => {
+    errors += chunk.toString();
+    process.stderr.write(chunk);
+  });
+  started.push({ name, url, child, output: () => errors });
 }
 
 function run(name: string, args: string[]): Promise<boolean> {
   console.log(`\n=== conformance: ${name} ===`);
   return new Promise((resolve) => {
-    const child = spawn("node_modules/.bin/tsx", ["scripts/conformance.ts", ...args], { stdio: "inherit" });
+    const child = spawnOwned("node_modules/.bin/tsx", ["scripts/conformance.ts", ...args], { stdio: "inherit" });
     child.on("exit", (code) => resolve(code === 0));
   });
 }
@@ -44,9 +59,7 @@ async function postgresStore(): Promise<NodeJS.ProcessEnv> {
 }
 
 const dataDirectory = mkdtempSync(join(tmpdir(), "partner-api-conformance-"));
-const [serverPort, proxyPort, mockPort, postgresPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
-const server = `http://127.0.0.1:${serverPort}`;
-const postgresServer = `http://127.0.0.1:${postgresPort}`;
+const [proxyPort, mockPort] = [await freePort(), await freePort()];
 const serverSettings = {
   EMBED_PORT: "0",
   DASHBOARD_PORT: "0",
@@ -57,15 +70,22 @@ const serverSettings = {
 };
 try {
   await buildServer();
-  start(process.execPath, [...SERVE_ARGUMENTS], {
-    ...serverSettings,
-    PORT: String(serverPort),
-    DATABASE_URL: "",
-    PARTNER_API_DATA_DIR: "",
-  });
-  start(process.execPath, [...SERVE_ARGUMENTS], { ...serverSettings, PORT: String(postgresPort), ...(await postgresStore()) });
+  const servers = [
+    spawnServer([...SERVE_ARGUMENTS], { ...serverSettings, DATABASE_URL: "", PARTNER_API_DATA_DIR: "" }),
+    spawnServer([...SERVE_ARGUMENTS], { ...serverSettings, ...(await postgresStore()) }),
+  ];
+  stopAtEnd.push(...servers.map(({ child }) => child));
   const document = SANDBOX_BUNDLE_PATHS.full;
-  start("node_modules/.bin/prism", [
+  // The servers announce their own free ports; Prism is told the ones it takes.
+  const [server, postgresServer] = await Promise.all([
+    servingAddress("the reference server on the memory store", servers[0]!, 90_000),
+    servingAddress(
+      `the reference server on the PostgreSQL store (${process.env.PARTNER_API_TEST_DATABASE_URL ? "PostgreSQL" : "PGlite"})`,
+      servers[1]!,
+      90_000,
+    ),
+  ]);
+  start("Prism's validating proxy", `http://127.0.0.1:${proxyPort}`, "node_modules/.bin/prism", [
     "proxy",
     document,
     server,
@@ -77,12 +97,16 @@ try {
     "-v",
     "error",
   ]);
-  start("node_modules/.bin/prism", ["mock", document, "--cors=false", "-p", String(mockPort), "-v", "error"]);
-  await Promise.all(
-    [server, postgresServer, `http://127.0.0.1:${proxyPort}`, `http://127.0.0.1:${mockPort}`].map((url) =>
-      waitUntilServing(`${url}/health`),
-    ),
-  );
+  start("Prism's mock", `http://127.0.0.1:${mockPort}`, "node_modules/.bin/prism", [
+    "mock",
+    document,
+    "--cors=false",
+    "-p",
+    String(mockPort),
+    "-v",
+    "error",
+  ]);
+  await Promise.all(started.map(({ name, url, child, output }) => waitUntilServing(name, `${url}/health`, { child, output })));
 
   const keys = ["--api-key", KEY, "--second-key", SECOND_KEY];
   const results = [
@@ -116,10 +140,12 @@ try {
   );
   process.exitCode = results.every(Boolean) ? 0 : 1;
   console.log(`\nconformance: ${results.filter(Boolean).length} of ${results.length} runs passed`);
+} catch (error) {
+  // One line that names what did not come up: a stack of the waiting code says nothing more.
+  if (!(error instanceof NotServingError)) throw error;
+  console.error(`conformance:ci: ${error.message}`);
+  process.exitCode = 1;
 } finally {
-  children.forEach((child) => child.kill("SIGTERM"));
-  await Promise.all(
-    children.map((child) => new Promise((resolve) => (child.exitCode === null ? child.once("exit", resolve) : resolve(null)))),
-  );
+  await Promise.all([...started.map(({ child }) => child), ...stopAtEnd].map((child) => stopOwned(child)));
   rmSync(dataDirectory, { recursive: true, force: true });
 }

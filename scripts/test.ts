@@ -8,8 +8,8 @@
  * run, as the checks did when they ran one after the other. Each step's output is printed whole when
  * it ends, then a summary with each step's time; exits non-zero if any step failed.
  */
-import { spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
+import { spawnOwned } from "./lib/owned-processes.js";
 
 interface Step {
   name: string;
@@ -32,10 +32,11 @@ interface Outcome {
 
 function run(step: Step): Promise<Outcome> {
   const started = performance.now();
-  const child = spawn(step.command, step.args, { stdio: ["ignore", "pipe", "pipe"] });
+  // Its own process group, stopped with all it started should this run be stopped.
+  const child = spawnOwned(step.command, step.args, { stdio: ["ignore", "pipe", "pipe"] });
   const output: Buffer[] = [];
-  child.stdout.on("data", (chunk: Buffer) => output.push(chunk));
-  child.stderr.on("data", (chunk: Buffer) => output.push(chunk));
+  child.stdout!.on("data", (chunk: Buffer) => output.push(chunk));
+  child.stderr!.on("data", (chunk: Buffer) => output.push(chunk));
   return new Promise((resolve) => {
     child.on("close", (code) => {
       const outcome = { step, passed: code === 0, seconds: (performance.now() - started) / 1000 };

@@ -38,7 +38,7 @@ export const startReferenceServer = (env: NodeJS.ProcessEnv = {}, nodeArguments:
 export async function startPolledTarget(command: string, args: string[], port: number, probePath: string): Promise<RunningTarget> {
   const child = spawn(command, args, { stdio: ["ignore", "ignore", "inherit"] });
   try {
-    await waitUntilServing(`http://127.0.0.1:${port}${probePath}`);
+    await waitUntilServing(`${command} ${args.join(" ")}`, `http://127.0.0.1:${port}${probePath}`, { child });
   } catch (error) {
     child.kill();
     throw error;

@@ -3,10 +3,11 @@
  * server exists. The mock answers the spec's examples, so the typed results equal them; a request
  * the document refuses comes back as a typed error, never as a throw.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPartnerClient, isCodedError } from "../../client/src/index.js";
 import { freePort, waitUntilServing } from "../../scripts/lib/local-ports.js";
+import { spawnOwned, stopOwned } from "../../scripts/lib/owned-processes.js";
 import { loadDocument } from "../support/openapi-document.js";
 
 let prism: ChildProcess;
@@ -18,12 +19,13 @@ const example = (path: string, method: string, status: string) =>
 beforeAll(async () => {
   const port = await freePort();
   // Through `npm run mock`'s script (without npm's own process), on a port of the test's choosing.
-  prism = spawn("node_modules/.bin/tsx", ["scripts/mock.ts", "-p", String(port), "-v", "error"], { stdio: "ignore" });
+  // Its own process group: stopping it stops tsx's child and Prism too, even when a test failed.
+  prism = spawnOwned("node_modules/.bin/tsx", ["scripts/mock.ts", "-p", String(port), "-v", "error"], { stdio: "ignore" });
   baseUrl = `http://127.0.0.1:${port}`;
-  await waitUntilServing(`${baseUrl}/health`);
-}, 60_000);
-afterAll(() => {
-  prism?.kill("SIGTERM");
+  await waitUntilServing("Prism's mock (npm run mock)", `${baseUrl}/health`, { child: prism });
+});
+afterAll(async () => {
+  if (prism) await stopOwned(prism);
 });
 
 describe("the client against the Prism mock", () => {

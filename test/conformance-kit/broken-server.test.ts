@@ -2,8 +2,9 @@
  * The contract suite catches an implementation that breaks the contract, and says exactly where:
  * a server whose user read drops a required field and answers 200 for an unknown user.
  */
-import { spawn } from "node:child_process";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { scaled } from "../../scripts/lib/deadlines.js";
+import { spawnOwned } from "../../scripts/lib/owned-processes.js";
 import { serveOnLoopback, type Listener } from "../support/listen.js";
 import { createApp } from "../../server/app.js";
 import { scaleRateLimits, DEFAULT_RATE_LIMITS } from "../../server/rate-limits/policy.js";
@@ -42,23 +43,27 @@ afterAll(() => server.close());
 
 function conformance(args: string[]): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn("node_modules/.bin/tsx", ["scripts/conformance.ts", ...args], {
+    const child = spawnOwned("node_modules/.bin/tsx", ["scripts/conformance.ts", ...args], {
       env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" },
     });
     let output = "";
-    child.stdout.on("data", (chunk) => (output += chunk));
-    child.stderr.on("data", (chunk) => (output += chunk));
+    child.stdout!.on("data", (chunk) => (output += chunk));
+    child.stderr!.on("data", (chunk) => (output += chunk));
     child.on("exit", (code) => resolve({ code, output }));
   });
 }
 
-it("fails the run, naming the operation, the status and the broken field", async () => {
-  const { code, output } = await conformance(["--base-url", baseUrl, "--api-key", KEY, "--junit", "test-output/conformance-broken.xml"]);
-  expect(code).toBe(1);
-  expect(output).toContain(
-    "GET /api/v1/users/{user_identifier} answered 200 with a body that breaks the document: data must have required property 'total_spent'",
-  );
-  expect(output).toContain("GET /api/v1/users/{user_identifier} for an unknown user: expected 200 to be 404");
-  // The rest of the server conforms: only the broken operation's checks fail.
-  expect(output).toMatch(/Tests\s+\d+ failed/);
-}, 120_000);
+it(
+  "fails the run, naming the operation, the status and the broken field",
+  async () => {
+    const { code, output } = await conformance(["--base-url", baseUrl, "--api-key", KEY, "--junit", "test-output/conformance-broken.xml"]);
+    expect(code).toBe(1);
+    expect(output).toContain(
+      "GET /api/v1/users/{user_identifier} answered 200 with a body that breaks the document: data must have required property 'total_spent'",
+    );
+    expect(output).toContain("GET /api/v1/users/{user_identifier} for an unknown user: expected 200 to be 404");
+    // The rest of the server conforms: only the broken operation's checks fail.
+    expect(output).toMatch(/Tests\s+\d+ failed/);
+  },
+  scaled(120_000),
+);

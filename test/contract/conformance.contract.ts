@@ -26,7 +26,7 @@ let fixtures: Fixtures;
 
 beforeAll(async () => {
   fixtures = await prepareFixtures(client, target);
-}, 120_000);
+});
 
 // Webhook endpoints are configuration a sandbox reset keeps: remove the ones this suite made.
 afterAll(async () => {

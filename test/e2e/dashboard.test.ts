@@ -6,7 +6,8 @@
  * axe-core (WCAG 2.1 A and AA) and photographed at 1280 and 375 pixels.
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { Deadline, pause, scaled } from "../../scripts/lib/deadlines.js";
 import { buildReferenceDocs, REFERENCE_DIRECTORY } from "../../scripts/lib/reference-docs.js";
 import { spawnServer, type ServerProcess } from "../../scripts/lib/server-process.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.js";
@@ -22,10 +23,10 @@ let dashboardUrl: string;
 let signIn: { email: string; password: string };
 
 async function banner(process: ServerProcess): Promise<string> {
-  for (const started = Date.now(); Date.now() - started < 30_000; ) {
+  for (const deadline = new Deadline(60_000); !deadline.passed; ) {
     if (/Try it:\n.*\n/.test(process.output())) return process.output();
     if (process.child.exitCode !== null) break;
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await pause(20);
   }
   throw new Error(`the server printed no banner:\n${process.output()}`);
 }
@@ -33,27 +34,26 @@ async function banner(process: ServerProcess): Promise<string> {
 beforeAll(async () => {
   // The HTML reference the portal serves, as `npm start`'s build makes it (a clean checkout has none).
   buildReferenceDocs(REFERENCE_DIRECTORY, { onlyStale: true });
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+// Each test meets a server and a receiver of its own: nothing another test (or an earlier try) made.
+beforeEach(async () => {
   // Its e-mail (the invitation) goes to the log in the sandbox: info level, where the test reads it.
-  server = spawnServer(["--import", "tsx", "server/main.ts"], {
-    PORT: "0",
-    EMBED_PORT: "0",
-    DEMO_HOST_PORT: "0",
-    DASHBOARD_PORT: String(await freePort()),
-    LOG_LEVEL: "info",
-  });
+  server = spawnServer(["--import", "tsx", "server/main.ts"], { DASHBOARD_PORT: String(await freePort()), LOG_LEVEL: "info" });
   const text = await banner(server);
   apiUrl = /server on (http:\/\/\S+)/.exec(text)![1]!;
   dashboardUrl = /Partner dashboard: (http:\/\/\S+?)\/ /.exec(text)![1]!;
   const [, email, password] = /sign in as (\S+) with the password (\S+)/.exec(text)!;
   signIn = { email: email!, password: password! };
-  [browser, receiver] = await Promise.all([launchChromium(), startWebhookReceiver()]);
+  receiver = await startWebhookReceiver();
 });
-
-afterAll(async () => {
-  await browser?.close();
+afterEach(async () => {
   await receiver?.stop();
-  server?.child.kill("SIGTERM");
-  await server?.exited;
+  await server?.stop();
 });
 
 const callApi = (key: string) => fetch(`${apiUrl}/api/v1/domains/tlds`, { headers: { Authorization: `Bearer ${key}` } });
@@ -129,8 +129,10 @@ describe("a newcomer, without reading code", () => {
     await page.getByRole("heading", { name: "Signing secret" }).waitFor();
     expect(await page.locator("#signing-secret").inputValue()).toMatch(/^whsec_/);
     await page.getByRole("button", { name: "Send test event" }).click();
-    await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(1);
-    await expect.poll(() => reloaded(page, () => page.getByText("succeeded", { exact: true }).count()), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => receiver.received.length, { timeout: scaled(10_000) }).toBe(1);
+    await expect
+      .poll(() => reloaded(page, () => page.getByText("succeeded", { exact: true }).count()), { timeout: scaled(10_000) })
+      .toBe(1);
     await page.getByText(/^1 attempt/).click();
     await expect(page.getByText(/HTTP 200, .* ms/).count()).resolves.toBeGreaterThan(0);
     await checkPage(page, "webhook-endpoint");

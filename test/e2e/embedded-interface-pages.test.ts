@@ -7,6 +7,7 @@
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scaled } from "../../scripts/lib/deadlines.js";
 import { startEmbedTestServer, type EmbedTestServer } from "../support/embed-test-server.js";
 import { solidPng } from "../support/png.js";
 import { checkPage } from "./support/accessibility.js";
@@ -34,7 +35,7 @@ async function openSession(locale: string | undefined, acceptLanguage = "en-US")
     viewport: { width: 1280, height: 900 },
     extraHTTPHeaders: { "Accept-Language": acceptLanguage },
   });
-  context.setDefaultTimeout(10_000);
+  context.setDefaultTimeout(scaled(10_000));
   const page = await context.newPage();
   await page.goto(data!.login_url);
   return { context, page };

@@ -3,6 +3,7 @@
  * (127.0.0.1 frames localhost), so the session cookie is a third-party cookie and must be partitioned.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scaled } from "../../scripts/lib/deadlines.js";
 import type { Browser, BrowserContext, FrameLocator, Page } from "playwright-core";
 import { listen, startEmbedTestServer, type EmbedTestServer, type Listener } from "../support/embed-test-server.js";
 import { PARTNER_A_KEY } from "../support/test-server.js";
@@ -37,7 +38,7 @@ const navLink = (frame: FrameLocator, name: string) => frame.getByRole("navigati
 
 async function newPage(viewport = { width: 1100, height: 1000 }): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport });
-  context.setDefaultTimeout(10_000);
+  context.setDefaultTimeout(scaled(10_000));
   return { context, page: await context.newPage() };
 }
 

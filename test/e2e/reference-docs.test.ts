@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scaled } from "../../scripts/lib/deadlines.js";
 import { BUNDLE_PATHS, SANDBOX_BUNDLE_PATHS } from "../../scripts/lib/bundle-paths.js";
 import { loadDocument, operationsOf } from "../support/openapi-document.js";
 import { launchChromium } from "./support/browser.js";
@@ -27,7 +28,9 @@ async function operationLinksShown(page: Page, idsByTag: ReadonlyMap<string, str
     // Redoc opens the tag's menu after the click returns: wait until its operations are linked (or
     // give up after a while and let the assertion name the ones missing).
     await page
-      .waitForFunction((wanted) => wanted.every((id) => document.querySelector(`a[href$='/${id}']`) !== null), ids, { timeout: 5_000 })
+      .waitForFunction((wanted) => wanted.every((id) => document.querySelector(`a[href$='/${id}']`) !== null), ids, {
+        timeout: scaled(5_000),
+      })
       .catch(() => undefined);
     const links = await page.$$eval("a[href^='#/']", (anchors) => anchors.map((anchor) => anchor.getAttribute("href") ?? ""));
     for (const href of links) if (/^#\/[^/#]+\/[^/#]+$/.test(href)) shown.add(href.split("/").at(-1)!);

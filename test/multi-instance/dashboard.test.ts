@@ -6,6 +6,7 @@
  * Needs a PostgreSQL server: `npm run test:postgres` starts a throwaway one (CI runs it).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scaled } from "../../scripts/lib/deadlines.js";
 import { hashPassword } from "../../server/accounts/passwords.js";
 import { newId } from "../../server/ids.js";
 import { openPersistence } from "../../server/startup/open-persistence.js";
@@ -46,7 +47,7 @@ describe.skipIf(!databaseUrl)("the dashboard on two instances of one database", 
     );
     instances.push(...started.map((instance, i) => ({ instance, dashboard: `http://127.0.0.1:${ports[i]}` })));
     receiver = await startWebhookReceiver();
-  }, 60_000);
+  }, scaled(60_000));
 
   afterAll(async () => {
     await Promise.all(instances.map(({ instance }) => instance.stop()));
@@ -72,7 +73,7 @@ describe.skipIf(!databaseUrl)("the dashboard on two instances of one database", 
     const requestId = onInstanceB.headers.get("x-request-id")!;
     // Instance B writes its log in batches, a moment after its requests.
     await expect
-      .poll(async () => visibleText((await onA.get(`/logs?request_id=${requestId}`)).text), { timeout: 10_000 })
+      .poll(async () => visibleText((await onA.get(`/logs?request_id=${requestId}`)).text), { timeout: scaled(10_000) })
       .toContain("GET /api/v1/domains/tlds 200");
     expect(visibleText((await onA.get(`/logs?request_id=${requestId}`)).text)).toContain("Across instances");
 
@@ -82,9 +83,9 @@ describe.skipIf(!databaseUrl)("the dashboard on two instances of one database", 
     const endpointId = /\/webhooks\/(whe_[A-Za-z0-9]+)\/edit/.exec(endpoint.text)![1]!;
     await onA.get(`/webhooks/${endpointId}`);
     expect((await onA.post(`/webhooks/${endpointId}/test`)).status).toBe(303);
-    await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => receiver.received.length, { timeout: scaled(10_000) }).toBe(1);
     await expect
-      .poll(async () => visibleText((await onB.get(`/webhooks/${endpointId}`)).text), { timeout: 10_000 })
+      .poll(async () => visibleText((await onB.get(`/webhooks/${endpointId}`)).text), { timeout: scaled(10_000) })
       .toMatch(/succeeded HTTP 200/);
 
     const keyId = /\/keys\/(key_[A-Za-z0-9]+)\/revoke/.exec((await onB.get("/keys")).text)![1]!;

@@ -3,10 +3,10 @@
  * counters, sandbox clocks; and a start-up refused on a database whose schema is behind. Needs a
  * PostgreSQL server: `npm run test:postgres` starts a throwaway one.
  */
-import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnServer } from "../../scripts/lib/server-process.js";
 import { createDatabase } from "../../scripts/lib/fresh-database.js";
+import { keysCli } from "../support/keys-cli.js";
 import { freshDatabase, startInstance, type Instance } from "../support/server-instances.js";
 
 const serverUrl = process.env.PARTNER_API_TEST_DATABASE_URL;
@@ -21,24 +21,20 @@ describe.skipIf(!serverUrl)("instances on one database", () => {
       startInstance(database, { PARTNER_API_RATE_LIMIT_SCALE: "1" }),
       startInstance(database, { PARTNER_API_RATE_LIMIT_SCALE: "1" }),
     ]);
-  }, 60_000);
+  });
   afterAll(async () => {
     await Promise.all(instances.map((instance) => instance.stop()));
   });
 
-  const keys = (...args: string[]) =>
-    execFileSync("node_modules/.bin/tsx", ["scripts/keys.ts", ...args], {
-      env: { ...process.env, DATABASE_URL: database, PARTNER_API_DATA_DIR: "" },
-      encoding: "utf8",
-    });
+  const keys = (...args: string[]) => keysCli(args, { ...process.env, DATABASE_URL: database, PARTNER_API_DATA_DIR: "" });
   const withKey = (instance: Instance, key: string) =>
     fetch(`${instance.baseUrl}/api/v1/users?limit=1`, { headers: { Authorization: `Bearer ${key}` } }).then((response) => response.status);
 
   it("accept a key created with npm run keys on every instance, and refuse it on every instance from the request after its revocation", async () => {
-    const key = /sk_sandbox_\w+/.exec(keys("create", "--partner", "Shared Keys Ltd", "--env", "sandbox"))![0];
+    const key = /sk_sandbox_\w+/.exec(await keys("create", "--partner", "Shared Keys Ltd", "--env", "sandbox"))![0];
     expect(await withKey(instances[0]!, key)).toBe(200);
     expect(await withKey(instances[1]!, key)).toBe(200);
-    keys("revoke", "--key", key);
+    await keys("revoke", "--key", key);
     expect(await withKey(instances[0]!, key)).toBe(401);
     expect(await withKey(instances[1]!, key)).toBe(401);
   });
@@ -61,17 +57,11 @@ describe.skipIf(!serverUrl)("instances on one database", () => {
 describe.skipIf(!serverUrl)("a database whose schema is behind the server's", () => {
   it("is refused at start-up with one line naming npm run db:migrate, and nothing listens", async () => {
     const unmigrated = await createDatabase(serverUrl!, "partner_api_unmigrated");
-    const server = spawnServer(["--import", "tsx", "server/main.ts"], {
-      DATABASE_URL: unmigrated,
-      PORT: "0",
-      EMBED_PORT: "0",
-      DASHBOARD_PORT: "0",
-      DEMO_HOST_PORT: "0",
-    });
+    const server = spawnServer(["--import", "tsx", "server/main.ts"], { DATABASE_URL: unmigrated });
     expect(await server.exited).toBe(2);
     expect(server.errors().trim()).toMatch(
       /^database \(DATABASE_URL\): the database schema is behind this server .*run npm run db:migrate$/,
     );
     expect(server.output()).not.toMatch(/server on/);
-  }, 30_000);
+  });
 });

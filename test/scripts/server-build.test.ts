@@ -22,7 +22,7 @@ let metafile: Metafile;
 beforeAll(async () => {
   directory = mkdtempSync(join(tmpdir(), "server-build-"));
   metafile = await buildServer(directory);
-}, 60_000);
+});
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 /** The bundled module an input's import of `specifier` became. */
@@ -84,7 +84,7 @@ describe("the built server", () => {
     });
     const { child, output, exited } = server;
     try {
-      const port = /:(\d+)$/.exec((await announcedAddress(server, 10_000)) ?? "")?.[1];
+      const port = /:(\d+)$/.exec((await announcedAddress(server)) ?? "")?.[1];
       expect(port, output()).toBeDefined();
       expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
       expect((await fetch(`http://127.0.0.1:${port}/api/v1/health`, { headers: { Authorization: `Bearer ${KEY}` } })).status).toBe(200);
@@ -107,7 +107,7 @@ describe("the built server", () => {
       // V8 accepted the cache written by the build's priming run (else the entry says so).
       expect(output()).not.toContain("starting without it");
     } finally {
-      if (child.exitCode === null) child.kill("SIGKILL");
+      await server.kill();
     }
-  }, 30_000);
+  });
 });

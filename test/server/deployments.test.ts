@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,6 +8,7 @@ import { loadDeploymentConfig } from "../../server/config.js";
 import { storageLine } from "../../server/startup/storage-report.js";
 import { rateLimits } from "../../generated/operations.js";
 import { captureLogger } from "../support/capture-logger.js";
+import { keysCli } from "../support/keys-cli.js";
 import { PARTNER_A_KEY, startTestServer, type TestServer } from "../support/test-server.js";
 
 /** `npm run keys` keeps keys in the partners file unless DATABASE_URL or PARTNER_API_DATA_DIR is set (empty is unset). */
@@ -185,11 +185,7 @@ describe("the start-up banner's line on where data lives", () => {
 describe("npm run keys", () => {
   it("creates a key, prints it once, stores only its hash, and the server accepts it", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "keys-")), "partners.json");
-    const output = execFileSync(
-      "node_modules/.bin/tsx",
-      ["scripts/keys.ts", "create", "--partner", "Acme Hosting", "--env", "sandbox", "--config", file],
-      { encoding: "utf8", env: PARTNERS_FILE_MODE },
-    );
+    const output = await keysCli(["create", "--partner", "Acme Hosting", "--env", "sandbox", "--config", file], PARTNERS_FILE_MODE);
     const key = /sk_sandbox_[A-Za-z0-9]{32}/.exec(output)![0];
     const stored = readFileSync(file, "utf8");
     expect(stored).not.toContain(key);
@@ -201,7 +197,7 @@ describe("npm run keys", () => {
     const { keys } = createApp(config.app);
     expect(await keys.partnerFor(key)).toEqual({ id: "acme_hosting", name: "Acme Hosting" });
 
-    execFileSync("node_modules/.bin/tsx", ["scripts/keys.ts", "revoke", "--key", key, "--config", file], { env: PARTNERS_FILE_MODE });
+    await keysCli(["revoke", "--key", key, "--config", file], PARTNERS_FILE_MODE);
     expect(await createApp(loadDeploymentConfig({ PARTNER_API_CONFIG: file }).app).keys.partnerFor(key)).toBeNull();
   });
 });

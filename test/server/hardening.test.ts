@@ -1,7 +1,8 @@
 /** Security headers, no CORS, structured logs without secrets, graceful shutdown. */
 import type { Server } from "node:http";
 import { connect } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { scaled } from "../../scripts/lib/deadlines.js";
 import { serveOnLoopback } from "../support/listen.js";
 import { createApp, type AppConfig } from "../../server/app.js";
 import { healthHandlers } from "../../server/handlers/health.js";
@@ -103,7 +104,7 @@ describe("structured logs", () => {
   const logs = captureLogger("info");
   let server: Server;
   let baseUrl: string;
-  let releaseSlow!: () => void;
+  let releaseSlow: (() => void) | undefined;
   beforeAll(async () => {
     ({ server, baseUrl } = await listen({
       partners: [{ partner: { id: "logged", name: "Logged" }, keys: [KEY] }],
@@ -205,11 +206,10 @@ describe("structured logs", () => {
   it("log a request whose client went away before the answer, marked aborted", async () => {
     const controller = new AbortController();
     const gone = call("/api/v1/health", { signal: controller.signal }).catch((error: Error) => error);
-    for (let i = 0; i < 100 && !releaseSlow; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    await vi.waitFor(() => expect(releaseSlow).toBeDefined(), { timeout: scaled(1_000) });
     controller.abort();
     expect(await gone).toBeInstanceOf(Error);
-    for (let i = 0; i < 100 && logs.lines.at(-1)?.operationId !== "getApiHealth"; i++)
-      await new Promise((resolve) => setTimeout(resolve, 10));
+    await vi.waitFor(() => expect(logs.lines.at(-1)?.operationId).toBe("getApiHealth"), { timeout: scaled(1_000) });
     expect(logs.lines.at(-1)).toMatchObject({
       msg: "request",
       route: "/api/v1/health",
@@ -217,7 +217,7 @@ describe("structured logs", () => {
       partner: "logged",
       aborted: true,
     });
-    releaseSlow();
+    releaseSlow!();
   });
 });
 
@@ -354,24 +354,18 @@ describe("graceful shutdown", () => {
   it("npm start (server/main.ts) logs the bound address, serves, and exits 0 on SIGTERM", async () => {
     const key = "sk_sandbox_childProcessKey00000000000000";
     const server = spawnServer(["--import", "tsx", "server/main.ts"], {
-      PORT: "0",
-      EMBED_PORT: "0",
-      DASHBOARD_PORT: "0",
-      DEMO_HOST_PORT: "0",
       LOG_LEVEL: "info",
       PARTNER_API_CONFIG: "/nonexistent.json",
       PARTNER_API_KEYS: `child:${key}`,
     });
     const { child, output, exited } = server;
     try {
-      const port = /:(\d+)$/.exec((await announcedAddress(server, 20_000)) ?? "")?.[1];
+      const port = /:(\d+)$/.exec((await announcedAddress(server)) ?? "")?.[1];
       expect(port, output()).toBeDefined();
       expect(Number(port)).toBeGreaterThan(0);
       expect((await fetch(`http://127.0.0.1:${port}/api/v1/health`, { headers: { Authorization: `Bearer ${key}` } })).status).toBe(200);
-      const signalled = Date.now();
       child.kill("SIGTERM");
       expect(await exited).toBe(0);
-      expect(Date.now() - signalled).toBeLessThan(5000);
       const lines = output()
         .split("\n")
         .filter((line) => line.startsWith("{"))
@@ -381,7 +375,7 @@ describe("graceful shutdown", () => {
       expect(lines).toContainEqual(expect.objectContaining({ msg: "stopped", complete: true }));
       expect(output()).not.toContain(key);
     } finally {
-      if (child.exitCode === null) child.kill("SIGKILL");
+      await server.kill();
     }
-  }, 30_000);
+  });
 });

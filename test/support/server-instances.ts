@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll } from "vitest";
 import { freshDatabase } from "../../scripts/lib/fresh-database.js";
-import { announcedAddress, spawnServer, type ServerProcess } from "../../scripts/lib/server-process.js";
+import { servingAddress, spawnServer, type ServerProcess } from "../../scripts/lib/server-process.js";
 
 export { freshDatabase };
 
@@ -29,18 +29,13 @@ export interface Instance {
 export async function startInstance(databaseUrl: string, env: NodeJS.ProcessEnv = {}): Promise<Instance> {
   const process = spawnServer(["--import", "tsx", "server/main.ts"], {
     DATABASE_URL: databaseUrl,
-    PORT: "0",
-    EMBED_PORT: "0",
-    DEMO_HOST_PORT: "0",
-    DASHBOARD_PORT: "0",
     LOG_LEVEL: "warn",
     PARTNER_API_KEYS: `racer:${RACE_PARTNER_KEY}`,
     // The races send bursts no partner's limits would let through; the limits are not what they test.
     PARTNER_API_RATE_LIMIT_SCALE: "1000",
     ...env,
   });
-  const baseUrl = await announcedAddress(process, 30_000);
-  if (!baseUrl) throw new Error(`an instance did not start:\n${process.output()}`);
+  const baseUrl = await servingAddress("an instance on the shared database", process);
   return {
     process,
     baseUrl,
@@ -57,13 +52,9 @@ export async function startInstance(databaseUrl: string, env: NodeJS.ProcessEnv 
       const text = await response.text();
       return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
     },
-    async kill() {
-      process.child.kill("SIGKILL");
-      await process.exited;
-    },
+    kill: () => process.kill(),
     async stop() {
-      if (process.child.exitCode === null) process.child.kill("SIGTERM");
-      await process.exited;
+      await process.stop();
     },
   };
 }
@@ -77,7 +68,7 @@ export function useTwoInstances(databaseUrl: string): Instance[] {
   beforeAll(async () => {
     const database = await freshDatabase(databaseUrl);
     instances.push(...(await Promise.all([startInstance(database), startInstance(database)])));
-  }, 60_000);
+  });
   afterAll(async () => {
     await Promise.all(instances.map((instance) => instance.stop()));
   });

@@ -2,15 +2,16 @@
  * Keys of the partners file on a running server: a key revoked or created with `npm run keys`
  * counts from the next request, without a restart; what the server says about its keys at start-up.
  */
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { scaled } from "../../../scripts/lib/deadlines.js";
 import { createApp } from "../../../server/app.js";
 import { hashApiKey } from "../../../server/auth/api-keys.js";
 import { announcedAddress, spawnServer, type ServerProcess } from "../../../scripts/lib/server-process.js";
 import { captureLogger } from "../../support/capture-logger.js";
+import { keysCli } from "../../support/keys-cli.js";
 
 /** `npm run keys` keeps keys in the partners file unless DATABASE_URL or PARTNER_API_DATA_DIR is set (empty is unset). */
 const PARTNERS_FILE_MODE = { ...process.env, DATABASE_URL: "", PARTNER_API_DATA_DIR: "" };
@@ -24,11 +25,10 @@ function partnersFilePath(): string {
   return join(directory, "partners.json");
 }
 
-/** `npm run keys -- ...`; returns what it printed. */
-const keysCli = (file: string, ...args: string[]) =>
-  execFileSync("node_modules/.bin/tsx", ["scripts/keys.ts", ...args, "--config", file], { encoding: "utf8", env: PARTNERS_FILE_MODE });
-const createKey = (file: string, partner: string, environment = "sandbox") =>
-  /sk_(?:sandbox|live)_[A-Za-z0-9]{32}/.exec(keysCli(file, "create", "--partner", partner, "--env", environment))![0];
+/** `npm run keys -- ...` on the partners file `file`; returns what it printed. */
+const keysOn = (file: string, ...args: string[]) => keysCli([...args, "--config", file], PARTNERS_FILE_MODE);
+const createKey = async (file: string, partner: string, environment = "sandbox") =>
+  /sk_(?:sandbox|live)_[A-Za-z0-9]{32}/.exec(await keysOn(file, "create", "--partner", partner, "--env", environment))![0];
 
 /** A partners file written by hand: one partner with these sandbox keys. */
 function writePartners(file: string, keys: string[]): void {
@@ -53,19 +53,15 @@ function appFollowing(file: string) {
 
 describe("a running server's keys from the partners file", () => {
   let server: ServerProcess | undefined;
-  afterEach(() => {
-    if (server?.child.exitCode === null) server.child.kill("SIGKILL");
+  afterEach(async () => {
+    await server?.kill();
     server = undefined;
   });
 
   it("refuse a key revoked with npm run keys from the very next request, and accept one created meanwhile, without a restart", async () => {
     const file = partnersFilePath();
-    const first = createKey(file, "Acme Hosting");
+    const first = await createKey(file, "Acme Hosting");
     server = spawnServer(["--import", "tsx", "server/main.ts"], {
-      PORT: "0",
-      EMBED_PORT: "0",
-      DASHBOARD_PORT: "0",
-      DEMO_HOST_PORT: "0",
       LOG_LEVEL: "info",
       PARTNER_API_CONFIG: file,
     });
@@ -74,12 +70,12 @@ describe("a running server's keys from the partners file", () => {
     const status = async (key: string) => (await fetch(`${baseUrl}/api/v1/health`, { headers: { Authorization: `Bearer ${key}` } })).status;
     expect(await status(first)).toBe(200);
 
-    const second = createKey(file, "Acme Hosting");
+    const second = await createKey(file, "Acme Hosting");
     expect(await status(second)).toBe(200);
-    keysCli(file, "revoke", "--key", first);
+    await keysOn(file, "revoke", "--key", first);
     expect(await status(first)).toBe(401);
     expect(await status(second)).toBe(200);
-    const other = createKey(file, "Other Partner");
+    const other = await createKey(file, "Other Partner");
     expect(await status(other)).toBe(200);
 
     // A request's line is written once its answer is done: wait for the last one.
@@ -89,8 +85,7 @@ describe("a running server's keys from the partners file", () => {
         .split("\n")
         .filter((line) => line.startsWith("{"))
         .map((line) => JSON.parse(line) as Record<string, unknown>);
-    for (let i = 0; i < 100 && logLines().filter((line) => line.msg === "request").length < 5; i++)
-      await new Promise((resolve) => setTimeout(resolve, 10));
+    await vi.waitFor(() => expect(logLines().filter((line) => line.msg === "request")).toHaveLength(5), { timeout: scaled(2_000) });
     const lines = logLines();
     expect(lines.filter((line) => line.msg === "request").map((line) => [line.status, line.partner])).toEqual([
       [200, "acme_hosting"],
@@ -105,15 +100,15 @@ describe("a running server's keys from the partners file", () => {
         { id: "other_partner", keys: { sandbox: 1, production: 0 } },
       ],
     });
-  }, 30_000);
+  });
 });
 
 describe("the partners file a server follows", () => {
-  it("is written whole by npm run keys: a new file renamed over the old one, nothing left beside it", () => {
+  it("is written whole by npm run keys: a new file renamed over the old one, nothing left beside it", async () => {
     const file = partnersFilePath();
-    createKey(file, "Acme");
+    await createKey(file, "Acme");
     const before = statSync(file);
-    createKey(file, "Acme");
+    await createKey(file, "Acme");
     expect(statSync(file).ino).not.toBe(before.ino);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(readdirSync(join(file, ".."))).toEqual(["partners.json"]);
@@ -175,8 +170,8 @@ describe("the partners file a server follows", () => {
 
   it("gives a deployment only the keys of its environment", async () => {
     const file = partnersFilePath();
-    const live = createKey(file, "Acme", "production");
-    const sandbox = createKey(file, "Acme", "sandbox");
+    const live = await createKey(file, "Acme", "production");
+    const sandbox = await createKey(file, "Acme", "sandbox");
     const { keys } = appFollowing(file);
     expect(await keys.partnerFor(live)).toBeNull();
     expect(await keys.partnerFor(sandbox)).toEqual({ id: "acme", name: "Acme" });

@@ -1,5 +1,6 @@
 /** GET login_url: the token exchange, the session cookie, its 24 hours, and its end. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { scaled } from "../../../scripts/lib/deadlines.js";
 import { DAY } from "../../../server/clock.js";
 import { BROWSER_SESSIONS_PER_USER, hashSessionToken, LOGIN_SESSIONS_PER_USER } from "../../../server/auth/user-sessions.js";
 import { removeEndedSessions } from "../../../server/scheduling/session-expiry.js";
@@ -240,8 +241,10 @@ describe("ended sessions", () => {
     );
     try {
       s.clock.advance(DAY);
-      for (let i = 0; i < 200 && (await storedSessions()).login > 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
-      expect(await storedSessions()).toEqual({ login: 0, browser: 0 });
+      await vi.waitFor(async () => expect(await storedSessions()).toEqual({ login: 0, browser: 0 }), {
+        timeout: scaled(1_000),
+        interval: 5,
+      });
     } finally {
       stop();
     }

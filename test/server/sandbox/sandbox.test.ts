@@ -1,5 +1,6 @@
 /** The sandbox: per-partner clocks, the transfer and domain timelines they drive, magic values, test helpers. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { scaled } from "../../../scripts/lib/deadlines.js";
 import { serveOnLoopback, type Listener } from "../../support/listen.js";
 import createClient from "openapi-fetch";
 import type { paths } from "../../../generated/types/full.js";
@@ -528,9 +529,11 @@ describe("the periodic sweep", () => {
     s.clock.advance(2 * 3600_000);
     const errors: unknown[] = [];
     const stop = startDueChangeSweep(s.services, (error) => errors.push(error), 5);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    stop();
+    try {
+      await vi.waitFor(async () => expect((await getTransfer(id)).status).toBe("in_progress"), { timeout: scaled(2_000), interval: 10 });
+    } finally {
+      stop();
+    }
     expect(errors).toEqual([]);
-    expect((await getTransfer(id)).status).toBe("in_progress");
   });
 });

@@ -4,6 +4,7 @@
  * of every statement it sends is read with EXPLAIN. On PGlite, in npm test.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scaled } from "../../../scripts/lib/deadlines.js";
 import { migrate, openSql } from "../../../server/store/postgres/index.js";
 import { PgApiKeyStore } from "../../../server/store/postgres/pg-shared-stores.js";
 import { PgRequestHistoryStore } from "../../../server/store/postgres/pg-dashboard-stores.js";
@@ -97,7 +98,7 @@ describe("the plans of the hot lookups, with 20k records, 20k users and 20k deli
         FROM generate_series(1, ${TRANSFERS}) i;
       ANALYZE;
     `);
-  }, 120_000);
+  }, scaled(120_000));
   afterAll(() => sql.close());
 
   type Lookup = (store: PgStore, webhooks: PgWebhookStore, keys: PgApiKeyStore, requests: PgRequestHistoryStore) => Promise<unknown>;

@@ -1,6 +1,7 @@
 /** The store contract, and what only a database shows, on each PostgreSQL the tests have (test-databases.ts). */
 import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scaled } from "../../../scripts/lib/deadlines.js";
 import { StoreUnavailableError } from "../../../server/store/persistence.js";
 import { knownMigrations } from "../../../server/store/postgres/migrations.js";
 import { migrate, openPostgresPersistence, openSql, type PostgresPersistence, schemaState } from "../../../server/store/postgres/index.js";
@@ -19,7 +20,7 @@ for (const database of TEST_DATABASES) {
     let drop: () => Promise<void>;
     beforeAll(async () => {
       ({ persistence, drop } = await database.open());
-    }, 60_000);
+    });
     afterAll(() => drop());
 
     it("refuses a second domain of a name", async () => {
@@ -172,7 +173,7 @@ describe("a database out of reach", () => {
         const started = performance.now();
         await expect(sql.query("SELECT 1")).rejects.toBeInstanceOf(StoreUnavailableError);
         // Bounded: refused once the wait for a connection ran out, not queued without end.
-        expect(performance.now() - started).toBeLessThan(5_000);
+        expect(performance.now() - started).toBeLessThan(scaled(5_000));
         release!();
         await held;
       } finally {

@@ -137,7 +137,7 @@ export function describeStoreContract(
     let close: () => Promise<void>;
     beforeAll(async () => {
       ({ persistence, close } = await open());
-    }, 60_000);
+    });
     afterAll(() => close());
 
     /** A partner of the test's own with one user. */

@@ -1,6 +1,7 @@
 /** Webhooks end to end: endpoints through the API, signed deliveries to a real receiver, retries on the clock. */
 import { createHmac } from "node:crypto";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { Deadline, pause } from "../../../scripts/lib/deadlines.js";
 import { RETRY_DELAYS_S } from "../../../server/webhooks/retry-schedule.js";
 import { loadDocument, pointer, SchemaValidator } from "../../support/openapi-document.js";
 import { useTestServer } from "../../support/test-server.js";
@@ -49,10 +50,10 @@ const emitUserDeleted = async (user_identifier = "u1") => {
   await s.api.DELETE("/api/v1/users/{user_identifier}", { params: { path: { user_identifier } } });
 };
 /** Waits, a few milliseconds at a time, for something the dispatcher does in the background. */
-async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  for (const started = Date.now(); !condition(); ) {
-    if (Date.now() - started > timeoutMs) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 5));
+async function until(condition: () => boolean, baseMs = 5000): Promise<void> {
+  for (const deadline = new Deadline(baseMs); !condition(); ) {
+    if (deadline.passed) throw new Error(`condition not met ${deadline.describe()}`);
+    await pause(5);
   }
 }
 const registerDomain = (domain_name: string) => s.api.POST("/api/v1/sandbox/domains", { body: { user_identifier: "u1", domain_name } });
