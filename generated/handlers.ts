@@ -33,6 +33,8 @@ export type Handler<K extends OperationId, Context> = (
 
 /** One handler per operation of both variants: a missing or mistyped handler does not compile. */
 export interface OperationHandlers<Context> {
+  /** GET / */
+  getServiceIndex: Handler<"getServiceIndex", Context>;
   /** GET /health */
   getHealth: Handler<"getHealth", Context>;
   /** GET /api/v1/health */

@@ -27,6 +27,7 @@ export interface OperationInfo {
 
 /** Every operation of both variants, keyed by operationId. */
 export const operationTable = {
+  getServiceIndex: {"method":"get","path":"/","tag":"Health","variants":["R","D"],"environments":["production","sandbox"],"rateLimitClass":null,"rateLimitExempt":false,"authenticated":false,"successStatus":200,"hasRequestBody":false,"listErrorStatuses":[],"integerQueryParameters":[],"headerParameters":[]},
   getHealth: {"method":"get","path":"/health","tag":"Health","variants":["R","D"],"environments":["production","sandbox"],"rateLimitClass":null,"rateLimitExempt":false,"authenticated":false,"successStatus":200,"hasRequestBody":false,"listErrorStatuses":[],"integerQueryParameters":[],"headerParameters":[]},
   getApiHealth: {"method":"get","path":"/api/v1/health","tag":"Health","variants":["R","D"],"environments":["production","sandbox"],"rateLimitClass":null,"rateLimitExempt":false,"authenticated":true,"successStatus":200,"hasRequestBody":false,"listErrorStatuses":[],"integerQueryParameters":[],"headerParameters":[]},
   listUsers: {"method":"get","path":"/api/v1/users","tag":"Users","variants":["D"],"environments":["production","sandbox"],"rateLimitClass":"user_retrieval","rateLimitExempt":false,"authenticated":true,"successStatus":200,"hasRequestBody":false,"listErrorStatuses":[],"integerQueryParameters":["limit","offset"],"headerParameters":[]},

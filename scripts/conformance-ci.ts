@@ -6,7 +6,8 @@
  *   3. against the Prism mock, stateless checks only (the spec's own examples conform);
  *   4. against the reference server on the PostgreSQL store: PGlite in a directory of its own, or a
  *      fresh database on the server PARTNER_API_TEST_DATABASE_URL names (`npm run test:postgres`).
- * The reference server is the built one `npm start` runs (scripts/lib/server-build.ts), built here.
+ * The reference server is the built one `npm start` runs (scripts/lib/server-build.ts), built here
+ * unless the build in dist/server is of the same sources.
  * Every process is started here on free ports and stopped at the end; exits non-zero if any run fails.
  */
 import type { ChildProcess } from "node:child_process";
@@ -17,7 +18,7 @@ import { SANDBOX_BUNDLE_PATHS } from "../generated/deployment.js";
 import { freePort, NotServingError, waitUntilServing } from "./lib/local-ports.js";
 import { spawnOwned, stopOwned } from "./lib/owned-processes.js";
 import { freshDatabase } from "./lib/fresh-database.js";
-import { buildServer, SERVE_ARGUMENTS } from "./lib/server-build.js";
+import { buildServerUnlessCurrent, SERVE_ARGUMENTS } from "./lib/server-build.js";
 import { servingAddress, spawnServer } from "./lib/server-process.js";
 
 const KEY = "sk_sandbox_conformanceCiPartnerA0000000000";
@@ -64,12 +65,14 @@ const serverSettings = {
   EMBED_PORT: "0",
   DASHBOARD_PORT: "0",
   PARTNER_API_KEYS: `ci_a:${KEY},ci_b:${SECOND_KEY}`,
+  // The suite's partners are the two above; a demo partner would only cost start-up time.
+  PARTNER_API_DEMO: "off",
   // The suite makes a few hundred calls a minute; the limits themselves are tested elsewhere.
   PARTNER_API_RATE_LIMIT_SCALE: "100",
   LOG_LEVEL: "silent",
 };
 try {
-  await buildServer();
+  await buildServerUnlessCurrent();
   const servers = [
     spawnServer([...SERVE_ARGUMENTS], { ...serverSettings, DATABASE_URL: "", PARTNER_API_DATA_DIR: "" }),
     spawnServer([...SERVE_ARGUMENTS], { ...serverSettings, ...(await postgresStore()) }),

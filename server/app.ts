@@ -45,6 +45,11 @@ export interface AppConfig {
   /** Variants served; default both. */
   variants?: readonly Variant[];
   embedBaseUrl: string;
+  /**
+   * Where people reach the partner dashboard, whose /docs/ is the developer portal: named by the
+   * API's root (GET /) and its 404s. None where no dashboard is served.
+   */
+  dashboardUrl?: string;
   partners: ReadonlyArray<{
     partner: Partner;
     keys?: readonly string[];
@@ -123,6 +128,7 @@ export function createApp(config: AppConfig): PartnerApi {
   const clock = config.clock ?? systemClock;
   const outbox = new MemoryOutbox();
   const persistence = config.persistence ?? new MemoryPersistence();
+  const dashboardUrl = config.dashboardUrl?.replace(/\/$/, "") ?? null;
   // The stores are read through `services` at each use: tests swap them for fresh ones between cases.
   const clocks = new PartnerClocks(clock, config.environment, () => services.persistence.clockOffsets);
   const dispatcher = new WebhookDispatcher({
@@ -149,6 +155,8 @@ export function createApp(config: AppConfig): PartnerApi {
       variants,
       embedBaseUrl: config.embedBaseUrl.replace(/\/$/, ""),
       embedOrigins: new Map(config.partners.map(({ partner, embedOrigins = [] }) => [partner.id, embedOrigins])),
+      dashboardUrl,
+      referenceUrl: dashboardUrl && `${dashboardUrl}/docs/`,
     },
   };
   // Deliveries were written with the change that caused them (server/transactions.ts); this only sends them sooner.
@@ -202,7 +210,7 @@ export function createApp(config: AppConfig): PartnerApi {
       authenticate(keys),
       recordRequests(requests, config.environment, () => clock.now()),
       rateLimit(new RateLimiter(config.rateLimits ?? DEFAULT_RATE_LIMITS, () => services.rateLimitStore), services),
-      answerUnaddressed,
+      answerUnaddressed(services.deployment.referenceUrl),
       checkIntegerQuery,
       jsonBody("1mb"),
       ...OpenApiValidator.middleware(
@@ -214,7 +222,7 @@ export function createApp(config: AppConfig): PartnerApi {
     ),
   );
   registerRoutes(app, { ...handlers, ...config.handlers }, services);
-  app.use(errorHandler(logger));
+  app.use(errorHandler(logger, services.deployment.referenceUrl));
   const routes = [...new Set(servedOperations(services.deployment).map((id) => operationTable[id].path))].sort();
   return { app, services, keys, outbox, requests, routes };
 }

@@ -15,7 +15,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { constants, Script } from "node:vm";
+import { Script } from "node:vm";
 import { BUNDLE_FILE, CODE_CACHE_FILE, WRITE_CODE_CACHE_ENV } from "./bundle-files.js";
 
 const bundlePath = join(__dirname, BUNDLE_FILE);
@@ -26,8 +26,8 @@ const cachedData = existsSync(cachePath) ? readFileSync(cachePath) : undefined;
 const script = new Script(`(function (exports, require, module, __filename, __dirname) {${readFileSync(bundlePath, "utf8")}\n})`, {
   filename: bundlePath,
   cachedData,
-  // import() inside the bundle resolves as in any module (the bundle has none today).
-  importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  // No importModuleDynamically: the bundle has no import() (PGlite, kept out of it, is required, see
+  // server/store/postgres/postgres-persistence.ts), and the option's default loader warns that it is experimental.
 });
 if (cachedData && script.cachedDataRejected) {
   console.error(

@@ -12,7 +12,8 @@
  * added to the partners file's `embed_origins`), DEMO_HOST_PORT (3002: the demo partner's page that
  * frames the interface, served only for the demo partner; 0 turns it off), DASHBOARD_PORT (3003:
  * the partner dashboard and developer portal; 0 turns them off), PARTNER_API_DASHBOARD_URL (where
- * the dashboard is reached, for the links it sends; default http://HOST:DASHBOARD_PORT), LOG_LEVEL (info).
+ * the dashboard is reached, for the links it sends; default http://HOST:DASHBOARD_PORT), LOG_LEVEL (info),
+ * PARTNER_API_DEMO (on | off: whether a sandbox makes the demo partner and prints its key and sign-in).
  * Where data lives (docs/persistence.md): DATABASE_URL (postgres://...: a PostgreSQL server, shared
  * by any number of instances) or PARTNER_API_DATA_DIR (embedded PostgreSQL, PGlite, in that
  * directory: one process), never both; neither keeps it in this process's memory.
@@ -61,6 +62,8 @@ export interface DeploymentConfig {
   dashboardUrl: string;
   /** PARTNER_API_EMBED_ORIGINS by partner id, also for partners made after loading (the demo partner). */
   embedOrigins: ReadonlyMap<string, string[]>;
+  /** Whether a sandbox makes the demo partner (server/startup/demo-partner.ts); PARTNER_API_DEMO=off says not. */
+  demo: boolean;
   logLevel: LevelWithSilent;
   storage: StorageConfig;
   app: AppConfig;
@@ -100,6 +103,12 @@ function defaultEmbedUrl(host: string, embedPort: number | null): string {
   const address = ipaddr.parse(host);
   if (["loopback", "unspecified"].includes(address.range())) return `http://localhost:${port}`;
   return address.kind() === "ipv6" ? `http://[${address.toString()}]:${port}` : `http://${address.toString()}:${port}`;
+}
+
+function parseDemo(value: string | undefined): boolean {
+  if (value === undefined || value === "" || value === "on") return true;
+  if (value === "off") return false;
+  return fail(`PARTNER_API_DEMO must be on or off (got ${value})`);
 }
 
 function parseVariants(value: string | undefined): Variant[] {
@@ -221,23 +230,27 @@ export function loadDeploymentConfig(env: NodeJS.ProcessEnv): DeploymentConfig {
   const dashboardPort = parsePort("DASHBOARD_PORT", env.DASHBOARD_PORT, DEFAULT_DASHBOARD_PORT);
   if (env.PARTNER_API_DASHBOARD_URL !== undefined && !URL.canParse(env.PARTNER_API_DASHBOARD_URL))
     fail(`PARTNER_API_DASHBOARD_URL must be a URL such as https://dashboard.example.com (got ${env.PARTNER_API_DASHBOARD_URL})`);
+  const dashboardUrl = (env.PARTNER_API_DASHBOARD_URL ?? `http://${urlHost(host)}:${dashboardPort ?? DEFAULT_DASHBOARD_PORT}`).replace(
+    /\/$/,
+    "",
+  );
   return {
     port,
     host,
     embedPort,
     demoHostPort: parsePort("DEMO_HOST_PORT", env.DEMO_HOST_PORT, 3002),
     dashboardPort,
-    dashboardUrl: (env.PARTNER_API_DASHBOARD_URL ?? `http://${urlHost(host)}:${dashboardPort ?? DEFAULT_DASHBOARD_PORT}`).replace(
-      /\/$/,
-      "",
-    ),
+    dashboardUrl,
     embedOrigins,
+    demo: parseDemo(env.PARTNER_API_DEMO),
     logLevel: parseLogLevel(env.LOG_LEVEL),
     storage: parseStorage(env),
     app: {
       environment,
       variants: parseVariants(env.PARTNER_API_VARIANTS),
       embedBaseUrl: env.PARTNER_API_EMBED_URL ?? defaultEmbedUrl(host, embedPort),
+      // The API names the dashboard where one is served: this process's, or the one PARTNER_API_DASHBOARD_URL names.
+      dashboardUrl: dashboardPort !== null || env.PARTNER_API_DASHBOARD_URL !== undefined ? dashboardUrl : undefined,
       partners,
       partnersFile: partnersFilePath,
       rateLimits: scaleRateLimits(DEFAULT_RATE_LIMITS, rateLimitScale),

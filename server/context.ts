@@ -18,6 +18,10 @@ export interface Deployment {
   embedBaseUrl: string;
   /** By partner id: the origins allowed to frame the embedded interface (none: nothing may). */
   embedOrigins: ReadonlyMap<string, readonly string[]>;
+  /** Where people reach the partner dashboard, without a trailing slash; null where the deployment names none. */
+  dashboardUrl: string | null;
+  /** The developer portal (the dashboard's /docs/): the OpenAPI documents and their reference; null likewise. */
+  referenceUrl: string | null;
 }
 
 export interface Services {

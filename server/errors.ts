@@ -85,8 +85,9 @@ export const errorsByCode = {
   },
   not_found: {
     notFound: (what: string, id: string) => new ApiError("not_found", `${what} ${id} not found`),
-    /** 404 for a request that addresses no operation (see the spec's "Paths and methods"). */
-    noSuchOperation: () => new ApiError("not_found", "No such operation; see the API reference"),
+    /** 404 for a request that addresses no operation (see the spec's "Paths and methods"), naming the reference where it is known. */
+    noSuchOperation: (referenceUrl: string | null = null) =>
+      new ApiError("not_found", `No such operation; see the API reference${referenceUrl === null ? "" : ` at ${referenceUrl}`}`),
   },
   method_not_allowed: {
     methodNotAllowed: (method: string) => new ApiError("method_not_allowed", `${method} is not allowed on this path; see Allow`),

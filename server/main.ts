@@ -1,4 +1,4 @@
-/** `npm start`: a deployment of the reference server. A sandbox prints a ready key when none is configured. */
+/** `npm start`: a deployment of the reference server. A sandbox makes the demo partner and prints its ready key and sign-in. */
 // First, so its clock starts before the other modules are evaluated.
 import { markStartup, startupMarks } from "./startup-timeline.js";
 import type { Server } from "node:http";
@@ -8,7 +8,15 @@ import type { KeyRing } from "./auth/api-keys.js";
 import { logMailer, noMailer } from "./accounts/mailer.js";
 import { createDashboardApp, type PartnerDashboard } from "./dashboard/dashboard-app.js";
 import type { RequestRecorder } from "./request-history/request-recorder.js";
-import { DEMO_PARTNER, openDemoPartner, type DemoSignIn } from "./startup/demo-partner.js";
+import { DEMO_PARTNER, openDemoPartner, type DemoPartnerAccess } from "./startup/demo-partner.js";
+import {
+  demoKeySections,
+  demoSignInLine,
+  noDashboardLine,
+  noDemoLine,
+  noDemoSessionLine,
+  noEmbeddedInterfaceLine,
+} from "./startup/demo-banner.js";
 import { PartnersFileError } from "./auth/partners-file.js";
 import type { Services } from "./context.js";
 import { ConfigurationError, loadDeploymentConfig, type DeploymentConfig, type StorageConfig } from "./config.js";
@@ -46,19 +54,31 @@ function configured<T>(step: () => T): T {
 
 const config: DeploymentConfig = configured(() => loadDeploymentConfig(process.env));
 // LOG_LEVEL=silent for none; lines are JSON, one per request (see server/http/request-log.ts).
-const logger = stdoutLogger(config.logLevel);
+const { logger, releaseHeldLines } = stdoutLogger(config.logLevel);
 const environment = config.app.environment;
 const partnersFile = config.app.partnersFile!;
-// The demo partner is a sandbox convenience: a production server never makes or prints a key.
-/** The demo partner of a sandbox without configured partners: its account, key and sign-in are made once the store is open. */
-const demoPartner = environment === "sandbox" && config.app.partners.length === 0 ? DEMO_PARTNER : null;
+/**
+ * Why this sandbox makes no demo partner, or null when it makes one (beside any partner configured,
+ * so that a second key made with `npm run keys` does not take the demo away). The demo partner is a
+ * sandbox convenience: a production server never makes or prints a key, nor speaks of it.
+ */
+const noDemoReason =
+  environment !== "sandbox"
+    ? null
+    : !config.demo
+      ? "PARTNER_API_DEMO=off"
+      : config.app.partners.some(({ partner }) => partner.id === DEMO_PARTNER.id)
+        ? `a configured partner has its id, ${DEMO_PARTNER.id}`
+        : null;
+/** The demo partner of this sandbox: its account, key and sign-in are made once the store is open. */
+const demoPartner = environment === "sandbox" && noDemoReason === null ? DEMO_PARTNER : null;
 if (demoPartner) {
   // The demo page may frame the embedded interface, and so may origins PARTNER_API_EMBED_ORIGINS names for "demo".
   const embedOrigins = [
     ...(config.demoHostPort === null ? [] : [demoHostOrigin(config.demoHostPort)]),
     ...(config.embedOrigins.get(demoPartner.id) ?? []),
   ];
-  config.app.partners = [{ partner: demoPartner, keys: [], embedOrigins }];
+  config.app.partners = [...config.app.partners, { partner: demoPartner, keys: [], embedOrigins }];
 }
 /** The setting that chose the store, for messages. */
 const STORAGE_SETTING: Record<StorageConfig["kind"], string> = {
@@ -95,7 +115,7 @@ interface Deployment {
   /** The dashboard's state, whose API address is known once the API listens. */
   partnerDashboard: PartnerDashboard | null;
   servers: Server[];
-  demo: { apiBaseUrl: string; apiKey: string; userIdentifier: string; signIn: DemoSignIn | null } | null;
+  demo: (DemoPartnerAccess & { apiBaseUrl: string; userIdentifier: string }) | null;
 }
 
 async function assemble(persistence: Persistence): Promise<Deployment> {
@@ -120,12 +140,7 @@ async function assemble(persistence: Persistence): Promise<Deployment> {
           log: pageLog,
         });
   const demo = demoPartner
-    ? await openDemoPartner(persistence, environment, services.clock.now()).then(({ apiKey, signIn }) => ({
-        apiBaseUrl,
-        apiKey,
-        userIdentifier: DEMO_USER,
-        signIn,
-      }))
+    ? { ...(await openDemoPartner(persistence, environment, services.clock.now())), apiBaseUrl, userIdentifier: DEMO_USER }
     : null;
   const server = createHttpServer(app);
   const embed = config.embedPort === null ? null : createHttpServer(createEmbedApp(services, { log: pageLog }));
@@ -176,49 +191,55 @@ async function start(deployment: Deployment): Promise<void> {
 }
 
 /**
- * The human banner, written as one block after the `listening` log line: the demo session it names
- * is opened first, so the log line of that request comes before the banner, not inside it.
+ * The human banner, written as one block; the log lines of the start-up (`listening`, the request
+ * of the demo session it opens) were held, and come out after it.
  */
-async function announce({ server, embed, dashboard, partnerDashboard, keys, demo, persistence }: Deployment): Promise<void> {
+async function announce(deployment: Deployment): Promise<void> {
+  try {
+    await printBanner(deployment);
+  } finally {
+    releaseHeldLines();
+  }
+}
+
+async function printBanner({ server, embed, dashboard, partnerDashboard, keys, demo, persistence }: Deployment): Promise<void> {
   // The bound port: PORT=0 asks the system for a free one (the tests do).
   const baseUrl = `http://${config.host}:${(server.address() as AddressInfo).port}`;
   if (demo) demo.apiBaseUrl = baseUrl;
   if (partnerDashboard) partnerDashboard.dashboard.apiBaseUrl = baseUrl;
-  const lines = [
+  const head = [
     `partner-api ${environment} server on ${baseUrl} (variants ${config.app.variants?.join(", ")})`,
     storageLine(config.storage),
   ];
   const loaded = keys.loaded();
   const sources = { partnersFile, demoPartnerId: demo ? DEMO_PARTNER.id : null };
-  lines.push(...partnerKeyLines(loaded, environment, sources));
+  head.push(...partnerKeyLines(loaded, environment, sources));
   const stored = await storedKeyCount(persistence);
   // In memory, the only stored keys are the demo's, which the banner names itself.
   if (stored !== null && persistence.kind !== "memory")
-    lines.push(
+    head.push(
       `  ${stored} ${environment} key${stored === 1 ? "" : "s"} stored in the database (npm run keys with ${STORAGE_SETTING[config.storage.kind]})`,
     );
+  const access: string[] = [];
   if (dashboard) {
     const { dashboardUrl } = config;
-    lines.push("", `Partner dashboard: ${dashboardUrl}/   developer portal: ${dashboardUrl}/docs/`);
-    if (demo?.signIn) lines.push(`  sign in as ${demo.signIn.email} with the password ${demo.signIn.password} (set at each start)`);
-  }
-  if (demo) {
-    lines.push("", "API key of the demo partner (shown once; listed in the dashboard as “Demo key (npm start)”):", `  ${demo.apiKey}`, "");
-    lines.push(
-      "Try it:",
-      `  curl -s -X POST ${baseUrl}/api/v1/users -H 'Authorization: Bearer ${demo.apiKey}' -H 'Content-Type: application/json' -d '{"user_identifier":"user_1"}'`,
-      "",
-    );
-  }
+    access.push(`Partner dashboard: ${dashboardUrl}/   developer portal: ${dashboardUrl}/docs/`);
+    if (demo) access.push(demoSignInLine(demo.signIn));
+  } else access.push(noDashboardLine(demo !== null));
+  if (noDemoReason !== null) access.push(noDemoLine(noDemoReason));
+  const sections = [head, access];
+  if (demo) sections.push(...demoKeySections(demo, baseUrl));
   if (demo && embed) {
     const demoPage = config.demoHostPort === null ? null : `${demoHostOrigin(config.demoHostPort)}/`;
-    lines.push(
-      ...(await demoLines(demo, demoPage).catch((error: unknown) => {
+    sections.push(
+      await demoLines(demo, demoPage).catch((error: unknown) => {
         logger.error({ err: error }, "cannot open a demo session");
-        return [];
-      })),
+        return [noDemoSessionLine];
+      }),
     );
-  }
+  } else if (demo) sections.push([noEmbeddedInterfaceLine]);
+  // Sections apart by a blank line, and one after the last, as a block for people ends.
+  const lines = sections.filter((section) => section.length > 0).flatMap((section) => [...section, ""]);
   console.log(lines.join("\n"));
   const warning = stored ? null : noKeyWarning(loaded, environment, sources);
   if (warning) console.error(warning);

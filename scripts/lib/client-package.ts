@@ -1,16 +1,15 @@
 /**
- * Checks the client package as partners would install it: builds it, packs it with npm, lints the
- * tarball with publint and @arethetypeswrong/cli, checks its files and that nothing in it imports
- * from outside the package, then type-checks a consumer against the unpacked tarball, once with
- * Node's types and once without (@types/node is not a dependency the package may assume).
+ * The client package as partners install it. packClient builds it and packs it with npm (the
+ * tarball the developer portal serves: scripts/lib/client-tarball.ts). checkClientPackage then
+ * lints the tarball with publint and @arethetypeswrong/cli, checks its files and that nothing in it
+ * imports from outside the package, then type-checks a consumer against the unpacked tarball, once
+ * with Node's types and once without (@types/node is not a dependency the package may assume).
  */
 import { execFile } from "node:child_process";
 import { cp, mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
 import { promisify } from "node:util";
-import { publint } from "publint";
-import { formatMessage } from "publint/utils";
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
@@ -103,10 +102,22 @@ const NO_NODE_TYPES_CONSUMER_TSCONFIG = {
   files: ["consumer.ts"],
 };
 
-export async function checkClientPackage(workDir: string): Promise<ClientPackageReport> {
-  const problems: string[] = [];
-  // Built and packed from a copy of the package folder in workDir, never client/dist: several
-  // test runs in one work tree must not overwrite each other's build.
+export interface PackedClient {
+  /** The .tgz's path, in the work directory, under npm's name for it (partner-api-client-<version>.tgz). */
+  tarball: string;
+  /** Bytes of the .tgz, and of its files unpacked. */
+  size: number;
+  unpackedSize: number;
+  /** Paths inside the package, sorted. */
+  files: string[];
+}
+
+/**
+ * Builds the client and packs it with npm, in `workDir`: the tarball partners install. Built from a
+ * copy of the package folder there, never client/dist, so that several test runs or builds in one
+ * work tree do not overwrite each other's build.
+ */
+export async function packClient(workDir: string): Promise<PackedClient> {
   const packageDir = join(workDir, "package");
   const SOURCES_ONLY = new Set(["src", "scripts", "dist", ".build", "node_modules", "tsconfig.build.json", ".gitignore"]);
   await mkdir(packageDir);
@@ -123,8 +134,17 @@ export async function checkClientPackage(workDir: string): Promise<ClientPackage
   const packed = await command("npm", ["pack", packageDir, "--json", "--ignore-scripts", "--pack-destination", workDir], workDir);
   if (packed.exitCode !== 0) throw new Error(`npm pack failed:\n${packed.output}`);
   const [pack] = JSON.parse(packed.stdout) as [{ filename: string; size: number; unpackedSize: number; files: { path: string }[] }];
-  const tarball = join(workDir, pack.filename);
-  const files = pack.files.map((file) => file.path).sort();
+  return {
+    tarball: join(workDir, pack.filename),
+    size: pack.size,
+    unpackedSize: pack.unpackedSize,
+    files: pack.files.map((file) => file.path).sort(),
+  };
+}
+
+export async function checkClientPackage(workDir: string): Promise<ClientPackageReport> {
+  const problems: string[] = [];
+  const { tarball, size, unpackedSize, files } = await packClient(workDir);
 
   for (const file of files) {
     if (file !== "package.json" && file !== "README.md" && !file.startsWith("dist/"))
@@ -137,6 +157,8 @@ export async function checkClientPackage(workDir: string): Promise<ClientPackage
   }
 
   const bytes = await readFile(tarball);
+  // Loaded here, not at the top: packing alone (packClient) runs at `npm start`, which needs neither.
+  const [{ publint }, { formatMessage }] = await Promise.all([import("publint"), import("publint/utils")]);
   // The tarball itself, as the registry would serve it (publint then reads no file of the work tree).
   const lint = await publint({
     pack: { tarball: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer },
@@ -194,5 +216,5 @@ export async function checkClientPackage(workDir: string): Promise<ClientPackage
   const withoutNodeTypes = await installConsumer("consumer-without-node-types", false);
   await typecheckConsumer(withoutNodeTypes.consumerDir, NO_NODE_TYPES_CONSUMER_TSCONFIG, "a consumer without @types/node");
 
-  return { tarball, size: pack.size, unpackedSize: pack.unpackedSize, files, publint: publintMessages, attw, installedDir, problems };
+  return { tarball, size, unpackedSize, files, publint: publintMessages, attw, installedDir, problems };
 }

@@ -53,6 +53,21 @@ export interface DashboardSessionRow {
   expiresAt: Date;
 }
 
+/**
+ * The demo partner's sign-in and key as `npm start` first printed them (server/startup/demo-partner.ts),
+ * kept so that every instance and every restart on the same store prints them again. In plain text
+ * on purpose: they belong to the sandbox's demo partner, and every start prints them anyway.
+ */
+export interface DemoCredentialsRow {
+  partnerId: string;
+  password: string;
+  /** The hash set with the password: the member holding another means the password was changed in the dashboard. */
+  passwordHash: string;
+  /** The stored key's id, and the key itself. */
+  keyId: string;
+  apiKey: string;
+}
+
 /** What a change to the members of an account came to: the last owner is never removed or demoted. */
 export type MemberChange = "done" | "not_found" | "last_owner";
 
@@ -91,6 +106,15 @@ export interface AccountStore {
 
   /** Forgets sessions, invitations and sign-ups that ended by `now`. */
   deleteExpired(now: Date): Promise<number>;
+
+  findDemoCredentials(partnerId: string): Promise<DemoCredentialsRow | undefined>;
+  /** Keeps `row` unless the partner has credentials already; answers those kept (this row or the earlier ones). */
+  claimDemoCredentials(row: DemoCredentialsRow): Promise<DemoCredentialsRow>;
+  /**
+   * Puts a new key in place of the one whose id is `replacedKeyId`, unless another start replaced
+   * it first; answers the credentials kept (with this key or the other start's).
+   */
+  replaceDemoKey(partnerId: string, replacedKeyId: string, key: { keyId: string; apiKey: string }): Promise<DemoCredentialsRow>;
 }
 
 const copy = <T extends object>(row: T | undefined): T | undefined => row && { ...row };
@@ -102,6 +126,7 @@ export class MemoryAccountStore implements AccountStore {
   private readonly invitations = new Map<string, InvitationRow>();
   private readonly signUps = new Map<string, PendingSignUpRow>();
   private readonly sessions = new Map<string, DashboardSessionRow>();
+  private readonly demoCredentials = new Map<string, DemoCredentialsRow>();
 
   async createAccount(partner: PartnerAccountRow, owner: MemberRow): Promise<boolean> {
     if (this.memberIdByEmail.has(owner.email) || this.partners.has(partner.id)) return false;
@@ -218,5 +243,21 @@ export class MemoryAccountStore implements AccountStore {
           deleted++;
         }
     return deleted;
+  }
+
+  async findDemoCredentials(partnerId: string): Promise<DemoCredentialsRow | undefined> {
+    return copy(this.demoCredentials.get(partnerId));
+  }
+
+  async claimDemoCredentials(row: DemoCredentialsRow): Promise<DemoCredentialsRow> {
+    if (!this.demoCredentials.has(row.partnerId)) this.demoCredentials.set(row.partnerId, { ...row });
+    return { ...this.demoCredentials.get(row.partnerId)! };
+  }
+
+  async replaceDemoKey(partnerId: string, replacedKeyId: string, key: { keyId: string; apiKey: string }): Promise<DemoCredentialsRow> {
+    const row = this.demoCredentials.get(partnerId);
+    if (!row) throw new Error(`no demo credentials of ${partnerId} to replace the key of`);
+    if (row.keyId === replacedKeyId) Object.assign(row, key);
+    return { ...row };
   }
 }

@@ -4,7 +4,7 @@
  * store as the API; and the developer portal at /docs/. Server-rendered HTML whose forms work
  * without scripts; a small script adds copy buttons and confirmations.
  *
- * Request ladder: security headers, static assets and the portal, the pages before sign-in, then
+ * Request ladder: security headers, static assets, the icon and the portal, the pages before sign-in, then
  * every other page needs a session (else the sign-in page), and every POST passes the CSRF checks.
  */
 import { fileURLToPath } from "node:url";
@@ -14,6 +14,7 @@ import { DashboardSessions } from "../accounts/dashboard-sessions.js";
 import type { Mailer } from "../accounts/mailer.js";
 import { servicesOf, type Services } from "../context.js";
 import { errorPages } from "../web/error-pages.js";
+import { serveFavicon } from "../web/favicon.js";
 import { CSRF_FIELD, csrfRefusal } from "../web/csrf.js";
 import { readCookie, SESSION_COOKIE, FORM_COOKIE } from "./cookies.js";
 import { memberOf, type Dashboard, type MemberRequest } from "./dashboard-context.js";
@@ -156,7 +157,8 @@ export function createDashboardApp(options: DashboardOptions): PartnerDashboard 
   });
   app.use(securityHeaders);
   app.use("/assets", express.static(ASSETS, { index: false, fallthrough: false, cacheControl: false }));
-  registerDeveloperPortal(app, portal, dashboard);
+  serveFavicon(app);
+  registerDeveloperPortal(app, portal, dashboard, options.baseUrl);
   app.use(express.urlencoded({ extended: false, limit: "32kb", parameterLimit: 100, verify: requireUtf8Form }));
   registerPublicAccountRoutes(app, verifyCsrf(dashboard, false));
   app.use(requireMember(dashboard));

@@ -1,12 +1,14 @@
 /**
  * The developer portal at the docs address (/docs/ of the dashboard's host): the published
  * OpenAPI documents (`partner-api.yml`, Variant R, as the service description names it, and the
- * other bundles), the HTML reference of each, and how to install the client. Public: no sign-in.
+ * other bundles), the HTML reference of each, and the client's tarball with how to install it (the
+ * package is on no registry). Public: no sign-in.
  */
 import { existsSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Express } from "express";
 import { html } from "../web/html.js";
+import { clientTarballVersion, LATEST_CLIENT_TARBALL } from "./client-tarball-files.js";
 import type { Dashboard } from "./dashboard-context.js";
 import { page } from "./views/layout.js";
 
@@ -15,11 +17,14 @@ export interface PortalFiles {
   documents: string;
   /** The HTML reference pages (dist/docs/, built by `npm run build:server` or `npm run build:docs`). */
   reference: string;
+  /** The client's tarball, by version and as the latest (dist/client/, built by `npm run build:server`). */
+  client: string;
 }
 
 export const DEFAULT_PORTAL_FILES: PortalFiles = {
   documents: fileURLToPath(new URL("../../generated/openapi/", import.meta.url)),
   reference: fileURLToPath(new URL("../../dist/docs/", import.meta.url)),
+  client: fileURLToPath(new URL("../../dist/client/", import.meta.url)),
 };
 
 /** What each document is, by file name. */
@@ -40,7 +45,25 @@ const DOCUMENTS: ReadonlyArray<{ file: string; title: string; about: string }> =
 const REFERENCE_POLICY =
   "default-src 'none'; script-src 'self' 'unsafe-inline' blob:; worker-src blob:; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-function portalPage(available: { documents: Set<string>; reference: Set<string> }, dashboard: Dashboard): string {
+interface Available {
+  documents: Set<string>;
+  reference: Set<string>;
+  client: Set<string>;
+}
+
+/** The versioned tarball to offer: the newest, when the directory holds several. */
+const offeredTarball = (client: Set<string>) =>
+  [...client].filter((file) => clientTarballVersion(file) !== undefined).sort((a, b) => b.localeCompare(a, "en", { numeric: true }))[0];
+
+function installStep(available: Available, portalUrl: string) {
+  const tarball = offeredTarball(available.client);
+  if (tarball === undefined)
+    return html`<li>Install the client: its package is not built here (<code>npm run build:server</code> builds it). From a checkout of this repository, <code>npm pack --workspace @partner-api/client</code> makes <code>partner-api-client-&lt;version&gt;.tgz</code> to install.</li>`;
+  return html`<li>Install the client from this portal (it is on no npm registry): <pre class="example"><code>npm install ${portalUrl}/docs/client/${tarball}</code></pre>
+<span class="hint">Or download <a href="/docs/client/${tarball}">${tarball}</a>; <a href="/docs/client/${LATEST_CLIENT_TARBALL}">${LATEST_CLIENT_TARBALL}</a> is always the latest.</span></li>`;
+}
+
+function portalPage(available: Available, dashboard: Dashboard, portalUrl: string): string {
   const documents = DOCUMENTS.filter(({ file }) => available.documents.has(file));
   return page(
     "Developer portal",
@@ -49,7 +72,7 @@ function portalPage(available: { documents: Set<string>; reference: Set<string> 
 <section class="card" aria-labelledby="start-heading"><h2 id="start-heading">Start</h2>
 <ol>
 <li>Sign in to the <a href="/keys">dashboard</a> and create a sandbox key.</li>
-<li>Install the client: <pre class="example"><code>npm install @partner-api/client</code></pre></li>
+${installStep(available, portalUrl)}
 <li>Call the sandbox at <code>${dashboard.apiBaseUrl}</code>: <pre class="example"><code>curl -s ${dashboard.apiBaseUrl}/api/v1/domains/tlds -H 'Authorization: Bearer sk_sandbox_...'</code></pre></li>
 </ol>
 </section>
@@ -65,16 +88,21 @@ function portalPage(available: { documents: Set<string>; reference: Set<string> 
   );
 }
 
-export function registerDeveloperPortal(app: Express, files: PortalFiles, dashboard: Dashboard): void {
+/** `portalUrl`: where people reach the dashboard, for the install command the page shows. */
+export function registerDeveloperPortal(app: Express, files: PortalFiles, dashboard: Dashboard, portalUrl: string): void {
+  const listed = (directory: string, wanted: (file: string) => boolean) =>
+    new Set(existsSync(directory) ? readdirSync(directory).filter(wanted) : []);
   // Read at each request: `npm run build:docs` while the server runs adds pages without a restart.
-  const available = () => ({
-    documents: new Set(existsSync(files.documents) ? readdirSync(files.documents).filter((file) => file.endsWith(".yml")) : []),
-    reference: new Set(existsSync(files.reference) ? readdirSync(files.reference).filter((file) => file.endsWith(".html")) : []),
+  const available = (): Available => ({
+    documents: listed(files.documents, (file) => file.endsWith(".yml")),
+    reference: listed(files.reference, (file) => file.endsWith(".html")),
+    client: listed(files.client, (file) => file === LATEST_CLIENT_TARBALL || clientTarballVersion(file) !== undefined),
   });
+  const baseUrl = portalUrl.replace(/\/$/, "");
   app.get("/docs", (_req, res) => res.redirect(301, "/docs/"));
   app.get("/docs/", (_req, res) => {
     res.setHeader("Cache-Control", "no-cache");
-    res.type("html").send(portalPage(available(), dashboard));
+    res.type("html").send(portalPage(available(), dashboard, baseUrl));
   });
   app.get("/docs/:file", (req, res, next) => {
     const file = String(req.params.file);
@@ -89,6 +117,12 @@ export function registerDeveloperPortal(app: Express, files: PortalFiles, dashbo
     res.setHeader("Content-Security-Policy", REFERENCE_POLICY);
     res.setHeader("Cache-Control", "no-cache");
     res.type("html").sendFile(file, { root: files.reference, dotfiles: "deny" });
+  });
+  app.get("/docs/client/:file", (req, res, next) => {
+    const file = String(req.params.file);
+    if (!available().client.has(file)) return next();
+    res.setHeader("Cache-Control", "no-cache");
+    res.attachment(file).type("application/gzip").sendFile(file, { root: files.client, dotfiles: "deny" });
   });
   // Anything else under /docs/ is no page of the portal, signed in or not.
   app.use("/docs", (_req, res) => {

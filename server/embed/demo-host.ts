@@ -4,6 +4,7 @@
  * POST /api/v1/users for a fresh login_url on every page view and puts only that URL in the page.
  */
 import express, { type Express } from "express";
+import { faviconLink, serveFavicon } from "../web/favicon.js";
 import { html } from "../web/html.js";
 
 export interface DemoHostOptions {
@@ -36,6 +37,7 @@ export function createDemoHostApp(options: DemoHostOptions): Express {
   app.disable("x-powered-by");
   app.enable("case sensitive routing");
   app.enable("strict routing");
+  serveFavicon(app);
   app.get("/", async (req, res, next) => {
     try {
       const loginUrl = await requestLoginUrl(options);
@@ -44,7 +46,7 @@ export function createDemoHostApp(options: DemoHostOptions): Express {
       res.type("html").send(
         html`<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Acme Hosting (demo partner)</title></head>
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Acme Hosting (demo partner)</title>${faviconLink}</head>
 <body style="font-family: system-ui, sans-serif; margin: 1rem; background: #eef1f5">
 <h1 style="font-size: 1.25rem">Acme Hosting: your account</h1>
 <p>This page stands for a partner's application. Its server holds the API key, asked the API for a login_url for
@@ -64,13 +66,14 @@ Frame width: <a href="/?width=narrow">360 px</a> · <a href="/">${WIDTHS.wide} p
 
 export const DEMO_USER = "demo_user";
 
-/** The start-up banner's lines on a ready login_url of the demo user and the demo page that frames it (`npm start`). */
+/** The start-up banner's lines on a ready login_url of the demo user and the demo page that frames it, or why there is none (`npm start`). */
 export async function demoLines(options: DemoHostOptions, demoPageUrl: string | null): Promise<string[]> {
   const loginUrl = await requestLoginUrl(options);
   return [
     `Embedded interface of the demo user ${options.userIdentifier}:`,
     `  login_url (opens for 24 hours): ${loginUrl}`,
-    ...(demoPageUrl ? [`  the demo partner's page framing it (a fresh login_url on every load): ${demoPageUrl}`] : []),
-    "",
+    demoPageUrl
+      ? `  the demo partner's page framing it (a fresh login_url on every load): ${demoPageUrl}`
+      : "  no demo partner's page framing it: this process serves none (DEMO_HOST_PORT=0)",
   ];
 }

@@ -3,7 +3,7 @@
  * purchase, DNS records. Server-rendered HTML whose forms work without scripts; a small script only
  * improves them. No API key is involved: the browser holds a session cookie, nothing else.
  *
- * Request ladder: security headers, static assets, the token exchange, then every other page needs an
+ * Request ladder: security headers, static assets and the icon, the token exchange, then every other page needs an
  * open session (else the session-ended page), and every POST passes the CSRF checks.
  */
 import { fileURLToPath } from "node:url";
@@ -11,6 +11,7 @@ import express, { type Express, type Request, type RequestHandler } from "expres
 import { servicesOf, type Services } from "../context.js";
 import { apiErrors } from "../errors.js";
 import { errorPages } from "../web/error-pages.js";
+import { serveFavicon } from "../web/favicon.js";
 import { textProblem } from "../plain-text.js";
 import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from "./cookies.js";
 import { CSRF_FIELD, csrfRefusal } from "../web/csrf.js";
@@ -156,6 +157,7 @@ export function createEmbedApp(services: Services, options: EmbedAppOptions = {}
   app.enable("strict routing");
   app.use(securityHeaders());
   app.use("/assets", express.static(ASSETS, { index: false, fallthrough: false, cacheControl: false }));
+  serveFavicon(app);
   app.get("/session/:token", exchangeToken(services));
   app.use(express.urlencoded({ extended: false, limit: "32kb", parameterLimit: 50, verify: requireUtf8Form }));
   app.use(requireSession(services));

@@ -1,5 +1,5 @@
 /**
- * GET /health and GET /api/v1/health. GET /health asks the store first: while the database is out of
+ * GET /, GET /health and GET /api/v1/health. GET / names where to go from the base address. GET /health asks the store first: while the database is out of
  * reach `ping` throws StoreUnavailableError, which answers 503 with Retry-After
  * (server/http/error-handler.ts), so a load balancer drains the instance until the database answers
  * again. GET /api/v1/health needs no ping: its rate limits are counted in the store before it runs.
@@ -10,7 +10,22 @@ import type { RequestContext } from "../context.js";
 
 type Handlers = OperationHandlers<RequestContext>;
 
-export const healthHandlers: Pick<Handlers, "getHealth" | "getApiHealth"> = {
+export const healthHandlers: Pick<Handlers, "getServiceIndex" | "getHealth" | "getApiHealth"> = {
+  getServiceIndex: (_input, { services }) => {
+    const { environment, dashboardUrl, referenceUrl } = services.deployment;
+    return {
+      status: 200,
+      body: {
+        service: "Partner Domain and DNS Service API",
+        environment,
+        reference: referenceUrl,
+        dashboard: dashboardUrl && `${dashboardUrl}/`,
+        health: "/health",
+        api_health: "/api/v1/health",
+      },
+    };
+  },
+
   getHealth: async (_input, { services }) => {
     await services.persistence.ping();
     return { status: 200, body: { status: "ok", time: timestamp(services.clock.now()) } };

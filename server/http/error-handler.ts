@@ -16,12 +16,12 @@ const RATE_LIMIT_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-Rat
  * is expected in operation (a restart, a failover): a 503 with Retry-After and one warn line
  * without a stack, wherever in the chain it was found (authentication, rate limits, a handler).
  */
-export function errorHandler(logger: Logger): ErrorRequestHandler {
+export function errorHandler(logger: Logger, referenceUrl: string | null = null): ErrorRequestHandler {
   return (error, req, res, _next) => {
     const operation = operationOf(res.locals);
     const route = operation?.info.path ?? null;
     const unavailable = storeUnavailableIn(error);
-    const apiError = unavailable ? apiErrors.serviceUnavailable() : requestErrorToApiError(error);
+    const apiError = unavailable ? apiErrors.serviceUnavailable() : requestErrorToApiError(error, referenceUrl);
     if (unavailable) {
       logger.warn(
         {

@@ -54,7 +54,7 @@ function fromValidationItem(item: ValidatorItem): ApiError {
 }
 
 /** Null when the error is not one of the parser's or validator's (it is then a 500). */
-export function requestErrorToApiError(error: unknown): ApiError | null {
+export function requestErrorToApiError(error: unknown, referenceUrl: string | null = null): ApiError | null {
   if (error instanceof ApiError) return error;
   const e = error as ParserOrValidatorError;
   if (typeof e !== "object" || e === null || typeof e.status !== "number") return null;
@@ -71,7 +71,7 @@ export function requestErrorToApiError(error: unknown): ApiError | null {
     case 400:
       return e.errors?.[0] ? fromValidationItem(e.errors[0]) : apiErrors.invalidRequest(e.message ?? "Invalid request");
     case 404:
-      return apiErrors.noSuchOperation();
+      return apiErrors.noSuchOperation(referenceUrl);
     case 413:
       return apiErrors.payloadTooLarge();
     case 415:

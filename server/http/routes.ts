@@ -32,16 +32,19 @@ interface OpenApiMatch {
 
 /**
  * After authentication and the rate limits: a request that addresses no operation is answered
- * here, so it never reaches the body parser, the validator or a handler.
+ * here, so it never reaches the body parser, the validator or a handler. Its 404 names where the
+ * reference is (`referenceUrl`, when the deployment knows it).
  */
-export function answerUnaddressed(req: Request, res: Response, next: NextFunction): void {
-  const allow = res.locals.allow as readonly string[];
-  if (operationOf(res.locals)) next();
-  else if (allow.length === 0) next(apiErrors.noSuchOperation());
-  else {
-    res.setHeader("Allow", allow.join(", "));
-    next(apiErrors.methodNotAllowed(req.method));
-  }
+export function answerUnaddressed(referenceUrl: string | null): (req: Request, res: Response, next: NextFunction) => void {
+  return (req, res, next) => {
+    const allow = res.locals.allow as readonly string[];
+    if (operationOf(res.locals)) next();
+    else if (allow.length === 0) next(apiErrors.noSuchOperation(referenceUrl));
+    else {
+      res.setHeader("Allow", allow.join(", "));
+      next(apiErrors.methodNotAllowed(req.method));
+    }
+  };
 }
 
 /**

@@ -9,7 +9,7 @@ import type { LoadedPartner } from "../auth/api-keys.js";
 export interface KeySources {
   /** The partners file the server follows (PARTNER_API_CONFIG). */
   partnersFile: string;
-  /** The partner made for this run when none is configured, if any. */
+  /** The demo partner, when this run makes it (server/startup/demo-partner.ts). */
   demoPartnerId: string | null;
 }
 

@@ -18,12 +18,32 @@ export function tolerateClosedOutput(): void {
   }
 }
 
+/** The server's logger, and the end of start-up, when the lines it logged meanwhile come out. */
+export interface StartupLogger {
+  logger: Logger;
+  /** Writes the lines held so far, and every later one as it is logged; at exit at the latest. */
+  releaseHeldLines(): void;
+}
+
 /**
  * JSON lines on standard output, written synchronously: nothing is left to flush at exit, and a
  * closed pipe stops the logging (pino drops the destination on EPIPE) instead of the process.
+ * Lines logged while the server starts are held until its human banner is out, which they would
+ * otherwise split (the start-up's own lines, the request of the demo session it opens).
  */
-export function stdoutLogger(level: LevelWithSilent): Logger {
-  return pino({ level, serializers: loggableErrorSerializers }, pino.destination({ dest: 1, sync: true }));
+export function stdoutLogger(level: LevelWithSilent): StartupLogger {
+  const destination = pino.destination({ dest: 1, sync: true });
+  let held: string[] | null = [];
+  const releaseHeldLines = () => {
+    if (held === null) return;
+    const lines = held;
+    held = null;
+    for (const line of lines) destination.write(line);
+  };
+  // A start that fails before its banner still shows what it logged, after its one line of why.
+  process.once("exit", releaseHeldLines);
+  const holding = { write: (line: string) => (held === null ? destination.write(line) : held.push(line)) };
+  return { logger: pino({ level, serializers: loggableErrorSerializers }, holding), releaseHeldLines };
 }
 
 /** Prints one line on standard error (if anyone reads it) and ends the process with `code`. */

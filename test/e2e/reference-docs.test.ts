@@ -9,13 +9,29 @@ import { BUNDLE_PATHS, SANDBOX_BUNDLE_PATHS } from "../../scripts/lib/bundle-pat
 import { loadDocument, operationsOf } from "../support/openapi-document.js";
 import { launchChromium } from "./support/browser.js";
 
+/** What a page opened offline asked for beyond its own file (each refused), and the errors it logged. */
+const offlineLogs = new WeakMap<Page, { refused: string[]; errors: string[] }>();
+
 /** Opens a built page with every request that is not for a local file refused: no CDN, no network. */
 async function openOffline(browser: Browser, file: string): Promise<Page> {
   const page = await browser.newPage();
-  await page.route("**/*", (route) => (route.request().url().startsWith("file:") ? route.continue() : route.abort()));
+  const log = { refused: [] as string[], errors: [] as string[] };
+  offlineLogs.set(page, log);
+  page.on("console", (message) => {
+    if (message.type() === "error") log.errors.push(message.text());
+  });
+  await page.route("**/*", (route) => {
+    const url = route.request().url();
+    if (url.startsWith("file:")) return route.continue();
+    log.refused.push(url);
+    return route.abort();
+  });
   await page.goto(`file://${file}`, { waitUntil: "load" });
   return page;
 }
+
+/** Redoc's telemetry would send what it collected after OpenTelemetry's batch delay (5 s): a page is watched that long and a little more. */
+const TELEMETRY_BATCH_MS = 6_000;
 
 /**
  * Redoc lists a tag's operations in its side menu once the tag is opened (opening one may close
@@ -49,6 +65,24 @@ describe("npm run build:docs (the HTML reference docs)", () => {
   afterAll(async () => {
     await browser?.close();
     rmSync(outDir, { recursive: true });
+  });
+
+  it("loads nothing from another origin: no telemetry, no logo from Redocly's CDN, and logs no error", async () => {
+    const page = await openOffline(browser, join(outDir, "partner-api.html"));
+    try {
+      // Redoc shows its credit's image once it runs (scripts/lib/redoc-logo-patch.ts keeps it in the page).
+      const logo = page.locator("img[alt='redocly logo']").first();
+      await logo.waitFor({ timeout: scaled(10_000) });
+      await expect
+        .poll(() => logo.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0), { timeout: scaled(5_000) })
+        .toBe(true);
+      const { tags } = operationsOf(loadDocument("R", "production"))[0]!.operation as { tags: string[] };
+      await page.getByRole("link", { name: tags[0]!, exact: true }).first().click();
+      await page.waitForTimeout(TELEMETRY_BATCH_MS);
+      expect(offlineLogs.get(page)).toEqual({ refused: [], errors: [] });
+    } finally {
+      await page.close();
+    }
   });
 
   for (const environment of ["production", "sandbox"] as const) {

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { Deadline, SLOWDOWN_SETTING, slowdownOf } from "../../scripts/lib/deadlines.js";
 import { freePort, NotServingError, waitUntilServing } from "../../scripts/lib/local-ports.js";
 import { spawnOwned, stopOwned } from "../../scripts/lib/owned-processes.js";
+import { spawnServer } from "../../scripts/lib/server-process.js";
 
 describe("the slowdown of a machine", () => {
   it.each([
@@ -138,5 +139,15 @@ describe("an owned child process", () => {
     );
     expect(ended).toBe(ending === "SIGTERM" ? "SIGTERM" : 1);
     await vi.waitFor(() => expect([alive(ids.child), alive(ids.grandchild)]).toEqual([false, false]));
+  });
+});
+
+describe("a server started by a test or script", () => {
+  it("listens on free ports unless told otherwise: never on the ports npm start takes", async () => {
+    const reportPorts =
+      "console.log(JSON.stringify([process.env.PORT, process.env.EMBED_PORT, process.env.DASHBOARD_PORT, process.env.DEMO_HOST_PORT]))";
+    const server = spawnServer(["-e", reportPorts], { DASHBOARD_PORT: "4321" });
+    expect(await server.exited).toBe(0);
+    expect(JSON.parse(server.output())).toEqual(["0", "0", "4321", "0"]);
   });
 });

@@ -12,7 +12,8 @@ import { freePort } from "../../scripts/lib/local-ports.js";
 import { buildServer, bundledOnce, SERVE_ARGUMENTS } from "../../scripts/lib/server-build.js";
 import { SERVER_NODE_OPTIONS } from "../../scripts/lib/server-node-options.js";
 import { ENTRY_FILE } from "../../server/bundle-files.js";
-import { announcedAddress, spawnServer } from "../../scripts/lib/server-process.js";
+import { scaled } from "../../scripts/lib/deadlines.js";
+import { announcedAddress, servingAddress, spawnServer } from "../../scripts/lib/server-process.js";
 
 const KEY = "sk_sandbox_serverBuildTestKey0000000000000";
 
@@ -110,4 +111,29 @@ describe("the built server", () => {
       await server.kill();
     }
   });
+
+  it(
+    "starts on PGlite (PARTNER_API_DATA_DIR), which it loads from the checkout, with nothing on standard error: no experimental warning",
+    async () => {
+      const dataDirectory = mkdtempSync(join(tmpdir(), "server-build-data-"));
+      const server = spawnServer([...SERVER_NODE_OPTIONS, join(directory, ENTRY_FILE)], {
+        LOG_LEVEL: "info",
+        PARTNER_API_CONFIG: "/nonexistent.json",
+        PARTNER_API_KEYS: `built:${KEY}`,
+        DATABASE_URL: "",
+        PARTNER_API_DATA_DIR: dataDirectory,
+      });
+      try {
+        const baseUrl = await servingAddress("the built server on PGlite", server);
+        expect(server.output()).toContain(`data: embedded PostgreSQL (PGlite) in ${dataDirectory}`);
+        expect((await fetch(`${baseUrl}/api/v1/health`, { headers: { Authorization: `Bearer ${KEY}` } })).status).toBe(200);
+        expect(await server.stop()).toBe(0);
+        expect(server.errors()).toBe("");
+      } finally {
+        await server.kill();
+        rmSync(dataDirectory, { recursive: true, force: true });
+      }
+    },
+    scaled(120_000),
+  );
 });

@@ -49,7 +49,8 @@ describe("the spec's files (spec/, the openapi-starter layout)", () => {
 
   it("give each path, webhook event and component a file of its own, named after it", () => {
     for (const [path, item] of Object.entries<{ $ref: string }>(root.paths)) {
-      expect(item, path).toEqual({ $ref: `paths/${path.slice(1).replaceAll("/", "_")}.yml` });
+      // The base address itself has no name of its own: `root`.
+      expect(item, path).toEqual({ $ref: `paths/${path === "/" ? "root" : path.slice(1).replaceAll("/", "_")}.yml` });
     }
     for (const [event, item] of Object.entries<{ $ref: string }>(root["x-webhooks"]))
       expect(item, event).toEqual({ $ref: `webhooks/${event}.yml` });

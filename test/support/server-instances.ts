@@ -31,6 +31,7 @@ export async function startInstance(databaseUrl: string, env: NodeJS.ProcessEnv 
     DATABASE_URL: databaseUrl,
     LOG_LEVEL: "warn",
     PARTNER_API_KEYS: `racer:${RACE_PARTNER_KEY}`,
+    PARTNER_API_DEMO: "off",
     // The races send bursts no partner's limits would let through; the limits are not what they test.
     PARTNER_API_RATE_LIMIT_SCALE: "1000",
     ...env,

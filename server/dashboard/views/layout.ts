@@ -1,5 +1,6 @@
 /** The dashboard's page shell: navigation of a signed-in member, and the pages shown without a session. */
 import type { Environment } from "../../../generated/deployment.js";
+import { faviconLink } from "../../web/favicon.js";
 import { html, type Html } from "../../web/html.js";
 
 export type Section = "keys" | "webhooks" | "logs" | "sandbox" | "embedding" | "team" | "account";
@@ -44,6 +45,7 @@ export function page(title: string, body: Html, chrome?: Chrome): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · Partner dashboard</title>
 <link rel="stylesheet" href="/assets/dashboard.css">
+${faviconLink}
 <script src="/assets/dashboard.js" defer></script>
 </head>
 <body>

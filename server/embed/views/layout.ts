@@ -1,5 +1,6 @@
 /** The page shell of the embedded interface, and the pages shown without a session. */
 import type { Environment } from "../../../generated/deployment.js";
+import { faviconLink } from "../../web/favicon.js";
 import { html, type Html } from "../../web/html.js";
 import type { Localizer } from "../i18n/localizer.js";
 
@@ -41,6 +42,7 @@ ${chrome.environment === "sandbox" && html`<p class="sandbox-banner">${t.layout.
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
 <link rel="stylesheet" href="/assets/embed.css">
+${faviconLink}
 ${branding?.styleVersion && html`<link rel="stylesheet" href="/branding/style.css?v=${branding.styleVersion}">`}
 <script src="/assets/embed.js" defer></script>
 </head>

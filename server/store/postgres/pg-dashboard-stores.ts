@@ -1,8 +1,12 @@
-/** The dashboard's stores on PostgreSQL: accounts, the request log, framing origins (migrations/0004_dashboard.sql). */
+/**
+ * The dashboard's stores on PostgreSQL: accounts, the request log, framing origins
+ * (migrations/0004_dashboard.sql), and the demo partner's credentials (migrations/0006_demo_credentials.sql).
+ */
 import type { Environment } from "../../../generated/deployment.js";
 import type {
   AccountStore,
   DashboardSessionRow,
+  DemoCredentialsRow,
   InvitationRow,
   MemberChange,
   MemberRole,
@@ -49,6 +53,14 @@ const session = (row: Row): DashboardSessionRow => ({
   csrfToken: row.csrf_token as string,
   createdAt: row.created_at as Date,
   expiresAt: row.expires_at as Date,
+});
+
+const demoCredentials = (row: Row): DemoCredentialsRow => ({
+  partnerId: row.partner_id as string,
+  password: row.password as string,
+  passwordHash: row.password_hash as string,
+  keyId: row.key_id as string,
+  apiKey: row.api_key as string,
 });
 
 const INSERT_MEMBER =
@@ -210,6 +222,33 @@ export class PgAccountStore implements AccountStore {
       [now],
     );
     return row!.deleted;
+  }
+
+  async findDemoCredentials(partnerId: string): Promise<DemoCredentialsRow | undefined> {
+    const [row] = await this.sql.query("SELECT * FROM demo_credentials WHERE partner_id = $1", [partnerId]);
+    return row && demoCredentials(row);
+  }
+
+  async claimDemoCredentials(row: DemoCredentialsRow): Promise<DemoCredentialsRow> {
+    await this.sql.query(
+      `INSERT INTO demo_credentials (partner_id, password, password_hash, key_id, api_key) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (partner_id) DO NOTHING`,
+      [row.partnerId, row.password, row.passwordHash, row.keyId, row.apiKey],
+    );
+    return (await this.findDemoCredentials(row.partnerId))!;
+  }
+
+  async replaceDemoKey(partnerId: string, replacedKeyId: string, key: { keyId: string; apiKey: string }): Promise<DemoCredentialsRow> {
+    // Compared and set in one statement: of starts replacing the same key at once, one wins and the others read its key.
+    await this.sql.query("UPDATE demo_credentials SET key_id = $3, api_key = $4 WHERE partner_id = $1 AND key_id = $2", [
+      partnerId,
+      replacedKeyId,
+      key.keyId,
+      key.apiKey,
+    ]);
+    const row = await this.findDemoCredentials(partnerId);
+    if (!row) throw new Error(`no demo credentials of ${partnerId} to replace the key of`);
+    return row;
   }
 }
 

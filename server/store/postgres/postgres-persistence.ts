@@ -6,7 +6,9 @@
  * the schema as the last word on names registered once and one active transfer per name.
  */
 import { PgBrandingStore } from "./pg-branding-store.js";
+import { lockDataDirectory } from "./data-directory-lock.js";
 import { PgAccountStore, PgFramingOriginStore, PgRequestHistoryStore } from "./pg-dashboard-stores.js";
+import { createRequire } from "node:module";
 import { setTimeout as sleep } from "node:timers/promises";
 import { StoreUnavailableError, type DataStores, type Persistence, type UnitOfWork } from "../persistence.js";
 import { PgEventStore } from "./pg-event-store.js";
@@ -108,7 +110,35 @@ export type PostgresLocation = { databaseUrl: string; poolSize?: number } | { da
 /** The SQL client of a location, without checking its schema. */
 export async function openSql(location: PostgresLocation): Promise<Sql> {
   if ("databaseUrl" in location) return poolSql({ connectionString: location.databaseUrl, max: location.poolSize ?? DEFAULT_POOL_SIZE });
-  // Loaded only where used: a server on memory or a PostgreSQL server never loads the WebAssembly.
-  const { PGlite } = await import("@electric-sql/pglite");
-  return pgliteSql(await PGlite.create("dataDir" in location ? location.dataDir : undefined));
+  const { PGlite } = loadPglite();
+  if (!("dataDir" in location)) return pgliteSql(await PGlite.create());
+  const lock = lockDataDirectory(location.dataDir);
+  let sql: Sql;
+  try {
+    sql = pgliteSql(await PGlite.create(location.dataDir));
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+  return {
+    ...sql,
+    close: async () => {
+      try {
+        await sql.close();
+      } finally {
+        lock.release();
+      }
+    },
+  };
+}
+
+/**
+ * PGlite, loaded only where used: a server on memory or on a PostgreSQL server never loads the
+ * WebAssembly. Required (its CommonJS build), not imported: the built server is a script run by
+ * vm.Script (server/cached-bundle-loader.ts), where an import() needs Node's experimental loader
+ * option, which warns at every start. From this module's address, so the built server finds it
+ * in the checkout's node_modules (scripts/lib/server-build.ts keeps it out of the bundle).
+ */
+function loadPglite(): typeof import("@electric-sql/pglite") {
+  return createRequire(import.meta.url)("@electric-sql/pglite") as typeof import("@electric-sql/pglite");
 }

@@ -20,6 +20,7 @@ let sequence = 0;
 const unique = (f: Fixtures, stem: string) => `${stem}-${f.run}-${++sequence}`;
 
 export const SCENARIOS: Record<string, Scenario> = {
+  getServiceIndex: { input: () => ({ key: null }) },
   getHealth: { input: () => ({ key: null }) },
   getApiHealth: { input: () => ({}) },
   listUsers: { input: () => ({ query: { limit: 10, sort: "created_at", order: "asc" } }) },

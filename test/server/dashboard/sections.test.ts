@@ -1,5 +1,6 @@
 /** The dashboard's other sections: the sandbox clock and reset, who may frame the embedded interface, the team, the developer portal. */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -10,7 +11,21 @@ import { useDashboardTestServer } from "../../support/dashboard-test-server.js";
 
 const reference = mkdtempSync(join(tmpdir(), "portal-reference-"));
 writeFileSync(join(reference, "partner-api.html"), "<!doctype html><title>Reference of Variant R</title>");
-const server = useDashboardTestServer({ portal: { documents: "generated/openapi", reference } });
+const { version: clientVersion } = JSON.parse(readFileSync("client/package.json", "utf8")) as { version: string };
+const tarballName = `partner-api-client-${clientVersion}.tgz`;
+/** A stand-in for the tarball `npm run build:server` packs (test/scripts/client-tarball.test.ts checks that one). */
+function standInTarball(): Buffer {
+  const packing = mkdtempSync(join(tmpdir(), "portal-client-package-"));
+  mkdirSync(join(packing, "package"));
+  writeFileSync(join(packing, "package", "package.json"), JSON.stringify({ name: "@partner-api/client", version: clientVersion }));
+  return execFileSync("tar", ["-czf", "-", "-C", packing, "package"]);
+}
+const tarball = standInTarball();
+const client = mkdtempSync(join(tmpdir(), "portal-client-"));
+for (const file of [tarballName, "partner-api-client.tgz"]) writeFileSync(join(client, file), tarball);
+writeFileSync(join(client, ".build-record.json"), "{}");
+writeFileSync(join(client, "notes.txt"), "not a tarball");
+const server = useDashboardTestServer({ portal: { documents: "generated/openapi", reference, client } });
 
 describe("the sandbox section", () => {
   it("reads and advances the partner's clock, listing what fell due on the way", async () => {
@@ -211,7 +226,9 @@ describe("the developer portal", () => {
     const index = await browser.get("/docs/");
     expect(index.status).toBe(200);
     const text = visibleText(index.text);
-    expect(text).toContain("npm install @partner-api/client");
+    // The configured address of the dashboard (PARTNER_API_DASHBOARD_URL), where partners reach it.
+    expect(text).toContain(`npm install http://dashboard.test/docs/client/${tarballName}`);
+    expect(text).not.toContain("npm install @partner-api/client");
     expect(text).toContain("partner-api.yml Partner API (Variant R)");
     const document = await browser.get("/docs/partner-api.yml");
     expect(document.headers.get("content-type")).toBe("application/yaml; charset=utf-8");
@@ -225,6 +242,33 @@ describe("the developer portal", () => {
     expect(visibleText(index.text)).toMatch(/Not built \( ?npm run build:docs ?\)/);
   });
 
+  it("serves the client's tarball where its install command points, and under the name that stays", async () => {
+    const index = await server.browser().get("/docs/");
+    const command = /npm install (\S+)/.exec(visibleText(index.text))?.[1];
+    expect(command).toBe(`http://dashboard.test/docs/client/${tarballName}`);
+    for (const path of [new URL(command!).pathname, "/docs/client/partner-api-client.tgz"]) {
+      const answer = await fetch(`${server.dashboardUrl}${path}`);
+      expect([path, answer.status]).toEqual([path, 200]);
+      expect(answer.headers.get("content-type")).toBe("application/gzip");
+      expect(answer.headers.get("content-disposition")).toBe(`attachment; filename=${path.split("/").at(-1)}`);
+      expect(Buffer.from(await answer.arrayBuffer()).equals(tarball)).toBe(true);
+    }
+  });
+
+  it("says how to make the client's tarball when it is not built", async () => {
+    const away = mkdtempSync(join(tmpdir(), "portal-client-away-"));
+    for (const file of [tarballName, "partner-api-client.tgz"]) renameSync(join(client, file), join(away, file));
+    try {
+      const text = visibleText((await server.browser().get("/docs/")).text);
+      expect(text).toContain("its package is not built here ( npm run build:server builds it)");
+      expect(text).toContain("npm pack --workspace @partner-api/client");
+      expect(text).not.toContain("npm install");
+      expect((await server.browser().get(`/docs/client/${tarballName}`)).status).toBe(404);
+    } finally {
+      for (const file of [tarballName, "partner-api-client.tgz"]) renameSync(join(away, file), join(client, file));
+    }
+  });
+
   it("serves only the files it lists, by no other spelling", async () => {
     const browser = server.browser();
     for (const path of [
@@ -232,6 +276,10 @@ describe("the developer portal", () => {
       "/docs/reference/..%2F..%2Fpackage.json",
       "/docs/PARTNER-API.YML",
       "/docs/partner-api.yml/",
+      "/docs/client/.build-record.json",
+      "/docs/client/notes.txt",
+      "/docs/client/..%2F..%2Fpackage.json",
+      "/docs/client/partner-api-client-0.0.tgz",
     ])
       expect([path, (await browser.get(path)).status]).toEqual([path, 404]);
   });

@@ -36,6 +36,8 @@ function spellingsOf(path: string): Record<string, string> {
 
 /** Spellings RFC 3986 makes equal to the canonical path: percent-encoded unreserved characters. */
 function equivalentSpellingsOf(path: string): Record<string, string> {
+  // The base address (GET /) has no letter to encode.
+  if (path === "/") return {};
   const segments = path.slice(1).split("/");
   const encodeFirst = (segment: string) => `%${segment.charCodeAt(0).toString(16)}${segment.slice(1)}`;
   return {

@@ -82,10 +82,10 @@ describe("a setting npm start cannot use", () => {
       async () => ({ EMBED_PORT: String(await busyPort()) }),
       (port: string) => `cannot listen on 127.0.0.1:${port} (EMBED_PORT): address already in use`,
     ],
-    // The demo page is served only for the demo partner: no partner configured.
+    // The demo page is served only for the demo partner, made beside the partners configured.
     [
       "DEMO_HOST_PORT",
-      async () => ({ DEMO_HOST_PORT: String(await busyPort()), PARTNER_API_KEYS: "" }),
+      async () => ({ DEMO_HOST_PORT: String(await busyPort()) }),
       (port: string) => `cannot listen on 127.0.0.1:${port} (DEMO_HOST_PORT): address already in use`,
     ],
   ] as const)("a busy %s: one line naming it, exit 1, never a listening line or a stack", async (setting, env, line) => {
@@ -100,6 +100,7 @@ describe("a setting npm start cannot use", () => {
     [{ PORT: "http" }, "configuration: PORT must be a port number (got http)"],
     [{ EMBED_PORT: "70000" }, "configuration: EMBED_PORT must be a port number (got 70000)"],
     [{ LOG_LEVEL: "loud" }, "configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got loud)"],
+    [{ PARTNER_API_DEMO: "no" }, "configuration: PARTNER_API_DEMO must be on or off (got no)"],
     [
       { PARTNER_API_ENVIRONMENT: "production", PARTNER_API_KEYS: `starter:${KEY}` },
       "configuration: PARTNER_API_KEYS: the key of starter is not a production key (sk_live_...)",
@@ -176,22 +177,21 @@ describe("the start-up banner", () => {
     expect(server.errors()).toBe("");
   });
 
-  it("is one block after the `listening` log line: the demo session's request is logged before it, not inside it", async () => {
+  it("is one block, first: the log lines of the start-up (`listening`, the demo session's request) come after it", async () => {
     const server = start({
       ...QUIET,
       PARTNER_API_KEYS: "",
       EMBED_PORT: String(await freePort()),
       DEMO_HOST_PORT: String(await freePort()),
+      DASHBOARD_PORT: String(await freePort()),
     });
     expect(await announcedAddress(server), server.output()).toBeDefined();
-    await until(() => server.output().includes("the demo partner's page framing it"));
+    await until(() => server.output().includes('"route":"/api/v1/users"'));
     const lines = server.output().split("\n").filter(Boolean);
     const isLogLine = (line: string) => line.startsWith("{");
-    const banner = lines.slice(
-      lines.findIndex((line) => !isLogLine(line)),
-      lines.findLastIndex((line) => !isLogLine(line)) + 1,
-    );
-    expect(banner.filter(isLogLine)).toEqual([]);
+    const firstLogLine = lines.findIndex(isLogLine);
+    const banner = lines.slice(0, firstLogLine);
+    expect(lines.slice(firstLogLine).filter((line) => !isLogLine(line))).toEqual([]);
     expect(banner[0]).toMatch(/^partner-api sandbox server on http:\/\/127\.0\.0\.1:\d+ /);
     // `npm start` without DATABASE_URL or PARTNER_API_DATA_DIR says its data does not last.
     expect(banner[1]).toBe("data: in memory: nothing survives a restart (DATABASE_URL or PARTNER_API_DATA_DIR keep it)");
@@ -209,6 +209,75 @@ describe("the start-up banner", () => {
       "warning: no partner key is loaded (PARTNER_API_CONFIG /nonexistent.json, PARTNER_API_KEYS): every API request is refused until a key is created with `npm run keys -- create --env production --config /nonexistent.json`, which counts without a restart",
     ]);
     expect(server.output()).not.toMatch(/sk_live_|demo/i);
+  });
+});
+
+/** The human banner, once it is out: the lines before the first log line, which is held until the banner is written. */
+async function bannerOf(server: ServerProcess): Promise<string[]> {
+  expect(await announcedAddress(server), server.output()).toBeDefined();
+  await until(() => server.output().includes('"msg":"listening"'));
+  const lines = server.output().split("\n");
+  return lines.slice(
+    0,
+    lines.findIndex((line) => line.startsWith("{")),
+  );
+}
+
+describe("the demo partner", () => {
+  it("is made beside the partners of a partners file (`npm run keys -- create --partner` writes one), with its key, sign-in and login_url", async () => {
+    const file = temporaryFile(
+      "partners.json",
+      JSON.stringify({
+        partners: [{ id: "other_hosting", name: "Other Hosting", environment: "sandbox", key_hashes: [hashApiKey(KEY).toString("hex")] }],
+      }),
+    );
+    const server = start({
+      ...QUIET,
+      PARTNER_API_KEYS: "",
+      PARTNER_API_CONFIG: file,
+      EMBED_PORT: String(await freePort()),
+      DASHBOARD_PORT: String(await freePort()),
+    });
+    const banner = (await bannerOf(server)).join("\n");
+    expect(banner).toContain(`  partner other_hosting (Other Hosting): 1 sandbox key, from ${file}`);
+    expect(banner).toMatch(/^ {2}sign in as demo@example\.com with the password [A-Za-z0-9]{16} \(/m);
+    expect(banner).toMatch(/^ {2}login_url \(opens for 24 hours\): http:\/\/localhost:\d+\/session\//m);
+    const demoKey = /^API key of the demo partner .*:\n {2}(sk_sandbox_\w+)$/m.exec(banner)?.[1];
+    expect(demoKey, banner).toBeDefined();
+    const baseUrl = await announcedAddress(server);
+    for (const key of [demoKey, KEY])
+      expect((await fetch(`${baseUrl}/api/v1/health`, { headers: { Authorization: `Bearer ${key}` } })).status).toBe(200);
+  });
+
+  it.each([
+    [{ PARTNER_API_DEMO: "off" }, "PARTNER_API_DEMO=off"],
+    [{ PARTNER_API_KEYS: `demo:${KEY}` }, "a configured partner has its id, demo"],
+  ])("is not made with %j, and the banner says why in one line", async (settings, reason) => {
+    const banner = await bannerOf(start({ ...QUIET, ...settings }));
+    expect(banner).toContain(`No demo partner, so no demo key, sign-in or login_url: ${reason}`);
+    expect(banner.join("\n")).not.toMatch(/API key of the demo partner|password|login_url \(/);
+  });
+
+  it.each([
+    [
+      "no dashboard nor embedded interface",
+      { DASHBOARD_PORT: "0", EMBED_PORT: "0" },
+      [
+        "Partner dashboard and developer portal: not served by this process (DASHBOARD_PORT=0), so no demo sign-in is shown",
+        "No login_url of a demo user: this process serves no embedded interface (EMBED_PORT=0)",
+      ],
+    ],
+    [
+      "no demo page",
+      { DEMO_HOST_PORT: "0", EMBED: "free" },
+      ["  no demo partner's page framing it: this process serves none (DEMO_HOST_PORT=0)"],
+    ],
+  ])("says why it shows no sign-in, login_url or demo page, for each it leaves out (%s)", async (_case, settings, reasons) => {
+    const { EMBED, ...env } = settings as Record<string, string>;
+    if (EMBED === "free") env.EMBED_PORT = String(await freePort());
+    const banner = await bannerOf(start({ ...QUIET, ...env }));
+    expect(banner).toEqual(expect.arrayContaining(reasons));
+    expect(banner.join("\n")).toMatch(/^API key of the demo partner /m);
   });
 });
 
