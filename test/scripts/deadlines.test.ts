@@ -123,17 +123,21 @@ describe("an owned child process", () => {
       const child = spawnOwned(process.execPath, ["-e", ${JSON.stringify(PARENT_OF_STUBBORN_CHILD)}], { stdio: ["ignore", "pipe", "ignore"] });
       child.stdout.once("data", (chunk) => {
         console.log(JSON.stringify({ child: child.pid, grandchild: Number(chunk.toString().trim()) }));
-        ${ending === "SIGTERM" ? "" : "setTimeout(() => { throw new Error('the starter failed'); }, 10);"}
+      });
+      // Fails when the test says so, once it has seen both alive.
+      process.stdin.once("data", () => {
+        throw new Error("the starter failed");
       });
       setInterval(() => {}, 1000);`;
     const starter = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
-      stdio: ["ignore", "pipe", "ignore"],
+      stdio: ["pipe", "pipe", "ignore"],
     });
     const ids = await new Promise<{ child: number; grandchild: number }>((resolve) =>
       starter.stdout.once("data", (chunk: Buffer) => resolve(JSON.parse(chunk.toString()))),
     );
     expect(alive(ids.child) && alive(ids.grandchild)).toBe(true);
     if (ending === "SIGTERM") starter.kill("SIGTERM");
+    else starter.stdin!.write("fail\n");
     const ended = await new Promise<NodeJS.Signals | number | null>((resolve) =>
       starter.once("exit", (code, signal) => resolve(signal ?? code)),
     );
