@@ -24,24 +24,19 @@ import { servingAddress, spawnServer } from "./lib/server-process.js";
 const KEY = "sk_sandbox_conformanceCiPartnerA0000000000";
 const SECOND_KEY = "sk_sandbox_conformanceCiPartnerB0000000000";
 
-interface Started {
-  name: string;
-  url: string;
-  child: ChildProcess;
-  output: () => string;
-}
-const started: Started[] = [];
-const stopAtEnd: ChildProcess[] = [];
+/** Every process started here, stopped at the end. */
+const children: ChildProcess[] = [];
 
-/** Starts what serves `url`, keeping what it writes to standard error for the message should it not come up. */
-function start(name: string, url: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}): void {
-  const child = spawnOwned(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
+/** Starts what serves `url` and waits until it answers, keeping what it writes to standard error for the message should it not. */
+function start(name: string, url: string, command: string, args: string[]): Promise<void> {
+  const child = spawnOwned(command, args, { stdio: ["ignore", "ignore", "pipe"] });
+  children.push(child);
   let errors = "";
   child.stderr!.on("data", (chunk: Buffer) => {
     errors += chunk.toString();
     process.stderr.write(chunk);
   });
-  started.push({ name, url, child, output: () => errors });
+  return waitUntilServing(name, `${url}/health`, { child, output: () => errors });
 }
 
 function run(name: string, args: string[]): Promise<boolean> {
@@ -77,7 +72,7 @@ try {
     spawnServer([...SERVE_ARGUMENTS], { ...serverSettings, DATABASE_URL: "", PARTNER_API_DATA_DIR: "" }),
     spawnServer([...SERVE_ARGUMENTS], { ...serverSettings, ...(await postgresStore()) }),
   ];
-  stopAtEnd.push(...servers.map(({ child }) => child));
+  children.push(...servers.map(({ child }) => child));
   const document = SANDBOX_BUNDLE_PATHS.full;
   // The servers announce their own free ports; Prism is told the ones it takes.
   const [server, postgresServer] = await Promise.all([
@@ -88,28 +83,29 @@ try {
       90_000,
     ),
   ]);
-  start("Prism's validating proxy", `http://127.0.0.1:${proxyPort}`, "node_modules/.bin/prism", [
-    "proxy",
-    document,
-    server,
-    "--errors",
-    "--validate-request=false",
-    "--cors=false",
-    "-p",
-    String(proxyPort),
-    "-v",
-    "error",
+  await Promise.all([
+    start("Prism's validating proxy", `http://127.0.0.1:${proxyPort}`, "node_modules/.bin/prism", [
+      "proxy",
+      document,
+      server,
+      "--errors",
+      "--validate-request=false",
+      "--cors=false",
+      "-p",
+      String(proxyPort),
+      "-v",
+      "error",
+    ]),
+    start("Prism's mock", `http://127.0.0.1:${mockPort}`, "node_modules/.bin/prism", [
+      "mock",
+      document,
+      "--cors=false",
+      "-p",
+      String(mockPort),
+      "-v",
+      "error",
+    ]),
   ]);
-  start("Prism's mock", `http://127.0.0.1:${mockPort}`, "node_modules/.bin/prism", [
-    "mock",
-    document,
-    "--cors=false",
-    "-p",
-    String(mockPort),
-    "-v",
-    "error",
-  ]);
-  await Promise.all(started.map(({ name, url, child, output }) => waitUntilServing(name, `${url}/health`, { child, output })));
 
   const keys = ["--api-key", KEY, "--second-key", SECOND_KEY];
   const results = [
@@ -149,6 +145,6 @@ try {
   console.error(`conformance:ci: ${error.message}`);
   process.exitCode = 1;
 } finally {
-  await Promise.all([...started.map(({ child }) => child), ...stopAtEnd].map((child) => stopOwned(child)));
+  await Promise.all(children.map((child) => stopOwned(child)));
   rmSync(dataDirectory, { recursive: true, force: true });
 }

@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { isRunning } from "../../server/running-process.js";
 
 /** The temporary names of `name`: a dot file that nothing serves or lists, carrying its maker's process id. */
 const temporaryNames = (name: string) => new RegExp(`^\\.${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\.(\\d+)-[0-9a-f]{8}\\.tmp$`);
@@ -14,16 +15,6 @@ const temporaryNames = (name: string) => new RegExp(`^\\.${name.replace(/[.*+?^$
 /** A name beside `path`, at the same depth, unique to this call. */
 export function temporarySibling(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`);
-}
-
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /** Removes the temporary siblings of `path` whose process no longer runs (a build stopped by Ctrl-C leaves its own). */
@@ -37,7 +28,7 @@ export function removeAbandonedSiblings(path: string): void {
   }
   for (const name of names) {
     const pid = pattern.exec(name)?.[1];
-    if (pid !== undefined && !running(Number(pid))) rmSync(join(dirname(path), name), { recursive: true, force: true });
+    if (pid !== undefined && !isRunning(Number(pid))) rmSync(join(dirname(path), name), { recursive: true, force: true });
   }
 }
 

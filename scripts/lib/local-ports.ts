@@ -16,6 +16,12 @@ export function freePort(): Promise<number> {
 /** A server that did not come up: the message names it, says why, and carries no stack worth reading. */
 export class NotServingError extends Error {}
 
+/** The end of what a server wrote, to close the message of one that did not come up; empty when it wrote nothing. */
+export function lastOutput(output: string): string {
+  const text = output.trim();
+  return text ? `; its last output:\n${text.split("\n").slice(-20).join("\n")}` : "";
+}
+
 export interface ServingWait {
   /** The process that serves `url`: its end stops the wait at once, with its exit code. */
   child?: ChildProcess;
@@ -37,10 +43,7 @@ export async function waitUntilServing(
   { child, baseMs = 60_000, output, intervalMs = 100 }: ServingWait = {},
 ): Promise<void> {
   const deadline = new Deadline(baseMs);
-  const tail = () => {
-    const text = output?.().trim();
-    return text ? `; its last output:\n${text.split("\n").slice(-20).join("\n")}` : "";
-  };
+  const tail = () => lastOutput(output?.() ?? "");
   for (;;) {
     if (child && (child.exitCode !== null || child.signalCode !== null))
       throw new NotServingError(`${name} (${url}) ended with ${child.exitCode ?? child.signalCode} before it answered${tail()}`);

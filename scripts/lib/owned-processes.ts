@@ -48,27 +48,25 @@ export function spawnOwned(command: string, args: readonly string[], options: Sp
 const ended = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
 
 /**
- * Stops `child` and everything it started: SIGTERM to its group, then SIGKILL once the leader had
- * `graceMs` (scaled to the machine) to stop cleanly. Resolves when the leader has ended.
+ * Ends `child`'s group: with `graceMs`, SIGTERM first and SIGKILL once the leader had that long
+ * (scaled to the machine) to stop cleanly; without, SIGKILL at once. Resolves when the leader has ended.
  */
-export async function stopOwned(child: ChildProcess, { graceMs = 10_000 } = {}): Promise<void> {
+async function endGroup(child: ChildProcess, graceMs: number | null): Promise<void> {
   const groupId = child.pid;
   if (groupId === undefined) return;
   const exited = ended(child) ? Promise.resolve() : new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  signalGroup(groupId, "SIGTERM");
-  for (const deadline = new Deadline(graceMs); !ended(child) && !deadline.passed; ) await pause(20);
+  if (graceMs !== null) {
+    signalGroup(groupId, "SIGTERM");
+    for (const deadline = new Deadline(graceMs); !ended(child) && !deadline.passed; ) await pause(20);
+  }
   // What the leader left behind, and the leader itself if it did not stop in time.
   signalGroup(groupId, "SIGKILL");
   await exited;
   groups.delete(groupId);
 }
 
-/** Kills `child`'s whole group at once (a crash, as kill -9 makes one) and resolves when the leader has ended. */
-export async function killOwned(child: ChildProcess): Promise<void> {
-  const groupId = child.pid;
-  if (groupId === undefined) return;
-  const exited = ended(child) ? Promise.resolve() : new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  signalGroup(groupId, "SIGKILL");
-  await exited;
-  groups.delete(groupId);
-}
+/** Stops `child` and everything it started: SIGTERM, then SIGKILL after `graceMs`. */
+export const stopOwned = (child: ChildProcess, { graceMs = 10_000 } = {}): Promise<void> => endGroup(child, graceMs);
+
+/** Kills `child`'s whole group at once (a crash, as kill -9 makes one). */
+export const killOwned = (child: ChildProcess): Promise<void> => endGroup(child, null);

@@ -7,7 +7,7 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { Deadline, pause } from "./deadlines.js";
-import { NotServingError } from "./local-ports.js";
+import { lastOutput, NotServingError } from "./local-ports.js";
 import { killOwned, spawnOwned, stopOwned } from "./owned-processes.js";
 
 export interface ServerProcess {
@@ -75,8 +75,7 @@ export async function servingAddress(name: string, server: ServerProcess, baseMs
   const deadline = new Deadline(baseMs);
   const address = await announcedAddress(server, baseMs);
   if (address) return address;
-  const tail = server.output().trim().split("\n").slice(-20).join("\n");
   const why =
     server.child.exitCode === null ? `did not say where it listens ${deadline.describe()}` : `ended with ${server.child.exitCode}`;
-  throw new NotServingError(`${name} ${why}${tail ? `; its last output:\n${tail}` : ""}`);
+  throw new NotServingError(`${name} ${why}${lastOutput(server.output())}`);
 }

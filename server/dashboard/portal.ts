@@ -93,10 +93,11 @@ export function registerDeveloperPortal(app: Express, files: PortalFiles, dashbo
   const listed = (directory: string, wanted: (file: string) => boolean) =>
     new Set(existsSync(directory) ? readdirSync(directory).filter(wanted) : []);
   // Read at each request: `npm run build:docs` while the server runs adds pages without a restart.
+  const clientFiles = () => listed(files.client, (file) => file === LATEST_CLIENT_TARBALL || clientTarballVersion(file) !== undefined);
   const available = (): Available => ({
     documents: listed(files.documents, (file) => file.endsWith(".yml")),
     reference: listed(files.reference, (file) => file.endsWith(".html")),
-    client: listed(files.client, (file) => file === LATEST_CLIENT_TARBALL || clientTarballVersion(file) !== undefined),
+    client: clientFiles(),
   });
   const baseUrl = portalUrl.replace(/\/$/, "");
   app.get("/docs", (_req, res) => res.redirect(301, "/docs/"));
@@ -120,7 +121,7 @@ export function registerDeveloperPortal(app: Express, files: PortalFiles, dashbo
   });
   app.get("/docs/client/:file", (req, res, next) => {
     const file = String(req.params.file);
-    if (!available().client.has(file)) return next();
+    if (!clientFiles().has(file)) return next();
     res.setHeader("Cache-Control", "no-cache");
     res.attachment(file).type("application/gzip").sendFile(file, { root: files.client, dotfiles: "deny" });
   });

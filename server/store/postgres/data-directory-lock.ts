@@ -7,6 +7,7 @@
  */
 import { linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { isRunning } from "../../running-process.js";
 
 /** In the directory itself, so it goes wherever the data goes; PostgreSQL ignores files it does not know. */
 export const LOCK_FILE = ".partner-api.lock";
@@ -33,16 +34,6 @@ export interface DataDirectoryLock {
 }
 
 const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code;
-
-/** Whether a process with this pid runs (EPERM: it does, as another user). */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return errorCode(error) === "EPERM";
-  }
-}
 
 /** The pid a lock file names; null when it names none (unreadable content); undefined when the file is gone. */
 function holderOf(path: string): number | null | undefined {
@@ -86,7 +77,7 @@ function removeLeftLock(path: string, directory: string): void {
     throw error;
   }
   const moved = holderOf(aside);
-  if (typeof moved === "number" && moved !== process.pid && isAlive(moved)) {
+  if (typeof moved === "number" && moved !== process.pid && isRunning(moved)) {
     try {
       linkSync(aside, path);
     } catch {
@@ -110,7 +101,7 @@ export function lockDataDirectory(directory: string): DataDirectoryLock {
   for (let attempt = 1; !createLock(path); attempt++) {
     const holder = holderOf(path);
     // Our own pid in a lock we have not made: left by an earlier process that had it (a container restarted).
-    if (typeof holder === "number" && holder !== process.pid && isAlive(holder)) throw new DataDirectoryInUseError(absolute, holder);
+    if (typeof holder === "number" && holder !== process.pid && isRunning(holder)) throw new DataDirectoryInUseError(absolute, holder);
     if (attempt === ATTEMPTS) throw new Error(`cannot lock ${absolute}: its lock file ${LOCK_FILE} keeps changing`);
     if (holder !== undefined) removeLeftLock(path, absolute);
   }
