@@ -12,11 +12,12 @@ const NEEDS_FRESH_MODULES = ["test/server/validator/validator-startup-shortcuts.
  */
 const ON_EVERY_STORE = [
   "test/client/{calls-and-errors,pagination,retry,webhooks}.test.ts",
-  "test/server/{users,domains/domains,transfers/transfers-and-catalog,sandbox/sandbox,webhooks/webhooks,webhooks/events-api}.test.ts",
+  "test/server/{users,domains/domains,transfers/transfers-and-catalog,sandbox/sandbox,webhooks/webhooks,webhooks/events-api,webhooks/dispatcher}.test.ts",
   "test/server/dns/*.test.ts",
   "test/server/embed/*.test.ts",
-  "test/server/http/{auth-and-http,path-spellings,request-body-text,integer-query,store-unavailable,idempotency,entity-tags}.test.ts",
+  "test/server/http/{auth-and-http,path-spellings,request-body-text,integer-query,store-unavailable,idempotency,entity-tags,forged-cursors}.test.ts",
   "test/server/rate-limits/rate-limits.test.ts",
+  "test/server/store/partner-shares.test.ts",
   "test/server/auth/database-keys.test.ts",
   "test/server/dashboard/*.test.ts",
 ];

@@ -7,7 +7,8 @@
  *
  * Where keys go: the partners file the server follows (`--config`, default partner-api.config.json);
  * or, with DATABASE_URL or PARTNER_API_DATA_DIR set as for `npm start`, the database, which every
- * instance on it asks on every request. Each command says which it used.
+ * instance on it asks on every request. Each command says which it used. A database is one
+ * environment's: `--env` defaults to PARTNER_API_ENVIRONMENT there, and another is refused.
  */
 import { parseArgs } from "node:util";
 import type { Environment } from "../generated/deployment.js";
@@ -15,14 +16,14 @@ import { environmentOfKey, generateApiKey, hashApiKey } from "../server/auth/api
 import { PartnersFileError, readPartnersFile, writePartnersFile, type PartnersFile } from "../server/auth/partners-file.js";
 import { DEFAULT_PARTNERS_FILE, type StorageConfig } from "../server/config.js";
 import { openPersistence } from "../server/startup/open-persistence.js";
-import { databaseInWords, storageOrExit } from "./lib/storage-setting.js";
+import { databaseInWords, environmentOrExit, storageOrExit } from "./lib/storage-setting.js";
 import { createStoredKey, KeyCommandError, partnerIdOf, revokeStoredKey, storedKeyLines } from "./lib/database-keys.js";
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
   options: {
     partner: { type: "string" },
-    env: { type: "string", default: "sandbox" },
+    env: { type: "string" },
     config: { type: "string" },
     key: { type: "string" },
     name: { type: "string" },
@@ -38,10 +39,10 @@ function usage(message: string): never {
 
 const command = positionals[0];
 if (command !== "create" && command !== "revoke" && command !== "list") usage(`unknown command ${command ?? ""}`);
-const environment = values.env as Environment;
-if (environment !== "sandbox" && environment !== "production") usage("--env must be sandbox or production");
-
 const storage = storageOrExit(process.env);
+// A database is one environment's (docs/persistence.md): its keys are that environment's, as `npm start` would serve it.
+const environment = (values.env ?? (storage.kind === "memory" ? "sandbox" : environmentOrExit(process.env))) as Environment;
+if (environment !== "sandbox" && environment !== "production") usage("--env must be sandbox or production");
 
 if (storage.kind === "memory") inPartnersFile(values.config ?? DEFAULT_PARTNERS_FILE);
 else {
@@ -55,7 +56,7 @@ else {
 /** The database's keys: the ApiKeyStore of the persistence `npm start` would open with the same settings. */
 async function inDatabase(storage: Exclude<StorageConfig, { kind: "memory" }>): Promise<void> {
   const where = databaseInWords(storage);
-  const persistence = await openPersistence(storage).catch((error: unknown) => {
+  const persistence = await openPersistence(storage, environment).catch((error: unknown) => {
     console.error(`cannot open ${where}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
     process.exit(1);
   });

@@ -37,6 +37,7 @@ import { storeUnavailableIn } from "./store/unavailable.js";
 import { validatorOptions } from "./validator/options.js";
 import { useMatchedOperationInValidator } from "./validator/matched-operation-metadata.js";
 import { skipParameterRewritesWithNothingToRewrite } from "./validator/parameter-rewrite-shortcut.js";
+import { validateRequestsAsGiven } from "./validator/request-as-given.js";
 import { memoizeValidatorRouteRegexps } from "./validator/route-regexp-cache.js";
 import { applyValidatorStartupShortcuts } from "./validator/startup-shortcuts.js";
 
@@ -124,6 +125,7 @@ export function createApp(config: AppConfig): PartnerApi {
   applyValidatorStartupShortcuts();
   useMatchedOperationInValidator(operationOf);
   skipParameterRewritesWithNothingToRewrite();
+  validateRequestsAsGiven();
   const variants = config.variants ?? (["R", "D"] as const);
   const clock = config.clock ?? systemClock;
   const outbox = new MemoryOutbox();
@@ -138,6 +140,7 @@ export function createApp(config: AppConfig): PartnerApi {
     send: config.webhookSender ?? httpSender(config.environment),
     random: config.random,
     leaseMs: config.webhookLeaseMs,
+    connections: () => services.persistence.connections,
   });
   const services: Services = {
     persistence,
@@ -159,10 +162,9 @@ export function createApp(config: AppConfig): PartnerApi {
       referenceUrl: dashboardUrl && `${dashboardUrl}/docs/`,
     },
   };
-  // Deliveries were written with the change that caused them (server/transactions.ts); this only sends them sooner.
-  // A prompt tick that fails (the database out of reach) is dropped: the periodic one retries it and logs why.
-  if (config.deliverWebhooksPromptly)
-    outbox.subscribe(() => setImmediate(() => services.webhooks.dispatcher.tick().catch(() => undefined)));
+  // Outbox entries were written with the change that caused them (server/transactions.ts); this fans them out and
+  // sends them sooner, one tick for all the events of a commit (server/webhooks/dispatcher.ts).
+  if (config.deliverWebhooksPromptly) outbox.subscribe(() => services.webhooks.dispatcher.prompt());
   const logger = withLoggableErrors(config.logger ?? pino({ level: "silent" }));
   const keys = new KeyRing(
     config.environment,

@@ -33,7 +33,8 @@ export function addYears(date: Date, years: number): Date {
   return next;
 }
 
-const LAST_FOUR_DIGIT_YEAR = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+/** The last millisecond of year 9999: the last time written in four-digit years. */
+export const LAST_FOUR_DIGIT_YEAR = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 const TWO_DIGITS = Array.from({ length: 60 }, (_, n) => (n < 10 ? `0${n}` : `${n}`));
 
 /** Days since 1970-01-01 as `YYYY-MM-DD`, proleptic Gregorian (Howard Hinnant's days-to-civil, in 400-year eras starting on 1 March). */

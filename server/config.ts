@@ -13,7 +13,9 @@
  * frames the interface, served only for the demo partner; 0 turns it off), DASHBOARD_PORT (3003:
  * the partner dashboard and developer portal; 0 turns them off), PARTNER_API_DASHBOARD_URL (where
  * the dashboard is reached, for the links it sends; default http://HOST:DASHBOARD_PORT), LOG_LEVEL (info),
- * PARTNER_API_DEMO (on | off: whether a sandbox makes the demo partner and prints its key and sign-in).
+ * PARTNER_API_DEMO (on | off: whether a sandbox makes the demo partner and prints its key and sign-in),
+ * PARTNER_API_TRUST_PROXY (the dashboard's `trust proxy`: which proxies in front of it may name the client
+ * in X-Forwarded-For; none by default, docs/reference-server.md).
  * Where data lives (docs/persistence.md): DATABASE_URL (postgres://...: a PostgreSQL server, shared
  * by any number of instances) or PARTNER_API_DATA_DIR (embedded PostgreSQL, PGlite, in that
  * directory: one process), never both; neither keeps it in this process's memory.
@@ -22,6 +24,7 @@
  * A value that cannot be used throws a ConfigurationError whose message names the setting;
  * `npm start` prints that one line and exits 2.
  */
+import express from "express";
 import ipaddr from "ipaddr.js";
 import { pino, type LevelWithSilent } from "pino";
 import type { AppConfig } from "./app.js";
@@ -62,6 +65,8 @@ export interface DeploymentConfig {
   dashboardUrl: string;
   /** PARTNER_API_EMBED_ORIGINS by partner id, also for partners made after loading (the demo partner). */
   embedOrigins: ReadonlyMap<string, string[]>;
+  /** Express's `trust proxy` of the dashboard (PARTNER_API_TRUST_PROXY): a hop count, or addresses, subnets and named ranges. */
+  dashboardTrustProxy: false | number | string;
   /** Whether a sandbox makes the demo partner (server/startup/demo-partner.ts); PARTNER_API_DEMO=off says not. */
   demo: boolean;
   logLevel: LevelWithSilent;
@@ -157,6 +162,27 @@ function parseEmbedOriginsEnv(value: string | undefined): Map<string, string[]> 
   return byPartner;
 }
 
+/**
+ * PARTNER_API_TRUST_PROXY, read as Express reads `trust proxy`: a whole number of hops, or a
+ * comma-separated list of addresses, subnets and the names loopback, linklocal, uniquelocal; Express
+ * itself checks the list. `true` (every hop) is refused: any client could then name itself.
+ */
+function parseTrustProxy(value: string | undefined): false | number | string {
+  const text = value?.trim();
+  if (text === undefined || text === "" || text === "false") return false;
+  if (/^\d+$/.test(text)) return Number(text);
+  if (text === "true")
+    fail("PARTNER_API_TRUST_PROXY=true would let any client choose its address: name the proxy's addresses or the number of hops");
+  try {
+    express().set("trust proxy", text);
+  } catch (error) {
+    fail(
+      `PARTNER_API_TRUST_PROXY must be a number of hops or addresses, subnets, loopback, linklocal or uniquelocal (got ${text}: ${(error as Error).message})`,
+    );
+  }
+  return text;
+}
+
 /** An empty value counts as unset: `DATABASE_URL= npm start` is the memory store, as without it. */
 const setting = (value: string | undefined) => (value === undefined || value === "" ? undefined : value);
 
@@ -192,12 +218,18 @@ function isPostgresUrl(value: string): boolean {
   return url.protocol === "postgres:" || url.protocol === "postgresql:";
 }
 
-export function loadDeploymentConfig(env: NodeJS.ProcessEnv): DeploymentConfig {
-  const port = Number(env.PORT ?? 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`PORT must be a port number (got ${env.PORT})`);
+/** PARTNER_API_ENVIRONMENT: the environment a deployment serves, and the one its database is stamped with. */
+export function parseEnvironment(env: NodeJS.ProcessEnv): Environment {
   const environment = (env.PARTNER_API_ENVIRONMENT ?? "sandbox") as Environment;
   if (environment !== "sandbox" && environment !== "production")
     fail(`PARTNER_API_ENVIRONMENT must be sandbox or production (got ${environment})`);
+  return environment;
+}
+
+export function loadDeploymentConfig(env: NodeJS.ProcessEnv): DeploymentConfig {
+  const port = Number(env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`PORT must be a port number (got ${env.PORT})`);
+  const environment = parseEnvironment(env);
   const partnersFilePath = env.PARTNER_API_CONFIG ?? DEFAULT_PARTNERS_FILE;
   const partnersFile = readPartnersFile(partnersFilePath);
   const embedOrigins = parseEmbedOriginsEnv(env.PARTNER_API_EMBED_ORIGINS);
@@ -243,6 +275,7 @@ export function loadDeploymentConfig(env: NodeJS.ProcessEnv): DeploymentConfig {
     dashboardUrl,
     embedOrigins,
     demo: parseDemo(env.PARTNER_API_DEMO),
+    dashboardTrustProxy: parseTrustProxy(env.PARTNER_API_TRUST_PROXY),
     logLevel: parseLogLevel(env.LOG_LEVEL),
     storage: parseStorage(env),
     app: {

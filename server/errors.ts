@@ -100,6 +100,13 @@ export const errorsByCode = {
         field: "Idempotency-Key",
         code: "idempotency_key_in_use",
       }),
+    /** 409: the first request with this Idempotency-Key succeeded, and its answer held a secret shown once, never kept. */
+    secretShownOnce: (endpointId: string) =>
+      new ApiError(
+        "conflict",
+        `This Idempotency-Key already answered webhook endpoint ${endpointId} with its signing secret, which is shown once and not kept: rotate the secret to learn a new one`,
+        { field: "Idempotency-Key", code: "secret_shown_once" },
+      ),
   },
   precondition_failed: {
     /** 412: If-Match names none of the resource's current entity tag; the answer carries it in ETag and details. */

@@ -28,7 +28,7 @@ import { createHttpServer } from "./http/http-server.js";
 import { startDueChangeSweep } from "./scheduling/sweep.js";
 import { noKeyWarning, partnerKeyLines } from "./startup/key-report.js";
 import { ListenError, listenOn } from "./startup/listen.js";
-import { openPersistence, SchemaNotCurrentError } from "./startup/open-persistence.js";
+import { EnvironmentMismatchError, openPersistence, SchemaNotCurrentError } from "./startup/open-persistence.js";
 import { exitWithLine, stdoutLogger, tolerateClosedOutput } from "./startup/output.js";
 import { storageLine } from "./startup/storage-report.js";
 import type { Persistence } from "./store/persistence.js";
@@ -88,16 +88,17 @@ const STORAGE_SETTING: Record<StorageConfig["kind"], string> = {
 };
 
 /**
- * Opens the store before anything else is built. A schema that is not this server's is a setting
- * to fix (exit 2, one line naming `npm run db:migrate`); a database that cannot be reached is a
+ * Opens the store before anything else is built. A schema that is not this server's, or a database
+ * of the other environment, is a setting to fix (exit 2, one line saying what to do); a database that cannot be reached is a
  * failure to run (exit 1, one line): neither prints a stack, and nothing listens.
  */
 async function openStore(): Promise<Persistence> {
   const setting = STORAGE_SETTING[config.storage.kind];
   try {
-    return await openPersistence(config.storage);
+    return await openPersistence(config.storage, config.app.environment);
   } catch (error) {
-    if (error instanceof SchemaNotCurrentError) exitWithLine(`database (${setting}): ${error.message}`, EXIT_CONFIGURATION);
+    if (error instanceof SchemaNotCurrentError || error instanceof EnvironmentMismatchError)
+      exitWithLine(`database (${setting}): ${error.message}`, EXIT_CONFIGURATION);
     exitWithLine(`cannot open the database (${setting}): ${error instanceof Error ? error.message : String(error)}`, EXIT_FAILED);
   }
 }
@@ -137,6 +138,7 @@ async function assemble(persistence: Persistence): Promise<Deployment> {
           routes,
           mailer,
           flushRequestLog: () => requests.flush(),
+          trustProxy: config.dashboardTrustProxy,
           log: pageLog,
         });
   const demo = demoPartner

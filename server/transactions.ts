@@ -1,20 +1,38 @@
 /**
  * Units of work: every request that writes runs as one transaction of the persistence, so the
  * rules it checks hold against every other writer, on this instance or another on the same
- * database. Its events become webhook deliveries inside the same transaction (an outbox: a
- * delivery exists exactly when the change that caused it was committed) and are kept in the
- * event history the events API reads, and reach this process's event log once it has committed.
+ * database. Its events enter the webhook outbox inside the same transaction (an entry exists
+ * exactly when the change that caused it was committed; the dispatcher fans entries out into
+ * deliveries afterwards) and are kept in the event history the events API reads, and reach this
+ * process's event log once it has committed.
  */
 import type { Services } from "./context.js";
 import { collectingOutbox, type OutboxEvent } from "./events.js";
-import type { DataStores, UnitOfWork } from "./store/persistence.js";
+import { PartnerShares, partnerShareOf } from "./store/partner-shares.js";
+import type { DataStores, Persistence, UnitOfWork } from "./store/persistence.js";
+
+/** Each persistence's partner shares: tests point one app at several persistences in turn. */
+const sharesByPersistence = new WeakMap<Persistence, PartnerShares>();
+
+/** The partner shares of a persistence, made on first use. */
+export function partnerSharesOf(persistence: Persistence): PartnerShares {
+  let shares = sharesByPersistence.get(persistence);
+  if (!shares) sharesByPersistence.set(persistence, (shares = new PartnerShares(partnerShareOf(persistence.connections))));
+  return shares;
+}
 
 export async function inTransaction<T>(
   services: Services,
   /** `stores` are the transaction's, for what is written with the work besides the service's data (an idempotent request's answer). */
   work: (services: Services, stores: DataStores) => Promise<T>,
   kind: UnitOfWork = "serializable",
+  /**
+   * The partner the work is done for: it runs within the partner's share of the persistence's
+   * connections (server/store/partner-shares.ts), so one partner's writes cannot hold them all.
+   */
+  partnerId?: string,
 ): Promise<T> {
+  if (partnerId !== undefined) return partnerSharesOf(services.persistence).run(partnerId, () => inTransaction(services, work, kind));
   let events: OutboxEvent[] = [];
   let committed: Array<() => void> = [];
   const result = await services.persistence.transaction(async (stores) => {
@@ -35,7 +53,9 @@ export async function inTransaction<T>(
       },
       stores,
     );
-    for (const event of events) await services.webhooks.dispatcher.fanOut(event, webhooks);
+    // One outbox entry per event: the dispatcher writes the deliveries later, in short batches of
+    // their own, so a change set's thousand events to sixteen endpoints do not hold this connection.
+    await webhooks.addToOutbox(events);
     await stores.events.saveEvents(events);
     return value;
   }, kind);

@@ -8,13 +8,11 @@
  */
 import { createApp } from "../../server/app.js";
 import { scaleRateLimits, DEFAULT_RATE_LIMITS } from "../../server/rate-limits/policy.js";
-import { openPostgresPersistence } from "../../server/store/postgres/index.js";
+import { targetPersistence } from "./target-persistence.js";
 import { BENCH_KEY, BENCH_PARTNER, seed, seedLargestZone } from "./seed.js";
 
 const validate = process.env.VALIDATE !== "0";
-const databaseUrl = process.env.DATABASE_URL;
-const poolSize = process.env.PARTNER_API_DB_POOL_SIZE ? Number(process.env.PARTNER_API_DB_POOL_SIZE) : undefined;
-const persistence = databaseUrl ? await openPostgresPersistence({ databaseUrl, poolSize }) : undefined;
+const persistence = await targetPersistence();
 const { app, services } = createApp({
   persistence,
   environment: "sandbox",

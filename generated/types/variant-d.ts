@@ -378,9 +378,9 @@ export interface paths {
          *     that falls due on the way, in time order, each at its own due time: transfers move
          *     through their states (see the magic values on the Sandbox tag), domains whose
          *     `expires_at` passes expire or, with `auto_renew` on, are renewed for a year and charged,
-         *     sessions end 24 hours after they were issued, and rate-limit windows that end are
-         *     reset. Events carry the time they fell due. The clock never moves back, except by
-         *     `POST /api/v1/sandbox/reset`. *Decision, how far:* at most 315,576,000 seconds (ten
+         *     and sessions end 24 hours after they were issued. Rate-limit windows stay on the real
+         *     clock: an advance frees no request. Events carry the time they fell due. The clock
+         *     never moves back, except by `POST /api/v1/sandbox/reset`. *Decision, how far:* at most 315,576,000 seconds (ten
          *     years of 365.25 days) per call, whether given as `seconds` or as `to`; more gives 422
          *     `out_of_range`. A fixed length rather than calendar years, so the bound is one number
          *     that the schema states and that does not depend on the leap days ahead.
@@ -459,8 +459,9 @@ export interface paths {
         /**
          * Reset the partner's sandbox
          * @description *Addition, sandbox only.* Deletes every user, session, domain, DNS record and transfer
-         *     of the calling partner in the sandbox, sets its clock back to the real time and clears
-         *     its rate-limit counters. Other partners are not affected. Events already sent stay
+         *     of the calling partner in the sandbox and sets its clock back to the real time. Its
+         *     rate-limit counters stay (windows run on the real clock; a reset frees no request).
+         *     Other partners are not affected. Events already sent stay
          *     sent.
          */
         post: operations["resetSandbox"];
@@ -487,8 +488,9 @@ export interface paths {
          * Register a webhook endpoint
          * @description *Addition.* Registers a receiver for the partner's events in this environment. The
          *     answer carries the signing `secret` (`whsec_...`); it is shown only here and when
-         *     rotated. `url` must be `http` or `https` without credentials (422 `invalid_value`) and
-         *     not on port 0 (422 `invalid_port`). Its host must be public (422
+         *     rotated, once: a replay with the same `Idempotency-Key` answers 409 `secret_shown_once`.
+         *     `url` must be `http` or `https` without credentials (422 `invalid_value`) and not on
+         *     port 0 (422 `invalid_port`). Its host must be public (422
          *     `non_public_address`), by the same policy every delivery is checked against: no
          *     loopback, private, carrier-grade NAT, link-local (cloud metadata), unique-local,
          *     unspecified, multicast, documentation or other reserved address, also when an IPv6
@@ -584,8 +586,9 @@ export interface paths {
         /**
          * List the events of the service
          * @description *Addition.* Every event the service emitted for the partner in this environment, whether or
-         *     not a webhook endpoint was subscribed, newest first, kept at least 30 days (by the partner's
-         *     clock, as `created_at`). Each is the body a webhook delivery carries (`sent_at` is the time
+         *     not a webhook endpoint was subscribed, newest first. Kept: the partner's last 50,000 events,
+         *     none older than 30 days (by the partner's clock, as `created_at`); what is beyond either bound
+         *     is forgotten within a minute. Each is the body a webhook delivery carries (`sent_at` is the time
          *     of this answer), so a partner can feed a missed event to the same handler. Test events of
          *     `POST .../test` are not events of the service and are not listed.
          */
@@ -644,7 +647,8 @@ export interface paths {
          * @description *Addition.* Issues a new secret (shown once, in the answer). The previous secret stays
          *     valid for `previous_secret_valid_for` seconds (default 86400, at most 7 days; 0 ends it
          *     at once): until then every delivery carries both signatures in `Partner-Signature`,
-         *     so the receiver can switch without losing a delivery.
+         *     so the receiver can switch without losing a delivery. A replay with the same
+         *     `Idempotency-Key` rotates nothing and answers 409 `secret_shown_once`.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -1346,7 +1350,7 @@ export interface components {
          *     }
          */
         WebhookEndpointWithSecret: components["schemas"]["WebhookEndpoint"] & {
-            /** @description The signing secret (`whsec_...`). Shown only on creation and rotation. */
+            /** @description The signing secret (`whsec_...`). Shown only on creation and rotation, once: never stored for a replay, which answers 409 `secret_shown_once` (see "Idempotent requests"). */
             secret: string;
         };
         WebhookEndpointList: {
@@ -1531,7 +1535,9 @@ export interface components {
              *     `already_registered`, `transfer_in_progress`, `invalid_status`, `non_public_address`,
              *     `invalid_port`, `invalid_cursor`, `record_limit_exceeded` (with `limit`, the most
              *     records a domain may hold), `idempotency_key_in_use` (409: the first request with that
-             *     `Idempotency-Key` still runs), `idempotency_key_reused` (422: that key came with another body).
+             *     `Idempotency-Key` still runs), `idempotency_key_reused` (422: that key came with another body),
+             *     `secret_shown_once` (409: that key already created the webhook endpoint or rotated its
+             *     secret, which is shown once; rotate it to learn a new one).
              */
             details?: {
                 field?: string;
@@ -2011,6 +2017,32 @@ export interface components {
                  *       "details": {
                  *         "field": "Idempotency-Key",
                  *         "code": "idempotency_key_in_use"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description *Addition.* The first request with this `Idempotency-Key` is still running (coded shape, `details.code` `idempotency_key_in_use`); retry after `Retry-After` seconds to get its answer. Or it succeeded, and its answer held a secret shown once (`details.code` `secret_shown_once`, no `Retry-After`): the endpoint was created or its secret rotated; rotate the secret to learn a new one. */
+        IdempotencyConflictShownOnce: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "conflict",
+                 *       "message": "This Idempotency-Key already answered webhook endpoint whe_3Fh8Kd92LmQp4Rs7Tv1Wx5 with its signing secret, which is shown once and not kept: rotate the secret to learn a new one",
+                 *       "details": {
+                 *         "field": "Idempotency-Key",
+                 *         "code": "secret_shown_once"
                  *       }
                  *     }
                  */
@@ -3472,7 +3504,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            409: components["responses"]["IdempotencyKeyInUse"];
+            409: components["responses"]["IdempotencyConflictShownOnce"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -3860,7 +3892,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["IdempotencyKeyInUse"];
+            409: components["responses"]["IdempotencyConflictShownOnce"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];

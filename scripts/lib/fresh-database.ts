@@ -1,5 +1,6 @@
 /** A database of its own on a PostgreSQL server, for a test run or a conformance run beside others on the same server. */
 import { randomUUID } from "node:crypto";
+import type { Environment } from "../../generated/deployment.js";
 import { migrate, openSql } from "../../server/store/postgres/index.js";
 
 /** A new, empty database on the server `serverUrl` names, its name starting with `prefix`: its URL. */
@@ -26,12 +27,16 @@ export async function dropDatabase(serverUrl: string, databaseUrl: string): Prom
   }
 }
 
-/** A new database on the server `serverUrl` names, migrated as `npm run db:migrate` would: its URL. */
-export async function freshDatabase(serverUrl: string, prefix = "partner_api_instances"): Promise<string> {
+/** A new database on the server `serverUrl` names, migrated for `environment` as `npm run db:migrate` would: its URL. */
+export async function freshDatabase(
+  serverUrl: string,
+  prefix = "partner_api_instances",
+  environment: Environment = "sandbox",
+): Promise<string> {
   const databaseUrl = await createDatabase(serverUrl, prefix);
   const sql = await openSql({ databaseUrl, poolSize: 1 });
   try {
-    await migrate(sql);
+    await migrate(sql, environment);
   } finally {
     await sql.close();
   }

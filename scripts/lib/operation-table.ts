@@ -18,6 +18,7 @@ interface OperationRow {
   listErrorStatuses: number[];
   integerQueryParameters: string[];
   headerParameters: string[];
+  shownOnceFields: string[];
 }
 
 /** Error statuses whose documented body is the list shape (`ErrorList`), read from the responses. */
@@ -52,6 +53,27 @@ function headerParameters(document: JsonObject, item: JsonObject, op: JsonObject
     .map((parameter) => String(parameter.name));
 }
 
+/**
+ * The fields of an operation's success answer marked `x-shown-once` (a secret): never stored for a
+ * replay. Read from the answer's schema and the schemas it combines with `allOf`.
+ */
+function shownOnceFields(document: JsonObject, op: JsonObject, successStatus: number): string[] {
+  const schemas = (document.components as JsonObject).schemas as Record<string, JsonObject>;
+  const resolve = (schema: JsonObject): JsonObject =>
+    typeof schema.$ref === "string" ? resolve(schemas[schema.$ref.split("/").pop()!]!) : schema;
+  const fieldsOf = (schema: JsonObject | undefined): string[] => {
+    if (!schema) return [];
+    const resolved = resolve(schema);
+    const own = Object.entries((resolved.properties ?? {}) as Record<string, JsonObject>)
+      .filter(([, property]) => resolve(property)["x-shown-once"] === true)
+      .map(([name]) => name);
+    return [...own, ...((resolved.allOf ?? []) as JsonObject[]).flatMap(fieldsOf)];
+  };
+  const response = (op.responses as Record<string, JsonObject>)[String(successStatus)];
+  const content = response?.content as Record<string, JsonObject> | undefined;
+  return fieldsOf(content?.["application/json"]?.schema as JsonObject | undefined);
+}
+
 export function operationRows(document: JsonObject): OperationRow[] {
   const rows: OperationRow[] = [];
   for (const [path, item] of Object.entries(document.paths as Record<string, JsonObject>)) {
@@ -59,6 +81,7 @@ export function operationRows(document: JsonObject): OperationRow[] {
       const op = item[method] as JsonObject | undefined;
       if (!op) continue;
       const statuses = Object.keys(op.responses as JsonObject).map(Number);
+      const successStatus = Math.min(...statuses.filter((status) => status >= 200 && status < 300));
       rows.push({
         operationId: String(op.operationId),
         method,
@@ -70,11 +93,12 @@ export function operationRows(document: JsonObject): OperationRow[] {
         rateLimitExempt: op["x-rate-limit-exempt"] === true,
         // An operation-level `security: []` switches authentication off.
         authenticated: !(Array.isArray(op.security) && op.security.length === 0),
-        successStatus: Math.min(...statuses.filter((status) => status >= 200 && status < 300)),
+        successStatus,
         hasRequestBody: op.requestBody !== undefined,
         listErrorStatuses: listErrorStatuses(document, op.responses as Record<string, JsonObject>),
         integerQueryParameters: integerQueryParameters(document, item, op),
         headerParameters: headerParameters(document, item, op),
+        shownOnceFields: shownOnceFields(document, op, successStatus),
       });
     }
   }
@@ -126,6 +150,8 @@ export interface OperationInfo {
   readonly integerQueryParameters: readonly string[];
   /** Header parameters (as the document writes their names): what a handler's \`header\` input holds. */
   readonly headerParameters: readonly string[];
+  /** Fields of the success answer shown once (\`x-shown-once\`, a secret): a replay of the answer leaves them out. */
+  readonly shownOnceFields: readonly string[];
 }
 
 /** Every operation of both variants, keyed by operationId. */

@@ -86,6 +86,11 @@ export interface AccountStore {
   setRole(partnerId: string, memberId: string, role: MemberRole): Promise<MemberChange>;
   /** Removes a member with its sessions; never the last owner. */
   removeMember(partnerId: string, memberId: string): Promise<MemberChange>;
+  /**
+   * Moves a member of `fromPartnerId` to `toPartnerId` with `role` (an invitation it accepted),
+   * ending its sessions, which belong to the account it leaves; never the last owner of that one.
+   */
+  moveMember(fromPartnerId: string, memberId: string, toPartnerId: string, role: MemberRole): Promise<MemberChange>;
 
   saveInvitation(invitation: InvitationRow): Promise<void>;
   findInvitation(tokenHash: string): Promise<InvitationRow | undefined>;
@@ -182,6 +187,16 @@ export class MemoryAccountStore implements AccountStore {
     if (member.role === "owner" && this.ownerCount(partnerId) === 1) return "last_owner";
     this.members.delete(memberId);
     this.memberIdByEmail.delete(member.email);
+    await this.deleteSessionsOf(memberId);
+    return "done";
+  }
+
+  async moveMember(fromPartnerId: string, memberId: string, toPartnerId: string, role: MemberRole): Promise<MemberChange> {
+    const member = this.members.get(memberId);
+    if (!member || member.partnerId !== fromPartnerId || !this.partners.has(toPartnerId)) return "not_found";
+    if (member.role === "owner" && this.ownerCount(fromPartnerId) === 1) return "last_owner";
+    member.partnerId = toPartnerId;
+    member.role = role;
     await this.deleteSessionsOf(memberId);
     return "done";
   }

@@ -1,35 +1,39 @@
 /**
- * Dashboard accounts: sign-up confirmed by a link sent to the address, sign-in with throttling,
- * password change, invitations. Messages never tell whether an address has an account: sign-up
- * answers the same for a new address and a taken one (the link goes to the address either way), and
- * sign-in failures read alike and take alike long, known address or not.
+ * Dashboard accounts: sign-up confirmed by a link sent to the address, sign-in, password change,
+ * invitations. Messages never tell whether an address has an account: sign-up answers the same for
+ * a new address and a taken one (the link goes to the address either way), and sign-in failures
+ * read alike and take alike long, known address or not. Every password is hashed or checked in the
+ * hashing queue, and every attempt with one passes its throttle first (server/accounts/password-throttles.ts).
  */
 import { createHash, randomBytes } from "node:crypto";
 import type { Clock } from "../clock.js";
 import { newId } from "../ids.js";
 import type { WindowStore } from "../rate-limits/window-store.js";
+import { type AccountLimits, DEFAULT_ACCOUNT_LIMITS } from "./account-limits.js";
 import type { AccountStore, InvitationRow, MemberRole, MemberRow, PartnerAccountRow } from "./account-store.js";
 import type { Mailer } from "./mailer.js";
+import type { PasswordHashingQueue } from "./password-hashing-queue.js";
+import { SignInThrottle, SignUpThrottle } from "./password-throttles.js";
 import { DEFAULT_COST, hashPassword, passwordProblem, verifyPassword } from "./passwords.js";
 
 /** How long a sign-up link and an invitation stay valid. */
 export const SIGN_UP_LINK_MS = 24 * 3_600_000;
 export const INVITATION_MS = 7 * 86_400_000;
-/** Sign-in attempts allowed per address and per client address in one window, known address or not. */
-export const SIGN_IN_WINDOW_MS = 15 * 60_000;
-export const SIGN_IN_ATTEMPTS_PER_EMAIL = 10;
-export const SIGN_IN_ATTEMPTS_PER_CLIENT = 100;
 const MAX_EMAIL_LENGTH = 254;
 export const MAX_PARTNER_NAME_LENGTH = 100;
 
 export interface AccountDeps {
   accounts: AccountStore;
-  /** Counters of sign-in attempts, shared by every instance (the rate limiter's store). */
+  /** Counters of password attempts and sign-ups, shared by every instance (the rate limiter's store). */
   attempts: WindowStore;
   clock: Clock;
   mailer: Mailer;
   /** The dashboard's own base URL, for links in messages. */
   baseUrl: string;
+  /** Where every scrypt runs (one per process). */
+  hashing: PasswordHashingQueue;
+  /** The throttles' figures; tests lower some. */
+  limits?: Partial<AccountLimits>;
   /** log2 of scrypt's N (server/accounts/passwords.ts); tests lower it. */
   passwordCost?: number;
 }
@@ -56,6 +60,9 @@ export function partnerNameProblem(name: string): string | null {
 /** Field problems of a form, by field name. */
 export type FieldProblems = Record<string, string>;
 
+/** Why an invitation was not accepted: the link ended, the account's password is not right, or it is its account's last owner. */
+export type InvitationRefusal = "expired" | "wrong_password" | "last_owner";
+
 export class AccountProblem extends Error {
   constructor(readonly fields: FieldProblems) {
     super(Object.values(fields).join(" "));
@@ -65,22 +72,40 @@ export class AccountProblem extends Error {
 export class Accounts {
   /** A hash of a password nobody has, verified for unknown addresses so a miss takes as long as a wrong password. */
   private decoy: Promise<string> | null = null;
+  private readonly signInThrottle: SignInThrottle;
+  private readonly signUpThrottle: SignUpThrottle;
 
-  constructor(private readonly deps: AccountDeps) {}
+  constructor(private readonly deps: AccountDeps) {
+    const throttleDeps = {
+      get attempts() {
+        return deps.attempts;
+      },
+      clock: deps.clock,
+      limits: { ...DEFAULT_ACCOUNT_LIMITS, ...deps.limits },
+    };
+    this.signInThrottle = new SignInThrottle(throttleDeps);
+    this.signUpThrottle = new SignUpThrottle(throttleDeps);
+  }
 
   private get cost(): number {
     return this.deps.passwordCost ?? DEFAULT_COST;
   }
 
-  private hash(password: string): Promise<string> {
-    return hashPassword(password, this.cost);
+  /** `mayWait: false` for anonymous sign-ups, which run only where a place is free (server/accounts/password-hashing-queue.ts). */
+  private hash(password: string, { mayWait = true } = {}): Promise<string> {
+    return this.deps.hashing.run(() => hashPassword(password, this.cost), { mayWait });
+  }
+
+  private verify(password: string, hash: string): Promise<boolean> {
+    return this.deps.hashing.run(() => verifyPassword(password, hash));
   }
 
   /**
    * Starts a sign-up: checks the form, then sends the address a link. A taken address gets a
-   * message saying so instead, and the caller sees the same answer either way.
+   * message saying so instead, and the caller sees the same answer either way. Throws RetryLater
+   * when the client or everyone signed up too often, or the hashing queue is full.
    */
-  async requestSignUp(form: { email: string; password: string; partnerName: string }): Promise<{ email: string }> {
+  async requestSignUp(form: { email: string; password: string; partnerName: string }, client: string): Promise<{ email: string }> {
     const email = normalizedEmail(form.email);
     const problems: FieldProblems = {};
     if (!email) problems.email = "Enter an e-mail address such as name@example.com.";
@@ -89,16 +114,17 @@ export class Accounts {
     const weak = passwordProblem(form.password, form.email);
     if (weak) problems.password = weak;
     if (Object.keys(problems).length > 0) throw new AccountProblem(problems);
+    await this.signUpThrottle.admit(client);
     const now = this.deps.clock.now();
     if (await this.deps.accounts.findMemberByEmail(email!)) {
+      // The hash is not needed, but its time is: a taken address answers as late as a new one.
+      await this.hash(form.password, { mayWait: false });
       this.deps.mailer.send({
         to: email!,
         subject: "You already have a partner dashboard account",
         link: `${this.deps.baseUrl}/sign-in`,
         text: "Someone tried to sign up with this address, which already has an account. Sign in instead; if it was not you, nothing changed.",
       });
-      // The hash is not needed, but its time is: a taken address answers as late as a new one.
-      await this.hash(form.password);
       return { email: email! };
     }
     const token = newToken();
@@ -106,7 +132,7 @@ export class Accounts {
       tokenHash: tokenHash(token),
       email: email!,
       partnerName: form.partnerName.trim(),
-      passwordHash: await this.hash(form.password),
+      passwordHash: await this.hash(form.password, { mayWait: false }),
       expiresAt: new Date(now.getTime() + SIGN_UP_LINK_MS),
     });
     this.deps.mailer.send({
@@ -149,41 +175,43 @@ export class Accounts {
   }
 
   /**
-   * The member the address and password sign in, null for a wrong pair, or how long to wait when
-   * the address or the client made too many attempts. Every attempt counts, right or wrong.
+   * The member the address and password sign in, or null for a wrong pair. Throws RetryLater when
+   * this client must wait before trying this address again, or the hashing queue is full.
    */
-  async signIn(
-    form: { email: string; password: string },
-    client: string,
-  ): Promise<{ member: MemberRow } | { member: null; retryAfterSeconds?: number }> {
+  async signIn(form: { email: string; password: string }, client: string): Promise<MemberRow | null> {
     const email = normalizedEmail(form.email) ?? form.email.trim().toLowerCase().slice(0, MAX_EMAIL_LENGTH);
-    const now = this.deps.clock.now().getTime();
-    const windowStart = now - (now % SIGN_IN_WINDOW_MS);
-    const { refused } = await this.deps.attempts.consume([
-      { key: `dashboard-sign-in:email:${tokenHash(email)}`, windowStart, limit: SIGN_IN_ATTEMPTS_PER_EMAIL },
-      { key: `dashboard-sign-in:client:${client}`, windowStart, limit: SIGN_IN_ATTEMPTS_PER_CLIENT },
-    ]);
-    if (refused.length > 0) return { member: null, retryAfterSeconds: Math.ceil((windowStart + SIGN_IN_WINDOW_MS - now) / 1000) };
-    if (form.password.length > 1024) return { member: null };
-    const member = await this.deps.accounts.findMemberByEmail(email);
-    if (!member) {
-      await verifyPassword(form.password, await this.decoyHash());
-      return { member: null };
-    }
-    return (await verifyPassword(form.password, member.passwordHash)) ? { member } : { member: null };
+    await this.signInThrottle.admit(email, client);
+    const member = form.password.length > 1024 ? undefined : await this.deps.accounts.findMemberByEmail(email);
+    return (await this.checkPassword(email, client, form.password, member)) ? member! : null;
+  }
+
+  /**
+   * Checks a password of an address that passed the throttle, and counts the outcome. An unknown
+   * address is checked against the decoy, so it takes as long as a wrong password and counts as one.
+   */
+  private async checkPassword(email: string, client: string, password: string, member: MemberRow | undefined): Promise<boolean> {
+    const checked = await this.verify(password, member ? member.passwordHash : await this.decoyHash());
+    const right = member !== undefined && checked;
+    if (right) await this.signInThrottle.succeeded(email, client);
+    else await this.signInThrottle.failed(email, client);
+    return right;
   }
 
   private decoyHash(): Promise<string> {
-    this.decoy ??= this.hash(newToken());
+    this.decoy ??= hashPassword(newToken(), this.cost);
     return this.decoy;
   }
 
-  /** Changes the member's password after checking the current one; the member's other sessions end (the caller's goes on). */
-  async changePassword(member: MemberRow, current: string, next: string, keepSession: string): Promise<void> {
+  /**
+   * Changes the member's password after checking the current one, throttled as a sign-in of the
+   * member's address from this client is; the member's other sessions end (the caller's goes on).
+   */
+  async changePassword(member: MemberRow, current: string, next: string, keepSession: string, client: string): Promise<void> {
+    await this.signInThrottle.admit(member.email, client);
     const fresh = await this.deps.accounts.findMember(member.id);
-    if (!fresh || !(await verifyPassword(current, fresh.passwordHash)))
+    if (!(await this.checkPassword(member.email, client, current, fresh)))
       throw new AccountProblem({ current_password: "The current password is not right." });
-    const weak = passwordProblem(next, fresh.email);
+    const weak = passwordProblem(next, fresh!.email);
     if (weak) throw new AccountProblem({ new_password: weak });
     await this.deps.accounts.setPasswordHash(member.id, await this.hash(next));
     await this.deps.accounts.deleteSessionsOf(member.id, keepSession);
@@ -222,10 +250,19 @@ export class Accounts {
     return invitation && invitation.expiresAt > this.deps.clock.now() ? invitation : null;
   }
 
-  /** Joins the account an invitation names, with a new password; the link is used up. */
-  async acceptInvitation(token: string, password: string): Promise<MemberRow | "expired" | "address_taken"> {
+  /**
+   * Accepts an invitation with a password. Following a link that was mailed to the address proves
+   * the address, so there a new address becomes a member with the password chosen. An address that
+   * already has an account joins only by that account's password (checked and throttled as a
+   * sign-in): the account moves here, as an address belongs to one partner account. Where no mail
+   * is sent the inviting owner holds the link, which proves nothing: only an existing account may
+   * join, and any other password answers as a wrong one, so the link tells its holder nothing.
+   */
+  async acceptInvitation(token: string, password: string, client: string): Promise<MemberRow | InvitationRefusal> {
     const invitation = await this.openInvitation(token);
     if (!invitation) return "expired";
+    const existing = await this.deps.accounts.findMemberByEmail(invitation.email);
+    if (existing || !this.deps.mailer.delivers) return this.joinWithAccount(invitation, password, client, existing);
     const weak = passwordProblem(password, invitation.email);
     if (weak) throw new AccountProblem({ password: weak });
     const member: MemberRow = {
@@ -238,6 +275,24 @@ export class Accounts {
     };
     // Used once: of two tabs accepting at once, one gets the account.
     if (!(await this.deps.accounts.deleteInvitation(invitation.tokenHash))) return "expired";
-    return (await this.deps.accounts.addMember(member)) ? member : "address_taken";
+    return (await this.deps.accounts.addMember(member)) ? member : "expired";
+  }
+
+  private async joinWithAccount(
+    invitation: InvitationRow,
+    password: string,
+    client: string,
+    existing: MemberRow | undefined,
+  ): Promise<MemberRow | InvitationRefusal> {
+    await this.signInThrottle.admit(invitation.email, client);
+    if (!(await this.checkPassword(invitation.email, client, password, existing))) return "wrong_password";
+    const member = existing!;
+    if (!(await this.deps.accounts.deleteInvitation(invitation.tokenHash))) return "expired";
+    if (member.partnerId === invitation.partnerId) return member;
+    const moved = await this.deps.accounts.moveMember(member.partnerId, member.id, invitation.partnerId, invitation.role);
+    if (moved === "done") return { ...member, partnerId: invitation.partnerId, role: invitation.role };
+    // Not used after all: the member may make another owner and follow the link again.
+    await this.deps.accounts.saveInvitation(invitation);
+    return moved === "last_owner" ? "last_owner" : "expired";
   }
 }

@@ -9,9 +9,11 @@
  */
 import { fileURLToPath } from "node:url";
 import express, { type Express, type Request, type RequestHandler } from "express";
+import { type AccountLimits, DEFAULT_PASSWORD_HASHING, type PasswordHashingLimits } from "../accounts/account-limits.js";
 import { Accounts } from "../accounts/accounts.js";
 import { DashboardSessions } from "../accounts/dashboard-sessions.js";
 import type { Mailer } from "../accounts/mailer.js";
+import { PasswordHashingQueue } from "../accounts/password-hashing-queue.js";
 import { servicesOf, type Services } from "../context.js";
 import { errorPages } from "../web/error-pages.js";
 import { serveFavicon } from "../web/favicon.js";
@@ -111,6 +113,14 @@ export interface DashboardOptions {
   flushRequestLog?: () => Promise<void>;
   /** log2 of scrypt's N; tests lower it (server/accounts/passwords.ts). */
   passwordCost?: number;
+  /**
+   * Express's `trust proxy` (PARTNER_API_TRUST_PROXY): which hops may say, in X-Forwarded-For and
+   * X-Forwarded-Proto, who the client is and how it connected. None by default: the socket's address.
+   */
+  trustProxy?: false | number | string;
+  /** The throttles' figures (server/accounts/account-limits.ts); tests lower some. */
+  accountLimits?: Partial<AccountLimits>;
+  passwordHashing?: PasswordHashingLimits;
   log?: (message: string, error?: unknown) => void;
   portal?: PortalFiles;
 }
@@ -122,6 +132,7 @@ export interface PartnerDashboard {
 
 export function createDashboardApp(options: DashboardOptions): PartnerDashboard {
   const { services } = options;
+  const passwordHashing = new PasswordHashingQueue(options.passwordHashing ?? DEFAULT_PASSWORD_HASHING);
   const dashboard: Dashboard = {
     services,
     // Getters: the stores are read at each use, as the API's are (tests point a deployment at fresh ones).
@@ -135,8 +146,11 @@ export function createDashboardApp(options: DashboardOptions): PartnerDashboard 
       clock: services.clock,
       mailer: options.mailer,
       baseUrl: options.baseUrl.replace(/\/$/, ""),
+      hashing: passwordHashing,
+      limits: options.accountLimits,
       passwordCost: options.passwordCost,
     }),
+    passwordHashing,
     sessions: new DashboardSessions(() => services.persistence.accounts, services.clock),
     flushRequestLog: options.flushRequestLog ?? (async () => {}),
     routes: options.routes,
@@ -150,6 +164,8 @@ export function createDashboardApp(options: DashboardOptions): PartnerDashboard 
   app.set("etag", false);
   app.enable("case sensitive routing");
   app.enable("strict routing");
+  // The sign-in and sign-up throttles count by client: its address must be one a client cannot choose.
+  app.set("trust proxy", options.trustProxy ?? false);
   app.locals.dashboard = dashboard;
   app.use((_req, res, next) => {
     res.locals.dashboard = dashboard;

@@ -3,6 +3,7 @@ import type { Response } from "express";
 import type { Accounts } from "../accounts/accounts.js";
 import type { MemberRow, PartnerAccountRow } from "../accounts/account-store.js";
 import type { DashboardSessions, SignedIn } from "../accounts/dashboard-sessions.js";
+import type { PasswordHashingQueue } from "../accounts/password-hashing-queue.js";
 import type { Services } from "../context.js";
 import type { Chrome, Section } from "./views/layout.js";
 
@@ -10,6 +11,8 @@ export interface Dashboard {
   services: Services;
   accounts: Accounts;
   sessions: DashboardSessions;
+  /** Where this process hashes and checks passwords: bounded, refusing when full. */
+  passwordHashing: PasswordHashingQueue;
   /** Writes what the API instance of this process buffered for the request log (null: no API here). */
   flushRequestLog: () => Promise<void>;
   /** Route templates of the operations the deployment serves, for the request log's filter. */

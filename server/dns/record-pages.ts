@@ -1,7 +1,6 @@
 /** A domain's record list one page at a time, and the opaque cursors that continue it. */
 import { dnsLimits } from "../../generated/operations.js";
-import { cursorNotOurs, cursorOfAnotherList, readCursor, writeCursor } from "../opaque-cursors.js";
-import { textProblem } from "../plain-text.js";
+import { cursorOfAnotherList, readCursor, writeCursor } from "../opaque-cursors.js";
 import type { DnsRecordRow, DomainRow, RecordFilter, RecordListPosition, Store } from "../store/types.js";
 
 export interface RecordPage {
@@ -27,23 +26,24 @@ const filterOf = (filter: RecordFilter) => [filter.type ?? null, filter.name?.to
 function cursorAfter(domain: DomainRow, record: DnsRecordRow, filter: RecordFilter): string {
   const position = [domain.id, record.name, record.type, record.createdAt.getTime(), record.id];
   // An unfiltered list keeps the cursors it gave out before lists were filtered.
-  const content = isFiltered(filter) ? [FILTERED_CURSOR_VERSION, ...position, ...filterOf(filter)] : [CURSOR_VERSION, ...position];
-  return writeCursor(content);
+  return isFiltered(filter)
+    ? writeCursor(FILTERED_CURSOR_VERSION, [...position, ...filterOf(filter)])
+    : writeCursor(CURSOR_VERSION, position);
 }
 
+/** The items of a cursor: the domain, the position (name, type, time, id), then the filter of a filtered list. */
+const POSITION_SHAPE = ["text", "text", "text", "instant", "text"] as const;
+const FILTERED_SHAPE = [...POSITION_SHAPE, "textOrNull", "textOrNull"] as const;
+
 function positionOf(domain: DomainRow, cursor: string, filter: RecordFilter): RecordListPosition {
-  const filtered = isFiltered(filter);
-  const content = readCursor(cursor, filtered ? FILTERED_CURSOR_VERSION : CURSOR_VERSION, filtered ? 8 : 6);
-  const [, domainId, name, type, createdAt, id, ...filterContinued] = content;
-  if (filtered && JSON.stringify(filterContinued) !== JSON.stringify(filterOf(filter)))
+  const [domainId, name, type, createdAt, id, ...filterContinued] = isFiltered(filter)
+    ? readCursor(cursor, FILTERED_CURSOR_VERSION, FILTERED_SHAPE)
+    : readCursor(cursor, CURSOR_VERSION, POSITION_SHAPE);
+  if (isFiltered(filter) && JSON.stringify(filterContinued) !== JSON.stringify(filterOf(filter)))
     throw cursorOfAnotherList("continues a list of other filters; send the same type and name");
-  if (typeof domainId !== "string" || typeof name !== "string" || typeof type !== "string" || typeof id !== "string") throw cursorNotOurs();
-  if (typeof createdAt !== "number" || !Number.isSafeInteger(createdAt) || createdAt < 0) throw cursorNotOurs();
-  // No list gives out a position holding a control character: nothing stored holds one (server/plain-text.ts).
-  if ([name, type, id].some((text) => textProblem(text) !== null)) throw cursorNotOurs();
   if (domainId !== domain.id) throw cursorOfAnotherList("belongs to the record list of another domain");
   // Any name and type make a position to start after; they need not be a record's.
-  return { name, type: type as RecordListPosition["type"], createdAt: new Date(createdAt), id };
+  return { name, type: type as RecordListPosition["type"], createdAt, id };
 }
 
 /** At most `limit` of the domain's records the filter selects, in list order: from the start, or after `cursor`. */

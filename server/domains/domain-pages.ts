@@ -1,6 +1,5 @@
 /** A user's domain list one page at a time, and the opaque cursors that continue it. */
-import { cursorNotOurs, cursorOfAnotherList, readCursor, writeCursor } from "../opaque-cursors.js";
-import { textProblem } from "../plain-text.js";
+import { cursorOfAnotherList, readCursor, writeCursor } from "../opaque-cursors.js";
 import type { DomainListPosition, DomainRow, Store } from "../store/types.js";
 
 /** Bumped when the cursor's contents change, so a cursor of the old form is refused, not misread. */
@@ -29,17 +28,14 @@ const DEFAULT_LIMIT = 100;
  * continues, as base64url JSON: it holds nothing the partner has not read.
  */
 function cursorAfter(userIdentifier: string, status: string | null, domain: DomainRow): string {
-  const content = [CURSOR_VERSION, userIdentifier, status, domain.purchasedAt.getTime(), domain.name];
-  return writeCursor(content);
+  return writeCursor(CURSOR_VERSION, [userIdentifier, status, domain.purchasedAt.getTime(), domain.name]);
 }
 
 function positionOf(userIdentifier: string, status: string | null, cursor: string): DomainListPosition {
-  const [, user, filter, purchasedAt, name] = readCursor(cursor, CURSOR_VERSION, 5);
-  if (typeof user !== "string" || typeof name !== "string" || textProblem(name) !== null) throw cursorNotOurs();
-  if (typeof purchasedAt !== "number" || !Number.isSafeInteger(purchasedAt) || purchasedAt < 0) throw cursorNotOurs();
+  const [user, filter, purchasedAt, name] = readCursor(cursor, CURSOR_VERSION, ["text", "textOrNull", "instant", "text"]);
   if (user !== userIdentifier) throw cursorOfAnotherList("belongs to the domain list of another user");
   if (filter !== status) throw cursorOfAnotherList("continues a list of another status; send the same status");
-  return { purchasedAt: new Date(purchasedAt), name };
+  return { purchasedAt, name };
 }
 
 /** A page of the user's domains in list order (newest purchase first, ties by name). */

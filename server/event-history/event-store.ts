@@ -4,9 +4,14 @@
  * caused the event, whether or not an endpoint subscribes to its type.
  */
 import type { EventType, OutboxEvent } from "../events.js";
+import type { RetentionPolicy } from "../store/retention-policy.js";
 
-/** How long events are kept at least (by the deployment's clock; a sandbox's events are stamped with its own, later one). */
-export const EVENT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+/**
+ * The last fifty thousand events of each partner, none older than thirty days (by the deployment's
+ * clock; a sandbox's events are stamped with its own, later one), as docs/webhooks.md and the
+ * events API promise. The count bounds what a partner's bulk changes can make a store hold.
+ */
+export const EVENT_RETENTION: RetentionPolicy = { maxAgeMs: 30 * 86_400_000, keepLatest: 50_000 };
 
 /** An event's place in its partner's list: newest first, ties by id descending. */
 export interface EventListPosition {
@@ -32,8 +37,8 @@ export interface EventStore {
   eventPage(partnerId: string, query: EventPageQuery): Promise<OutboxEvent[]>;
   /** At most `limit` of the partner's events created in [since, until) of the types (null: all), oldest first. */
   eventsBetween(partnerId: string, since: Date, until: Date, types: readonly EventType[] | null, limit: number): Promise<OutboxEvent[]>;
-  /** Forgets the events created before the time; returns how many. */
-  deleteCreatedBefore(before: Date): Promise<number>;
+  /** Forgets what the policy does not keep at `now` (created before its age, or beyond each partner's newest it keeps); returns how many. */
+  prune(now: Date, policy: RetentionPolicy): Promise<number>;
 }
 
 /** Whether `a` comes before `b` in time order (oldest first; ties by id). */

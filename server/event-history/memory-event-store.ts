@@ -1,6 +1,7 @@
 /** The event history in this process's memory (the memory persistence). */
 import type { EventType, OutboxEvent } from "../events.js";
-import { isEarlier, type EventPageQuery, type EventStore } from "./event-store.js";
+import type { RetentionPolicy } from "../store/retention-policy.js";
+import { EVENT_RETENTION, isEarlier, type EventPageQuery, type EventStore } from "./event-store.js";
 
 /**
  * A copy the store and its callers cannot change for each other. The payload goes through JSON, as
@@ -20,6 +21,12 @@ export class MemoryEventStore implements EventStore {
   private readonly byPartner = new Map<string, OutboxEvent[]>();
   private readonly byId = new Map<string, OutboxEvent>();
 
+  /**
+   * `policy` bounds each partner's list as it grows (the sweep's prune applies it by the clock):
+   * past its count by an eighth, the oldest go at once, so a removal is one splice per many events.
+   */
+  constructor(private readonly policy: RetentionPolicy = EVENT_RETENTION) {}
+
   async saveEvents(events: readonly OutboxEvent[]): Promise<void> {
     for (const event of events) {
       const stored = copy(event);
@@ -30,7 +37,13 @@ export class MemoryEventStore implements EventStore {
       if (index === list.length) list.push(stored);
       else list.splice(index, 0, stored);
       this.byId.set(event.id, stored);
+      if (list.length > this.policy.keepLatest + (this.policy.keepLatest >>> 3))
+        this.forgetOldest(list, list.length - this.policy.keepLatest);
     }
+  }
+
+  private forgetOldest(list: OutboxEvent[], count: number): void {
+    for (const event of list.splice(0, count)) this.byId.delete(event.id);
   }
 
   /** Where an event goes in a list oldest first: after every event earlier than it. */
@@ -86,11 +99,13 @@ export class MemoryEventStore implements EventStore {
     return found;
   }
 
-  async deleteCreatedBefore(before: Date): Promise<number> {
+  async prune(now: Date, { maxAgeMs, keepLatest }: RetentionPolicy): Promise<number> {
+    const before = new Date(now.getTime() - maxAgeMs);
     let deleted = 0;
     for (const [partnerId, list] of this.byPartner) {
-      const end = list.length === 0 ? 0 : this.indexAfter(list, { ...list[0]!, createdAt: before, id: "" });
-      for (const event of list.splice(0, end)) this.byId.delete(event.id);
+      const old = list.length === 0 ? 0 : this.indexAfter(list, { ...list[0]!, createdAt: before, id: "" });
+      const end = Math.max(old, list.length - keepLatest);
+      this.forgetOldest(list, end);
       deleted += end;
       if (list.length === 0) this.byPartner.delete(partnerId);
     }

@@ -3,11 +3,15 @@
  * answer with `Content-Security-Policy: frame-ancestors` naming exactly those (CSP Level 2; X-Frame-Options
  * cannot name several origins, and browsers that know frame-ancestors ignore it).
  */
+import { parse } from "tldts";
 
 /** Plain http is allowed only on loopback addresses, for local development and the demo. */
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
-/** CSP allows a leading wildcard label: a partner serving each customer on its own subdomain. */
-const WILDCARD_ORIGIN = /^https:\/\/\*\.(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9-]*[a-z][a-z0-9-]*(?::\d{1,5})?$/;
+/**
+ * CSP allows a leading wildcard label: a partner serving each customer on its own subdomain. The
+ * parent it names (captured) must then be a partner's own, not a public suffix (`isPublicSuffix`).
+ */
+const WILDCARD_ORIGIN = /^https:\/\/\*\.((?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)*[a-z0-9-]*[a-z][a-z0-9-]*)(?::\d{1,5})?$/;
 /** A host name of letters, digits and hyphens, or a bracketed IPv6 address: what CSP's host-source matches. */
 const HOST = /^(?:\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)$/;
 
@@ -17,7 +21,14 @@ const HOST = /^(?:\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?
  */
 export function parseEmbedOrigin(value: string): string {
   const text = value.trim().toLowerCase().replace(/\/$/, "");
-  if (WILDCARD_ORIGIN.test(text)) return text;
+  const wildcardParent = WILDCARD_ORIGIN.exec(text)?.[1];
+  if (wildcardParent !== undefined) {
+    if (isPublicSuffix(wildcardParent))
+      throw new Error(
+        `embed origin ${JSON.stringify(value)} is a wildcard over the public suffix ${wildcardParent}, whose names belong to anyone: name a domain of yours, such as https://*.app.${wildcardParent}`,
+      );
+    return text;
+  }
   let url: URL;
   try {
     url = new URL(text);
@@ -32,6 +43,14 @@ export function parseEmbedOrigin(value: string): string {
   }
   return url.origin;
 }
+
+/**
+ * Whether a name is a public suffix (`co.uk`, `github.io`): one under which anyone may register or be
+ * given a name, so a wildcard over it would let every site there frame the interface. By the Public
+ * Suffix List, its ICANN and private sections both (tldts bundles the list: nothing is fetched); a
+ * name outside every rule counts as a top-level domain, as the list's algorithm says.
+ */
+const isPublicSuffix = (name: string) => parse(name, { allowPrivateDomains: true }).domain === null;
 
 /** The CSP directive for a set of origins; none configured means nothing may frame the page. */
 export function frameAncestors(origins: readonly string[]): string {

@@ -29,9 +29,11 @@ export function rateLimit(limiter: RateLimiter, services: Services): RequestHand
       next();
       return;
     }
-    // The partner's own clock, as every instance sees it: advancing a sandbox clock moves its windows too.
+    // The partner's clock as every instance sees it, read by the rest of the request.
     await services.clocks.refresh(partner.id);
-    const now = services.clocks.clockFor(partner.id).now().getTime();
+    // Windows run on the real clock, never the partner's: an advance that moved them would free a
+    // window's worth of requests each time (docs/sandbox.md, "Rate limits and the clock").
+    const now = services.clocks.base.now().getTime();
     const scope = rateLimitScope(services.deployment.environment, partner.id);
     // Requests that address no operation are answered too, so they count against the overall limits.
     const decision = await limiter.consume(scope, operationOf(res.locals)?.id, now);

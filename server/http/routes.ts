@@ -4,12 +4,13 @@ import type { OperationHandlers } from "../../generated/handlers.js";
 import { operationTable, type OperationId } from "../../generated/operations.js";
 import { servicesOf, type RequestContext, type Services } from "../context.js";
 import { ApiError, apiErrors, errorBody } from "../errors.js";
-import type { StoredAnswer } from "../idempotency/idempotency-store.js";
 import {
   answerIsKept,
   canonicalPath,
   isKeyInUse,
   KEY_IN_USE_RETRY_AFTER_SECONDS,
+  refusedReplay,
+  replayableAnswer,
   requestFingerprint,
   takeKey,
   type IdempotentRequest,
@@ -99,7 +100,7 @@ export function registerRoutes(app: Express, handlers: OperationHandlers<Request
     const kind = DOMAIN_LOCKED.has(operation.id) ? "domain-locked" : "serializable";
     const key = req.method === "POST" && partner ? req.get("Idempotency-Key") : undefined;
     if (key === undefined) {
-      send(res, await (inOneTransaction ? inTransaction(partnerServices, (tx) => run(tx), kind) : run(partnerServices)));
+      send(res, await (inOneTransaction ? inTransaction(partnerServices, (tx) => run(tx), kind, partner?.id) : run(partnerServices)));
       return;
     }
     const request: IdempotentRequest = {
@@ -121,11 +122,14 @@ export function registerRoutes(app: Express, handlers: OperationHandlers<Request
       throw error;
     }
     if (!decision.run) {
+      const refused = refusedReplay(decision.answer, operation.info.shownOnceFields);
+      if (refused) throw refused;
       res.setHeader("Idempotent-Replayed", "true");
       send(res, { status: decision.answer.status, body: decision.answer.body ?? undefined, etag: decision.answer.headers.etag });
       return;
     }
     const { token } = decision;
+    const keptAnswer = (result: HandlerResult) => replayableAnswer(result, operation.info.shownOnceFields);
     let result: HandlerResult;
     try {
       result = await (inOneTransaction
@@ -134,10 +138,11 @@ export function registerRoutes(app: Express, handlers: OperationHandlers<Request
             async (tx, stores) => {
               const value = await run(tx);
               // Stored in the transaction of the writes: committed together or not at all.
-              if (!(await stores.idempotency.complete(request.scope, token, answerOf(value)))) throw apiErrors.idempotencyKeyInUse();
+              if (!(await stores.idempotency.complete(request.scope, token, keptAnswer(value)))) throw apiErrors.idempotencyKeyInUse();
               return value;
             },
             kind,
+            partner!.id,
           )
         : run(partnerServices));
     } catch (error) {
@@ -150,7 +155,7 @@ export function registerRoutes(app: Express, handlers: OperationHandlers<Request
       throw error;
     }
     // Work outside one transaction (OUTSIDE_TRANSACTIONS) stores its answer once it is done.
-    if (!inOneTransaction) await keys.complete(request.scope, token, answerOf(result));
+    if (!inOneTransaction) await keys.complete(request.scope, token, keptAnswer(result));
     send(res, result);
   });
 }
@@ -161,13 +166,6 @@ interface HandlerResult {
   /** The entity tag of the resource answered, where the operation documents an ETag. */
   etag?: string;
 }
-
-/** What a replay answers: the body as JSON carries it (a 204 has none), with its ETag. */
-const answerOf = (result: HandlerResult): StoredAnswer => ({
-  status: result.status,
-  body: result.body === undefined ? null : JSON.parse(JSON.stringify(result.body)),
-  headers: result.etag === undefined ? {} : { etag: result.etag },
-});
 
 function send(res: Response, result: HandlerResult): void {
   if (result.etag !== undefined) res.setHeader("ETag", result.etag);

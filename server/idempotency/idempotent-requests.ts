@@ -60,5 +60,38 @@ export async function takeKey(store: IdempotencyStore, request: IdempotentReques
   return { run: false, answer: claim.answer };
 }
 
+/** What a handler answered, as a replay needs it. */
+export interface AnswerToKeep {
+  status: number;
+  body?: unknown;
+  /** The entity tag of the resource answered, where the operation documents an ETag. */
+  etag?: string;
+}
+
+/**
+ * What a replay answers: the body as JSON carries it (a 204 has none), with its ETag, without the
+ * fields shown once (`x-shown-once`, a webhook endpoint's signing secret): a secret kept for a replay
+ * would be shown again to whoever repeats the key for a day, and would lie in the store's table.
+ * Such an answer is never replayed as it is (refusedReplay).
+ */
+export function replayableAnswer(answer: AnswerToKeep, shownOnceFields: readonly string[]): StoredAnswer {
+  let body = answer.body === undefined ? null : JSON.parse(JSON.stringify(answer.body));
+  if (shownOnceFields.length > 0 && typeof body === "object" && body !== null && !Array.isArray(body)) {
+    body = Object.fromEntries(Object.entries(body).filter(([name]) => !shownOnceFields.includes(name)));
+  }
+  return { status: answer.status, body, headers: answer.etag === undefined ? {} : { etag: answer.etag } };
+}
+
 /** Whether an error is the 409 of a key in use, which carries Retry-After and is never stored. */
 export const isKeyInUse = (error: ApiError) => error.details?.code === "idempotency_key_in_use";
+
+/**
+ * A replay that cannot be answered as the first request was: a success whose answer held fields
+ * shown once. Answering it without them would break the operation's schema (they are required), so
+ * it is refused, naming the resource: what the key did stays done, and nothing runs again.
+ */
+export function refusedReplay(answer: StoredAnswer, shownOnceFields: readonly string[]): ApiError | null {
+  if (shownOnceFields.length === 0 || answer.status >= 300) return null;
+  const id = (answer.body as { id?: unknown } | null)?.id;
+  return apiErrors.secretShownOnce(typeof id === "string" ? id : "");
+}

@@ -1,7 +1,8 @@
 /**
  * Fixed windows aligned to the epoch, per key scope and bucket: a request must fit every bucket
- * that applies, and a refused request counts in none. Time comes from the caller, so the sandbox
- * clock moves windows like everything else. Cost per request: one map read and one write per bucket.
+ * that applies, and a refused request counts in none. Time comes from the caller: the real clock,
+ * never a partner's sandbox clock, whose advances would free a window each. Cost per request: one
+ * map read and one write per bucket.
  */
 import type { OperationId } from "../../generated/operations.js";
 import { bucketsByOperation, isCounted, type Bucket, type RateLimitTable } from "./policy.js";

@@ -5,6 +5,9 @@
  * user identifiers and domain names), a query, a key or a token.
  */
 import type { Environment } from "../../generated/deployment.js";
+import type { RetentionPolicy } from "../store/retention-policy.js";
+
+export type { RetentionPolicy } from "../store/retention-policy.js";
 
 export interface RequestRecord {
   partnerId: string;
@@ -18,11 +21,24 @@ export interface RequestRecord {
   durationMs: number;
   /** The descriptive name of the key the request was made with. */
   keyName: string;
+  /** Refusals already counted into this record before it was written (the recorder's buffer); 1 when absent. */
+  count?: number;
 }
 
-/** A record as read back, with its place in the log (newer records have larger ones). */
-export interface LoggedRequest extends RequestRecord {
-  seq: number;
+/**
+ * An entry of the log: one request, or every request refused for the rate limits (429) with one
+ * key, method and route in one minute of the clock, which a flood would otherwise turn into
+ * one entry each. An entry of refusals has the time, request id and duration of the first.
+ */
+export interface LoggedRequest extends Omit<RequestRecord, "count"> {
+  /** How many requests the entry stands for: 1, or the refusals of its minute. */
+  count: number;
+}
+
+/** A place in a partner's log, newest first: by time, then by request id (unique, so no two entries tie). */
+export interface RequestLogPosition {
+  at: Date;
+  requestId: string;
 }
 
 export type StatusClass = 2 | 3 | 4 | 5;
@@ -37,25 +53,58 @@ export interface RequestPageQuery {
   partnerId: string;
   environment: Environment;
   filter: RequestFilter;
-  /** Only records older than this place; null from the newest. */
-  before: number | null;
+  /** Only entries after this place (older); null from the newest. */
+  before: RequestLogPosition | null;
   limit: number;
 }
 
-/** How much is kept: every record younger than `maxAgeMs`, and at least the newest `keepLatest` of each partner and environment. */
-export interface RetentionPolicy {
-  maxAgeMs: number;
-  keepLatest: number;
-}
-
-/** Seven days or ten thousand requests, whichever holds more, as the dashboard promises. */
+/** The last ten thousand requests of each partner and environment, none older than seven days, as the dashboard promises. */
 export const REQUEST_LOG_RETENTION: RetentionPolicy = { maxAgeMs: 7 * 86_400_000, keepLatest: 10_000 };
+
+/** The only refusals aggregated: beyond the limits, a client may send without end. */
+export const AGGREGATED_STATUS = 429;
+const MINUTE_MS = 60_000;
+
+/** The start of the minute a refusal is counted in: entries of refusals are one per key, method, route and minute. */
+export const refusalMinute = (at: Date) => new Date(Math.floor(at.getTime() / MINUTE_MS) * MINUTE_MS);
+
+/** What makes refusals one entry, or null for a request that is an entry of its own. */
+export const refusalKey = (record: RequestRecord): string | null =>
+  record.status === AGGREGATED_STATUS
+    ? JSON.stringify([
+        record.partnerId,
+        record.environment,
+        record.keyName,
+        record.method,
+        record.route,
+        refusalMinute(record.at).getTime(),
+      ])
+    : null;
+
+/** The records as entries of the log: each alone, except refusals of one key, method, route and minute, counted in the first. */
+export function collapseRefusals(records: readonly RequestRecord[]): LoggedRequest[] {
+  const entries: LoggedRequest[] = [];
+  const open = new Map<string, LoggedRequest>();
+  for (const record of records) {
+    const count = record.count ?? 1;
+    const key = refusalKey(record);
+    const same = key === null ? undefined : open.get(key);
+    if (same) {
+      same.count += count;
+      continue;
+    }
+    const entry = { ...record, count };
+    entries.push(entry);
+    if (key !== null) open.set(key, entry);
+  }
+  return entries;
+}
 
 export interface RequestHistoryStore {
   append(records: readonly RequestRecord[]): Promise<void>;
   /** Newest first, at most `limit`. */
   page(query: RequestPageQuery): Promise<LoggedRequest[]>;
-  /** Forgets what the policy no longer keeps; answers how many records it forgot. */
+  /** Forgets what the policy does not keep (older than its age, or beyond the newest it keeps); answers how many entries it forgot. */
   prune(now: Date, policy: RetentionPolicy): Promise<number>;
 }
 
@@ -64,42 +113,6 @@ export const matchesFilter = (record: RequestRecord, { statusClass, route, reque
   (route === undefined || record.route === route) &&
   (requestId === undefined || record.requestId === requestId);
 
-export class MemoryRequestHistoryStore implements RequestHistoryStore {
-  /** Oldest first, per partner and environment. */
-  private readonly logs = new Map<string, LoggedRequest[]>();
-  private seq = 0;
-
-  constructor(private readonly policy: RetentionPolicy = REQUEST_LOG_RETENTION) {}
-
-  async append(records: readonly RequestRecord[]): Promise<void> {
-    for (const record of records) {
-      const key = `${record.environment}:${record.partnerId}`;
-      let log = this.logs.get(key);
-      if (!log) this.logs.set(key, (log = []));
-      log.push({ ...record, seq: ++this.seq });
-      // Bounded as it grows: beyond the newest kept, the oldest goes once it is past the age kept.
-      if (log.length > this.policy.keepLatest && record.at.getTime() - log[0]!.at.getTime() > this.policy.maxAgeMs) log.shift();
-    }
-  }
-
-  async page({ partnerId, environment, filter, before, limit }: RequestPageQuery): Promise<LoggedRequest[]> {
-    const log = this.logs.get(`${environment}:${partnerId}`) ?? [];
-    const found: LoggedRequest[] = [];
-    for (let i = log.length - 1; i >= 0 && found.length < limit; i--) {
-      const record = log[i]!;
-      if ((before === null || record.seq < before) && matchesFilter(record, filter)) found.push({ ...record });
-    }
-    return found;
-  }
-
-  async prune(now: Date, { maxAgeMs, keepLatest }: RetentionPolicy): Promise<number> {
-    let forgotten = 0;
-    for (const log of this.logs.values()) {
-      let drop = 0;
-      while (log.length - drop > keepLatest && now.getTime() - log[drop]!.at.getTime() > maxAgeMs) drop++;
-      log.splice(0, drop);
-      forgotten += drop;
-    }
-    return forgotten;
-  }
-}
+/** The log's order, oldest first. */
+export const compareEntries = (a: RequestLogPosition, b: RequestLogPosition) =>
+  a.at.getTime() - b.at.getTime() || (a.requestId < b.requestId ? -1 : a.requestId > b.requestId ? 1 : 0);

@@ -3,7 +3,6 @@ import { sandboxMaxAdvanceSeconds } from "../../generated/operations.js";
 import { timestamp } from "../clock.js";
 import type { Services } from "../context.js";
 import { apiErrors } from "../errors.js";
-import { rateLimitScope } from "../rate-limits/policy.js";
 import { applyDueChanges, type Change } from "../scheduling/due-changes.js";
 import { inTransaction } from "../transactions.js";
 
@@ -46,9 +45,12 @@ export async function advanceClockTo(
   return { ...clockView(services, partnerId), changes };
 }
 
-/** Deletes every user of the partner with all that is theirs, and sets its clock and rate-limit windows back. */
+/**
+ * Deletes every user of the partner with all that is theirs, and sets its clock back. Its rate-limit
+ * counters stay: the reset is exempt from the limits, so clearing them would free a window's worth of
+ * requests per reset (docs/sandbox.md, "Rate limits and the clock").
+ */
 export async function resetSandbox(services: Services, partnerId: string): Promise<void> {
   await inTransaction(services, (tx) => tx.store.deletePartnerData(partnerId));
   await services.clocks.reset(partnerId);
-  await services.rateLimitStore.forget(rateLimitScope(services.deployment.environment, partnerId));
 }

@@ -1,12 +1,12 @@
 /**
  * Applies what time brings (transfer steps, domain expiry and auto-renewal, the end of the webhook
- * delivery log's retention, the removal of ended sessions, of idempotency keys past their 24 hours and of events past their 30 days;
+ * delivery log's retention, the removal of ended sessions, of idempotency keys past their 24 hours and of events beyond what the event history keeps;
  * the dashboard's ended sessions, invitations and sign-up links, rolled keys past their grace period
  * and the request log beyond what it keeps) while the server runs, for time that passes on its own; sandbox partners who advance their clocks get the state changes at once.
  */
 import type { Services } from "../context.js";
 import { applyAllDueChanges } from "./due-changes.js";
-import { EVENT_RETENTION_MS } from "../event-history/event-store.js";
+import { EVENT_RETENTION } from "../event-history/event-store.js";
 import { IDEMPOTENCY_KEY_LIFETIME_MS } from "../idempotency/idempotent-requests.js";
 import { REQUEST_LOG_RETENTION } from "../request-history/request-history-store.js";
 import { every } from "./every.js";
@@ -24,7 +24,7 @@ export function startDueChangeSweep(services: Services, onError: (error: unknown
       await removeEndedSessions(services);
       const now = services.clock.now().getTime();
       await services.persistence.idempotency.deleteCreatedBefore(new Date(now - IDEMPOTENCY_KEY_LIFETIME_MS));
-      await services.persistence.events.deleteCreatedBefore(new Date(now - EVENT_RETENTION_MS));
+      await services.persistence.events.prune(services.clock.now(), EVENT_RETENTION);
       const { persistence } = services;
       await persistence.accounts.deleteExpired(services.clock.now());
       await persistence.apiKeys.deleteExpiredKeys(services.clock.now());

@@ -5,7 +5,7 @@
 import { MemoryBrandingStore } from "../branding/branding-store.js";
 import { MemoryAccountStore } from "../accounts/account-store.js";
 import { MemoryFramingOriginStore } from "../framing/framing-origin-store.js";
-import { MemoryRequestHistoryStore } from "../request-history/request-history-store.js";
+import { MemoryRequestHistoryStore } from "../request-history/memory-request-history-store.js";
 import { MemoryEventStore } from "../event-history/memory-event-store.js";
 import { MemoryIdempotencyStore } from "../idempotency/memory-idempotency-store.js";
 import { MemoryWindowStore } from "../rate-limits/window-store.js";
@@ -34,6 +34,8 @@ export class MemoryClockOffsetStore implements ClockOffsetStore {
 
 export class MemoryPersistence implements Persistence {
   readonly kind = "memory";
+  /** Its transactions run one at a time. */
+  readonly connections = 1;
   readonly apiKeys = new MemoryApiKeyStore();
   readonly accounts = new MemoryAccountStore();
   readonly requestHistory = new MemoryRequestHistoryStore();

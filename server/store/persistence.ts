@@ -91,6 +91,8 @@ export type UnitOfWork = "serializable" | "domain-locked";
 
 export interface Persistence {
   readonly kind: "memory" | "postgres";
+  /** Units of work it runs at once: the pool's connections; one for the memory store and PGlite. */
+  readonly connections: number;
   /** Reads outside any transaction; each call sees what was committed when it ran. */
   readonly store: Store;
   readonly webhooks: WebhookStore;

@@ -6,7 +6,8 @@
 import type { OpenApiValidatorOpts } from "express-openapi-validator/dist/framework/types.js";
 
 export const VALIDATOR_OPTIONS = {
-  // Exact input: unknown query parameters are refused and nothing is coerced (the spec's "as given").
+  // Exact input: unknown query parameters are refused, nothing is coerced and no default filled in
+  // (the spec's "as given"; defaults: request-as-given.ts, as the validator has no option for them).
   validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
   validateResponses: true,
   // Keys are checked by our own middleware first (server/http/authenticate.ts).

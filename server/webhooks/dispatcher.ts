@@ -1,18 +1,20 @@
 /**
- * Delivers events to webhook endpoints, at least once. Events become deliveries when they are
- * emitted (no network inside the request that caused them); `tick` sends what is due. Each
- * endpoint is worked by one worker at a time, in creation order, and endpoints never wait for
- * each other: a slow receiver delays only its own deliveries.
+ * Delivers events to webhook endpoints, at least once. A request's transaction writes one outbox
+ * entry per event it emitted (server/transactions.ts); `tick` fans the outbox out into deliveries
+ * in bounded batches, each a short transaction of its own, then sends what is due. Each endpoint
+ * is worked by one worker at a time, in creation order, and endpoints never wait for each other: a
+ * slow receiver delays only its own deliveries.
  */
+import { setImmediate } from "node:timers/promises";
 import { timestamp } from "../clock.js";
 import type { Environment } from "../../generated/deployment.js";
 import type { OutboxEvent } from "../events.js";
-import { newId } from "../ids.js";
 import type { PartnerClocks } from "../sandbox/partner-clocks.js";
 import { nextAttemptAt } from "./retry-schedule.js";
-import type { WebhookSender } from "./sender.js";
 import { signatureHeader } from "./signing.js";
-import type { WebhookDeliveryRow, WebhookEndpointRow, WebhookStore } from "./webhook-store.js";
+import { PartnerShares } from "../store/partner-shares.js";
+import { DELIVERY_TIMEOUT_MS, type WebhookSender } from "./sender.js";
+import { newDelivery, type WebhookDeliveryRow, type WebhookEndpointRow, type WebhookStore } from "./webhook-store.js";
 
 export const USER_AGENT = "PartnerAPI-Webhooks/1.0";
 /** The delivery log keeps finished deliveries this long (the spec's listWebhookDeliveries). */
@@ -55,20 +57,66 @@ export interface DispatcherOptions {
   /** For the jitter; tests pass a fixed one. */
   random?: () => number;
   /**
+   * The connections of the store: the dispatcher's statements run on at most a quarter of them
+   * (at least one), so sixteen endpoints' workers claiming and recording at once never take the
+   * connections the requests need. Default: one.
+   */
+  connections?: () => number;
+  /**
    * How long a claimed delivery is held for this instance (real time); should it die mid-attempt,
-   * another instance attempts the delivery once the lease has run out. Longer than an attempt
-   * may take (the sender's timeout), or a slow attempt would be made twice at once.
+   * another instance attempts the delivery once the lease has run out. An attempt ends at its
+   * deadline (`attemptDeadlineMs`), well before, so a slow attempt is never made twice at once.
    */
   leaseMs?: number;
 }
 
-/** Well beyond the sender's timeout (server/webhooks/sender.ts). */
+/** Well beyond an attempt's deadline, leaving the recording of its outcome time to spare. */
 export const DEFAULT_DELIVERY_LEASE_MS = 60_000;
+
+/**
+ * The one deadline of an attempt, from the lookup to the last byte of the answer: the spec's 10
+ * seconds, or half the lease when the lease is shorter than twice that (tests shorten it), so an
+ * attempt and the recording of its outcome end while the delivery is still held.
+ */
+export const attemptDeadlineMs = (leaseMs: number): number => Math.min(DELIVERY_TIMEOUT_MS, Math.floor(leaseMs / 2));
+
+/**
+ * Outbox events one fan-out unit takes: it writes at most the endpoints a partner may have times
+ * as many deliveries, a transaction that stays short whatever the backlog.
+ */
+export const FAN_OUT_BATCH = 64;
+/**
+ * Batches one fan-out run takes at most before the tick that started it goes on to send: a
+ * backlog is worked off over several ticks, and sending never waits for all of it.
+ */
+export const FAN_OUT_BATCHES_PER_RUN = 32;
+/**
+ * A partner's deliveries due and not yet sent beyond which its outbox is not fanned out further:
+ * a backlog waits as one compact entry per event, and deliveries are written about as fast as
+ * they are sent. A receiver that fails is retried later, so its deliveries are not due and hold
+ * nothing back.
+ */
+export const FAN_OUT_AHEAD = 1024;
+/**
+ * Attempts one partner's endpoints make at once on an instance; its other endpoints take turns
+ * with them, a delivery at a time. Each attempt costs the instance's one event loop a signed
+ * request: a partner with a backlog on many endpoints would otherwise take it from every request.
+ */
+export const MAX_ATTEMPTS_PER_PARTNER = 4;
 
 export class WebhookDispatcher {
   private readonly busy = new Map<string, Promise<void>>();
   /** Ticks under way: `idle` waits for them as for the workers they start. */
   private readonly ticks = new Set<Promise<void>>();
+  /** The fan-out under way in this process. */
+  private fanning: Promise<void> | null = null;
+  /** A prompted tick is about to start. */
+  private prompted = false;
+  /** The store as the dispatcher reaches it: each call within the dispatcher's share of the connections. */
+  private readonly limitedStores = new WeakMap<WebhookStore, WebhookStore>();
+  private shares: PartnerShares | undefined;
+  /** Attempts under way per partner: one partner's endpoints cannot take every attempt this instance makes. */
+  private readonly attemptsPerPartner = new PartnerShares(MAX_ATTEMPTS_PER_PARTNER, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
 
   constructor(private readonly options: DispatcherOptions) {}
 
@@ -77,35 +125,76 @@ export class WebhookDispatcher {
   }
 
   private get store(): WebhookStore {
-    return this.options.store();
+    const store = this.options.store();
+    let limited = this.limitedStores.get(store);
+    if (!limited) this.limitedStores.set(store, (limited = this.limited(store)));
+    return limited;
+  }
+
+  /** The store with every call run within the dispatcher's share of the connections. */
+  private limited(store: WebhookStore): WebhookStore {
+    const slots = Math.max(1, Math.floor((this.options.connections?.() ?? 1) / 4));
+    if (this.shares?.perPartner !== slots) this.shares = new PartnerShares(slots, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
+    const shares = this.shares;
+    return new Proxy(store, {
+      get: (target, name) => {
+        const value = Reflect.get(target, name) as unknown;
+        return typeof value === "function"
+          ? (...args: unknown[]) => shares.run("dispatcher", () => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args))
+          : value;
+      },
+    });
+  }
+
+  /** A new delivery of the event to one endpoint, due at once (test events, redeliveries, replays). */
+  async queue(endpoint: WebhookEndpointRow, event: OutboxEvent, store: WebhookStore): Promise<WebhookDeliveryRow> {
+    const delivery = newDelivery(endpoint, event, this.options.clocks.clockFor(endpoint.partnerId).now());
+    await store.saveDelivery(delivery);
+    return delivery;
   }
 
   /**
-   * Queues, in `store` (the transaction that emitted the event), a delivery of the event to every
-   * enabled endpoint of its partner that subscribes to its type.
+   * Turns the outbox into deliveries, a batch per partner in turn, so one partner's backlog does not
+   * hold up another's events; resolves once the outbox was found empty (or left to another
+   * instance fanning out the same partner), or after FAN_OUT_BATCHES_PER_RUN batches. One run at a
+   * time per process: a call during a run waits for it.
    */
-  async fanOut(event: OutboxEvent, store: WebhookStore): Promise<void> {
-    for (const endpoint of await store.endpointsOf(event.partnerId)) {
-      if (!endpoint.enabled || (endpoint.events && !(endpoint.events as readonly string[]).includes(event.type))) continue;
-      await this.queue(endpoint, event, store);
+  fanOut(): Promise<void> {
+    this.fanning ??= this.fanOutRounds().finally(() => {
+      this.fanning = null;
+    });
+    return this.fanning;
+  }
+
+  private async fanOutRounds(): Promise<void> {
+    let budget = FAN_OUT_BATCHES_PER_RUN;
+    for (let partners = await this.store.partnersWithOutbox(); partners.length > 0 && budget > 0; ) {
+      const more: string[] = [];
+      for (const partnerId of partners) {
+        if (budget-- <= 0) break;
+        await this.options.clocks.refresh(partnerId);
+        const now = this.options.clocks.clockFor(partnerId).now();
+        if ((await this.store.dueDeliveriesOf(partnerId, now, FAN_OUT_AHEAD)) >= FAN_OUT_AHEAD) continue;
+        if ((await this.store.fanOutOldest(partnerId, FAN_OUT_BATCH, now)) === FAN_OUT_BATCH) more.push(partnerId);
+        // Requests are served between batches: on the memory store a batch is all microtasks, which nothing else interleaves.
+        await setImmediate();
+      }
+      partners = more;
     }
   }
 
-  /** A new delivery of the event to one endpoint, due at once (test events, redeliveries). */
-  async queue(endpoint: WebhookEndpointRow, event: OutboxEvent, store: WebhookStore): Promise<WebhookDeliveryRow> {
-    const now = this.options.clocks.clockFor(endpoint.partnerId).now();
-    const delivery: WebhookDeliveryRow = {
-      id: newId("whd"),
-      endpointId: endpoint.id,
-      partnerId: endpoint.partnerId,
-      event,
-      status: "pending",
-      attempts: [],
-      nextAttemptAt: now,
-      createdAt: now,
-    };
-    await store.saveDelivery(delivery);
-    return delivery;
+  /**
+   * Asks for a tick soon, to send what a commit just made due: the asks made before it starts
+   * (a change set's thousand events) make one tick.
+   */
+  prompt(): void {
+    if (this.prompted) return;
+    this.prompted = true;
+    setImmediate().then(() => {
+      this.prompted = false;
+      // Dropped should it fail (the database out of reach): the periodic tick retries and logs why.
+      this.tick().catch(() => undefined);
+    });
   }
 
   /**
@@ -120,6 +209,7 @@ export class WebhookDispatcher {
   }
 
   private async startWorkers(): Promise<void> {
+    await this.fanOut();
     const started: Promise<void>[] = [];
     for (const endpointId of await this.store.endpointsWithPendingDeliveries()) {
       if (this.busy.has(endpointId)) continue;
@@ -146,17 +236,21 @@ export class WebhookDispatcher {
     // A tick still reading which endpoints have work has started no worker yet: wait for it too.
     await Promise.all([...this.ticks].map((run) => run.catch(() => undefined)));
     await Promise.all(this.busy.values());
+    await this.fanning?.catch(() => undefined);
   }
 
   private async work(endpointId: string): Promise<void> {
-    for (;;) {
+    for (let more = true; more; ) {
       const endpoint = await this.store.findEndpoint(endpointId);
       if (!endpoint?.enabled) return;
-      await this.options.clocks.refresh(endpoint.partnerId);
-      const now = this.options.clocks.clockFor(endpoint.partnerId).now();
-      const due = await this.store.claimDueDelivery(endpointId, now, this.leaseMs);
-      if (!due) return;
-      await this.attempt(endpoint, due);
+      // Claimed only once the partner has a place for the attempt, so waiting for one never eats into the lease.
+      more = await this.attemptsPerPartner.run(endpoint.partnerId, async () => {
+        await this.options.clocks.refresh(endpoint.partnerId);
+        const now = this.options.clocks.clockFor(endpoint.partnerId).now();
+        const due = await this.store.claimDueDelivery(endpointId, now, this.leaseMs);
+        if (due) await this.attempt(endpoint, due);
+        return due !== undefined;
+      });
     }
   }
 
@@ -166,16 +260,18 @@ export class WebhookDispatcher {
     // receiver compares sent_at with its own clock, which a sandbox's advance does not move.
     const attemptedAt = clock.now();
     const body = envelopeOf(delivery.event, this.options.clocks.base.now());
-    const result = await this.options.send(endpoint.url, body, {
-      "Content-Type": "application/json",
-      "User-Agent": USER_AGENT,
-      "Partner-Signature": signatureHeader(body, signingSecrets(endpoint, attemptedAt)),
-      "Partner-Event-Id": delivery.event.id,
-      "Partner-Event-Type": delivery.event.type,
-    });
-    // The endpoint may have been deleted or changed while the request was in flight.
-    const current = await this.store.findEndpoint(endpoint.id);
-    if (!current || !(await this.store.findDelivery(delivery.id))) return;
+    const result = await this.options.send(
+      endpoint.url,
+      body,
+      {
+        "Content-Type": "application/json",
+        "User-Agent": USER_AGENT,
+        "Partner-Signature": signatureHeader(body, signingSecrets(endpoint, attemptedAt)),
+        "Partner-Event-Id": delivery.event.id,
+        "Partner-Event-Type": delivery.event.type,
+      },
+      attemptDeadlineMs(this.leaseMs),
+    );
     const attempts = [
       ...delivery.attempts,
       { attemptedAt, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs },
@@ -183,8 +279,10 @@ export class WebhookDispatcher {
     const succeeded = result.error === null;
     const next = succeeded ? null : nextAttemptAt(attempts.length, clock.now(), this.options.random ?? Math.random);
     const status = succeeded ? "succeeded" : next ? "pending" : "failed";
-    await this.store.saveDelivery({ ...delivery, attempts, status, nextAttemptAt: next });
-    if (succeeded && current.failing) await this.store.saveEndpoint({ ...current, failing: false });
-    if (status === "failed" && !current.failing) await this.store.saveEndpoint({ ...current, failing: true });
+    // The endpoint may have been deleted, with its deliveries, while the request was in flight:
+    // then nothing is recorded, and nothing brought back.
+    if (!(await this.store.recordAttempt({ ...delivery, attempts, status, nextAttemptAt: next }))) return;
+    if (succeeded && endpoint.failing) await this.store.markEndpointFailing(endpoint.id, false);
+    if (status === "failed" && !endpoint.failing) await this.store.markEndpointFailing(endpoint.id, true);
   }
 }

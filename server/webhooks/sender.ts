@@ -17,9 +17,13 @@ export interface SendResult {
   durationMs: number;
 }
 
-export type WebhookSender = (url: string, body: string, headers: Record<string, string>) => Promise<SendResult>;
+/**
+ * Sends one attempt. `deadlineMs`, when given, replaces the sender's own deadline for this attempt
+ * (the dispatcher's, shorter than its lease).
+ */
+export type WebhookSender = (url: string, body: string, headers: Record<string, string>, deadlineMs?: number) => Promise<SendResult>;
 
-/** The spec: a 2xx within 10 seconds counts as delivered. */
+/** The spec: a 2xx within 10 seconds counts as delivered, the whole answer read. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
 /** Enough of an answer to tell success; the rest is not read. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -52,13 +56,29 @@ function guardedLookup(environment: Environment, resolveHost: ResolveHost): Look
   };
 }
 
+/**
+ * A sender over node:http(s). One deadline covers the whole attempt, from the lookup to the last
+ * byte of the answer, through one abort signal: a socket's idle timeout would let a receiver that
+ * trickles a byte at a time hold the attempt open for as long as it likes.
+ */
 export function httpSender(environment: Environment, timeoutMs = DELIVERY_TIMEOUT_MS, resolveHost = systemResolver): WebhookSender {
   const lookup = guardedLookup(environment, resolveHost);
-  return (url, body, headers) =>
+  return (url, body, headers, deadlineMs = timeoutMs) =>
     new Promise((resolve) => {
       const started = performance.now();
-      const finish = (statusCode: number | null, error: string | null) =>
+      let settled = false;
+      let status: number | null = null;
+      const deadline = AbortSignal.timeout(deadlineMs);
+      const finish = (statusCode: number | null, error: string | null) => {
+        if (settled) return;
+        settled = true;
+        deadline.removeEventListener("abort", onDeadline);
         resolve({ statusCode, error, durationMs: Math.round(performance.now() - started) });
+      };
+      // Recorded before the signal tears the request down, so the teardown's own events cannot answer first.
+      const onDeadline = () =>
+        finish(status, `${status === null ? "no answer" : "no complete answer"} within ${deadlineMs / 1000} seconds`);
+      deadline.addEventListener("abort", onDeadline, { once: true });
       const refusal = webhookUrlProblem(url, environment);
       if (refusal) return finish(null, refusal.message);
       const target = new URL(url);
@@ -66,18 +86,18 @@ export function httpSender(environment: Environment, timeoutMs = DELIVERY_TIMEOU
         method: "POST",
         headers: { ...headers, "Content-Length": Buffer.byteLength(body) },
         lookup,
-        timeout: timeoutMs,
+        signal: deadline,
       };
       const request = (target.protocol === "https:" ? httpsRequest : httpRequest)(target, options, (response) => {
+        status = response.statusCode ?? null;
         let received = 0;
         response.on("data", (chunk: Buffer) => {
           received += chunk.length;
           if (received > MAX_RESPONSE_BYTES) response.destroy();
         });
-        const status = response.statusCode ?? null;
+        response.on("error", () => undefined);
         response.on("close", () => finish(status, status !== null && status >= 200 && status < 300 ? null : `receiver answered ${status}`));
       });
-      request.on("timeout", () => request.destroy(new Error(`no answer within ${timeoutMs / 1000} seconds`)));
       request.on("error", (error: NodeJS.ErrnoException) =>
         finish(null, error.code && !error.message.includes(error.code) ? `${error.code}: ${error.message}` : error.message),
       );

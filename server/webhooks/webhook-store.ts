@@ -1,6 +1,7 @@
 /** Webhook endpoints and their deliveries: the interface and its in-memory implementation. */
 import type { components } from "../../generated/types/full.js";
 import type { OutboxEvent } from "../events.js";
+import { newId } from "../ids.js";
 
 export type SubscribableEventType = components["schemas"]["WebhookEventTypeSubscribable"];
 
@@ -39,14 +40,77 @@ export interface WebhookDeliveryRow {
   createdAt: Date;
 }
 
+/** Whether an endpoint gets a delivery of an event of this type now. */
+export const endpointTakes = (endpoint: WebhookEndpointRow, type: string): boolean =>
+  endpoint.enabled && (endpoint.events === null || (endpoint.events as readonly string[]).includes(type));
+
+/** A new delivery of the event to the endpoint, due at once. */
+export const newDelivery = (endpoint: WebhookEndpointRow, event: OutboxEvent, now: Date): WebhookDeliveryRow => ({
+  id: newId("whd"),
+  endpointId: endpoint.id,
+  partnerId: endpoint.partnerId,
+  event,
+  status: "pending",
+  attempts: [],
+  nextAttemptAt: now,
+  createdAt: now,
+});
+
+/** An event waiting in the outbox, and the endpoints that took it when it was emitted. */
+export interface OutboxEntry {
+  event: OutboxEvent;
+  endpointIds: string[];
+}
+
+/** The outbox entries of events: one per event that an endpoint takes, reading each partner's endpoints once. */
+export async function outboxEntries(store: Pick<WebhookStore, "endpointsOf">, events: readonly OutboxEvent[]): Promise<OutboxEntry[]> {
+  const endpointsByPartner = new Map<string, WebhookEndpointRow[]>();
+  const entries: OutboxEntry[] = [];
+  for (const event of events) {
+    let endpoints = endpointsByPartner.get(event.partnerId);
+    if (!endpoints) endpointsByPartner.set(event.partnerId, (endpoints = await store.endpointsOf(event.partnerId)));
+    const endpointIds = endpoints.filter((endpoint) => endpointTakes(endpoint, event.type)).map((endpoint) => endpoint.id);
+    if (endpointIds.length > 0) entries.push({ event, endpointIds });
+  }
+  return entries;
+}
+
 export interface WebhookStore {
   saveEndpoint(endpoint: WebhookEndpointRow): Promise<void>;
+  /** Sets the endpoint's `failing` flag; an endpoint deleted meanwhile stays deleted. */
+  markEndpointFailing(id: string, failing: boolean): Promise<void>;
   findEndpoint(id: string): Promise<WebhookEndpointRow | undefined>;
   /** Oldest first. */
   endpointsOf(partnerId: string): Promise<WebhookEndpointRow[]>;
   /** Deletes the endpoint with its deliveries. */
   deleteEndpoint(id: string): Promise<void>;
   saveDelivery(delivery: WebhookDeliveryRow): Promise<void>;
+  /**
+   * Records an attempt's outcome (status, attempts, next attempt) on the delivery, ending its claim;
+   * false, and nothing written, when the delivery is gone (its endpoint deleted during the attempt).
+   */
+  recordAttempt(delivery: WebhookDeliveryRow): Promise<boolean>;
+  /**
+   * Adds events to the outbox, in the transaction of the change that caused them: one entry per
+   * event that an endpoint of its partner takes now, naming those endpoints, whatever their number.
+   * `fanOutOldest` turns entries into deliveries.
+   */
+  addToOutbox(events: readonly OutboxEvent[]): Promise<void>;
+  /** Partners with events in the outbox. */
+  partnersWithOutbox(): Promise<string[]>;
+  /**
+   * How many of the partner's deliveries are due by `now`, not yet sent, and free to be sent (none
+   * of its outbox entries is older), counting up to `atMost`.
+   */
+  dueDeliveriesOf(partnerId: string, now: Date, atMost: number): Promise<number>;
+  /**
+   * In one short unit of its own: takes the partner's `limit` oldest outbox entries, writes a
+   * delivery due at `now` of each event to each endpoint its entry names that still exists, in
+   * event order, and removes them from the outbox. One fan-out per partner at a time across every instance (the
+   * order of an endpoint's deliveries is the order of the events); answers 0 when another is under
+   * way or nothing waits, else how many events it took.
+   */
+  fanOutOldest(partnerId: string, limit: number, now: Date): Promise<number>;
   findDelivery(id: string): Promise<WebhookDeliveryRow | undefined>;
   /** Newest first. */
   deliveriesOf(endpointId: string, page: { limit: number; offset: number }): Promise<{ deliveries: WebhookDeliveryRow[]; total: number }>;
@@ -78,9 +142,19 @@ export class MemoryWebhookStore implements WebhookStore {
   private readonly deliveries = new Map<string, WebhookDeliveryRow>();
   /** Delivery ids per endpoint, in creation order. */
   private readonly deliveryIdsByEndpoint = new Map<string, string[]>();
-  private readonly pending = new Map<string, Set<string>>();
+  /** Pending delivery ids per endpoint, in the order they are attempted (by `seq`). */
+  private readonly pending = new Map<string, string[]>();
   /** The claimed delivery of each endpoint and until when (real time); saving the delivery ends it. */
   private readonly claims = new Map<string, { deliveryId: string; until: number }>();
+  /** Events not yet fanned out and the endpoints they go to, per partner, oldest first. */
+  private readonly outbox = new Map<string, Array<OutboxEntry & { seq: number }>>();
+  /**
+   * One sequence for outbox entries and deliveries, as on PostgreSQL: a delivery fanned out from an
+   * entry takes the entry's number, so an endpoint's deliveries go in the order their events
+   * entered the outbox, whether fanned out or queued directly (test events, redeliveries).
+   */
+  private sequence = 0;
+  private readonly seqOfDelivery = new Map<string, number>();
 
   async saveEndpoint(endpoint: WebhookEndpointRow): Promise<void> {
     this.endpoints.set(endpoint.id, { ...endpoint, events: endpoint.events && [...endpoint.events] });
@@ -103,7 +177,10 @@ export class MemoryWebhookStore implements WebhookStore {
   }
 
   async deleteEndpoint(id: string): Promise<void> {
-    for (const deliveryId of this.deliveryIdsByEndpoint.get(id) ?? []) this.deliveries.delete(deliveryId);
+    for (const deliveryId of this.deliveryIdsByEndpoint.get(id) ?? []) {
+      this.deliveries.delete(deliveryId);
+      this.seqOfDelivery.delete(deliveryId);
+    }
     this.deliveryIdsByEndpoint.delete(id);
     this.pending.delete(id);
     this.claims.delete(id);
@@ -112,19 +189,85 @@ export class MemoryWebhookStore implements WebhookStore {
     this.endpoints.delete(id);
   }
 
+  async markEndpointFailing(id: string, failing: boolean): Promise<void> {
+    const endpoint = this.endpoints.get(id);
+    if (endpoint) endpoint.failing = failing;
+  }
+
+  async recordAttempt(delivery: WebhookDeliveryRow): Promise<boolean> {
+    if (!this.deliveries.has(delivery.id)) return false;
+    await this.saveDelivery(delivery);
+    return true;
+  }
+
+  async addToOutbox(events: readonly OutboxEvent[]): Promise<void> {
+    for (const entry of await outboxEntries(this, events)) {
+      const numbered = { ...entry, seq: ++this.sequence };
+      const waiting = this.outbox.get(entry.event.partnerId);
+      if (waiting) waiting.push(numbered);
+      else this.outbox.set(entry.event.partnerId, [numbered]);
+    }
+  }
+
+  async partnersWithOutbox(): Promise<string[]> {
+    return [...this.outbox.keys()];
+  }
+
+  async dueDeliveriesOf(partnerId: string, now: Date, atMost: number): Promise<number> {
+    const before = this.outbox.get(partnerId)?.[0]?.seq ?? Number.POSITIVE_INFINITY;
+    let due = 0;
+    for (const endpointId of this.endpointIdsByPartner.get(partnerId) ?? [])
+      for (const id of this.pending.get(endpointId) ?? []) {
+        const next = this.deliveries.get(id)!.nextAttemptAt;
+        if (next !== null && next <= now && this.seqOfDelivery.get(id)! < before && ++due >= atMost) return due;
+      }
+    return due;
+  }
+
+  async fanOutOldest(partnerId: string, limit: number, now: Date): Promise<number> {
+    const waiting = this.outbox.get(partnerId);
+    if (!waiting) return 0;
+    const taken = waiting.splice(0, limit);
+    if (waiting.length === 0) this.outbox.delete(partnerId);
+    for (const { event, endpointIds, seq } of taken)
+      for (const id of endpointIds) {
+        const endpoint = this.endpoints.get(id);
+        if (endpoint) this.putDelivery(newDelivery(endpoint, event, now), seq);
+      }
+    return taken.length;
+  }
+
   async saveDelivery(delivery: WebhookDeliveryRow): Promise<void> {
-    if (!this.deliveries.has(delivery.id)) {
-      const ids = this.deliveryIdsByEndpoint.get(delivery.endpointId) ?? [];
-      ids.push(delivery.id);
-      this.deliveryIdsByEndpoint.set(delivery.endpointId, ids);
+    this.putDelivery(delivery, this.deliveries.has(delivery.id) ? undefined : ++this.sequence);
+  }
+
+  /** Saves the delivery; a new one takes its place in its endpoint's order by `seq`. */
+  private putDelivery(delivery: WebhookDeliveryRow, seq: number | undefined): void {
+    const wasPending = this.deliveries.get(delivery.id)?.status === "pending";
+    if (seq !== undefined) {
+      this.seqOfDelivery.set(delivery.id, seq);
+      this.insertInOrder(this.deliveryIdsByEndpoint, delivery.endpointId, delivery.id);
     }
     this.deliveries.set(delivery.id, copyDelivery(delivery));
     if (this.claims.get(delivery.endpointId)?.deliveryId === delivery.id) this.claims.delete(delivery.endpointId);
-    const pending = this.pending.get(delivery.endpointId) ?? new Set<string>();
-    if (delivery.status === "pending") pending.add(delivery.id);
-    else pending.delete(delivery.id);
-    if (pending.size > 0) this.pending.set(delivery.endpointId, pending);
-    else this.pending.delete(delivery.endpointId);
+    const isPending = delivery.status === "pending";
+    if (isPending && !wasPending) this.insertInOrder(this.pending, delivery.endpointId, delivery.id);
+    if (!isPending && wasPending) {
+      const pending = this.pending.get(delivery.endpointId)!;
+      pending.splice(pending.indexOf(delivery.id), 1);
+      if (pending.length === 0) this.pending.delete(delivery.endpointId);
+    }
+  }
+
+  /** Adds a delivery id to an endpoint's list kept in `seq` order. */
+  private insertInOrder(lists: Map<string, string[]>, endpointId: string, id: string): void {
+    const ids = lists.get(endpointId) ?? [];
+    const seq = this.seqOfDelivery.get(id)!;
+    // Nearly always the last place: only a fan-out that finds a newer direct delivery goes before it.
+    let at = ids.length;
+    while (at > 0 && this.seqOfDelivery.get(ids[at - 1]!)! > seq) at--;
+    ids.splice(at, 0, id);
+    lists.set(endpointId, ids);
   }
 
   async findDelivery(id: string): Promise<WebhookDeliveryRow | undefined> {
@@ -146,7 +289,7 @@ export class MemoryWebhookStore implements WebhookStore {
 
   async claimDueDelivery(endpointId: string, now: Date, leaseMs: number): Promise<WebhookDeliveryRow | undefined> {
     const claim = this.claims.get(endpointId);
-    if (claim && claim.until > Date.now() && this.pending.get(endpointId)?.has(claim.deliveryId)) return undefined;
+    if (claim && claim.until > Date.now() && this.deliveries.get(claim.deliveryId)?.status === "pending") return undefined;
     const due = this.firstDue(endpointId, now);
     if (due) this.claims.set(endpointId, { deliveryId: due.id, until: Date.now() + leaseMs });
     return due;
@@ -156,7 +299,10 @@ export class MemoryWebhookStore implements WebhookStore {
     // Reads in place and copies only the one returned: a receiver that was down has a backlog.
     for (const id of this.pending.get(endpointId) ?? []) {
       const delivery = this.deliveries.get(id)!;
-      if (delivery.nextAttemptAt !== null && delivery.nextAttemptAt <= now) return copyDelivery(delivery);
+      if (delivery.nextAttemptAt === null || delivery.nextAttemptAt > now) continue;
+      // An event that entered the outbox earlier goes first, once fanned out.
+      const waiting = this.outbox.get(delivery.partnerId)?.[0];
+      return waiting && waiting.seq < this.seqOfDelivery.get(id)! ? undefined : copyDelivery(delivery);
     }
     return undefined;
   }
@@ -170,7 +316,10 @@ export class MemoryWebhookStore implements WebhookStore {
     const kept = ids.filter((id) => {
       const delivery = this.deliveries.get(id)!;
       const expired = delivery.status !== "pending" && delivery.createdAt < before;
-      if (expired) this.deliveries.delete(id);
+      if (expired) {
+        this.deliveries.delete(id);
+        this.seqOfDelivery.delete(id);
+      }
       return !expired;
     });
     this.deliveryIdsByEndpoint.set(endpointId, kept);

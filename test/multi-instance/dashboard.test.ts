@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scaled } from "../../scripts/lib/deadlines.js";
+import { DEFAULT_ACCOUNT_LIMITS } from "../../server/accounts/account-limits.js";
 import { hashPassword } from "../../server/accounts/passwords.js";
 import { newId } from "../../server/ids.js";
 import { openPersistence } from "../../server/startup/open-persistence.js";
@@ -17,6 +18,8 @@ import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-r
 
 const databaseUrl = process.env.PARTNER_API_TEST_DATABASE_URL;
 const OWNER = { email: "owner@two-instances.test", password: "a long enough password" };
+/** A member whose password a client guesses, on both instances (its hash is cheap, so attempts come quickly). */
+const GUESSED = { email: "guessed@two-instances.test", password: "the guessed member's password" };
 
 describe.skipIf(!databaseUrl)("the dashboard on two instances of one database", () => {
   const instances: Array<{ instance: Instance; dashboard: string }> = [];
@@ -24,7 +27,7 @@ describe.skipIf(!databaseUrl)("the dashboard on two instances of one database", 
 
   beforeAll(async () => {
     const database = await freshDatabase(databaseUrl!);
-    const persistence = await openPersistence({ kind: "postgres", databaseUrl: database });
+    const persistence = await openPersistence({ kind: "postgres", databaseUrl: database }, "sandbox");
     try {
       const now = new Date();
       await persistence.accounts.createAccount(
@@ -38,6 +41,14 @@ describe.skipIf(!databaseUrl)("the dashboard on two instances of one database", 
           createdAt: now,
         },
       );
+      await persistence.accounts.addMember({
+        id: newId("mem"),
+        partnerId: "ptn_two",
+        email: GUESSED.email,
+        passwordHash: await hashPassword(GUESSED.password, 10),
+        role: "developer",
+        createdAt: now,
+      });
     } finally {
       await persistence.close();
     }
@@ -93,5 +104,29 @@ describe.skipIf(!databaseUrl)("the dashboard on two instances of one database", 
     expect((await onB.post(`/keys/${keyId}/revoke`)).status).toBe(303);
     expect((await call(a.instance)).status).toBe(401);
     expect((await call(b.instance)).status).toBe(401);
+  });
+
+  it("counts a client's wrong passwords on both instances together, and lets its right one in once the wait is over", async () => {
+    const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];
+    const attempt = async (on: string, password: string) => {
+      const browser = new DashboardBrowser(on);
+      await browser.get("/sign-in");
+      return browser.post("/sign-in", { email: GUESSED.email, password });
+    };
+    // Counted apart, each instance would give its own free attempts: twice as many wrong answers before a wait.
+    const answers: number[] = [];
+    let refused: Awaited<ReturnType<typeof attempt>> | undefined;
+    for (let i = 0; i < 20 && !refused; i++) {
+      const answer = await attempt([a, b][i % 2]!.dashboard, `guess ${i}`);
+      answers.push(answer.status);
+      if (answer.status === 429) refused = answer;
+    }
+    expect(refused).toBeDefined();
+    expect(answers.filter((status) => status === 401).length).toBeLessThan(2 * DEFAULT_ACCOUNT_LIMITS.signInFreeAttempts);
+    const wait = Number(refused!.headers.get("retry-after"));
+    expect(wait * 1000).toBeLessThanOrEqual(DEFAULT_ACCOUNT_LIMITS.signInMaxDelayMs);
+    await expect
+      .poll(async () => (await attempt(b.dashboard, GUESSED.password)).status, { timeout: scaled(wait * 1000 + 10_000), interval: 1000 })
+      .toBe(303);
   });
 });

@@ -1,8 +1,11 @@
 /**
  * What instances on one database share besides the data: keys kept with `npm run keys`, rate-limit
- * counters, sandbox clocks; and a start-up refused on a database whose schema is behind. Needs a
+ * counters, sandbox clocks; and a start-up refused on a database whose schema is behind, or that is
+ * the other environment's. Needs a
  * PostgreSQL server: `npm run test:postgres` starts a throwaway one.
  */
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnServer } from "../../scripts/lib/server-process.js";
 import { createDatabase } from "../../scripts/lib/fresh-database.js";
@@ -10,6 +13,7 @@ import { keysCli } from "../support/keys-cli.js";
 import { freshDatabase, startInstance, type Instance } from "../support/server-instances.js";
 
 const serverUrl = process.env.PARTNER_API_TEST_DATABASE_URL;
+const run = promisify(execFile);
 
 describe.skipIf(!serverUrl)("instances on one database", () => {
   let database: string;
@@ -63,5 +67,20 @@ describe.skipIf(!serverUrl)("a database whose schema is behind the server's", ()
       /^database \(DATABASE_URL\): the database schema is behind this server .*run npm run db:migrate$/,
     );
     expect(server.output()).not.toMatch(/server on/);
+  });
+});
+
+describe.skipIf(!serverUrl)("a database of the other environment", () => {
+  it("is refused by a deployment at start-up and by npm run db:migrate, each in one line, and nothing listens", async () => {
+    const production = await freshDatabase(serverUrl!, "partner_api_production", "production");
+    const settings = { DATABASE_URL: production, PARTNER_API_DATA_DIR: "", PARTNER_API_ENVIRONMENT: "sandbox" };
+    const server = spawnServer(["--import", "tsx", "server/main.ts"], settings);
+    expect(await server.exited).toBe(2);
+    expect(server.errors()).toBe(
+      "database (DATABASE_URL): the database is the production deployment's, not sandbox's (PARTNER_API_ENVIRONMENT): each environment needs a database of its own\n",
+    );
+    expect(server.output()).not.toMatch(/server on/);
+    const migrating = run("node_modules/.bin/tsx", ["scripts/db-migrate.ts"], { encoding: "utf8", env: { ...process.env, ...settings } });
+    await expect(migrating).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("not sandbox's") });
   });
 });

@@ -24,6 +24,7 @@ const EXAMPLES: Record<keyof typeof apiErrors, [ApiError, number]> = {
   methodNotAllowed: [apiErrors.methodNotAllowed("PATCH"), 405],
   conflict: [apiErrors.conflict("A CNAME record cannot share its name", { field: "name", code: "cname_conflict" }), 409],
   idempotencyKeyInUse: [apiErrors.idempotencyKeyInUse(), 409],
+  secretShownOnce: [apiErrors.secretShownOnce("whe_1"), 409],
   idempotencyKeyReused: [apiErrors.idempotencyKeyReused(), 422],
   preconditionFailed: [apiErrors.preconditionFailed("DNS record", '"abc"'), 412],
   payloadTooLarge: [apiErrors.payloadTooLarge(), 413],

@@ -332,14 +332,14 @@ describe("graceful shutdown", () => {
     expect((await fetch(`${baseUrl}/health`)).status).toBe(200);
     const inFlight = slow().then(async (response) => ({ status: response.status, body: (await response.json()) as { status: string } }));
     await inHandler;
-    const started = Date.now();
-    const stopped = shutDownGracefully(server, 5000);
+    // The grace period outlasts the test: the stop ends only by itself, once nothing runs.
+    const stopped = shutDownGracefully(server, 24 * 3600_000);
     expect(await refusesConnections(port)).toBe("ECONNREFUSED");
     release();
     expect(await inFlight).toMatchObject({ status: 200, body: { status: "ok" } });
+    // The listener keeps idle connections open for ever (keepIdleConnections): the stop resolves
+    // only because it closed the idle one itself, rather than waiting for it.
     expect(await stopped).toBe(true);
-    // Far less than the keep-alive timeout (5 s): idle connections were closed, not waited for.
-    expect(Date.now() - started).toBeLessThan(1000);
   });
 
   it("cuts what is still running when the grace period ends, and resolves false", async () => {

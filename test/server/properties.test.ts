@@ -310,7 +310,7 @@ function recording<T extends object>(store: T, writes: Write[]): T {
     get(target, property) {
       const value = Reflect.get(target, property, target);
       if (typeof value !== "function") return value;
-      if (typeof property === "string" && /^(save|delete)/.test(property)) {
+      if (typeof property === "string" && /^(save|delete|addToOutbox|fanOutOldest|recordAttempt|markEndpointFailing)/.test(property)) {
         return (...args: unknown[]) => {
           writes.push({ method: property, args: structuredClone(args) });
           return value.apply(target, args);

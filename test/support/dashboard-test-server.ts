@@ -8,7 +8,7 @@ import type { Server } from "node:http";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import type { DashboardMail, Mailer } from "../../server/accounts/mailer.js";
 import { hashPassword } from "../../server/accounts/passwords.js";
-import { createDashboardApp, type PartnerDashboard } from "../../server/dashboard/dashboard-app.js";
+import { createDashboardApp, type DashboardOptions, type PartnerDashboard } from "../../server/dashboard/dashboard-app.js";
 import type { PortalFiles } from "../../server/dashboard/portal.js";
 import { newId } from "../../server/ids.js";
 import { DashboardBrowser } from "./dashboard-browser.js";
@@ -36,6 +36,8 @@ export interface DashboardTestOptions extends TestServerOptions {
   /** Whether sign-up links reach anyone (a sandbox) or no mail goes out (production without a transport). */
   mailDelivers?: boolean;
   portal?: PortalFiles;
+  /** The dashboard's throttles, hashing queue and trusted proxy, where a test sets its own. */
+  dashboard?: Pick<DashboardOptions, "trustProxy" | "accountLimits" | "passwordHashing">;
 }
 
 export async function startDashboardTestServer(options: DashboardTestOptions = {}): Promise<DashboardTestServer> {
@@ -55,6 +57,7 @@ export async function startDashboardTestServer(options: DashboardTestOptions = {
       if (error !== undefined) errors.push(new Error(`${message}: ${String(error)}`, { cause: error }));
     },
     portal: options.portal,
+    ...options.dashboard,
   });
   const listening: Server = await new Promise((resolve) => {
     const server = dashboard.app.listen(0, "127.0.0.1", () => resolve(server));

@@ -12,9 +12,20 @@ export interface Listener {
   close(): Promise<void>;
 }
 
+/**
+ * Keeps idle connections open until the server closes. The tests' server and fetch share one event
+ * loop: work that holds it (PGlite runs in this process) for longer than the keep-alive timeout lets
+ * the server's timer close a pooled connection just as fetch writes the next request on it
+ * (ECONNRESET). A server of the tests' own has no idle connections to reclaim.
+ */
+export function keepIdleConnections<T extends Server>(server: T): T {
+  server.keepAliveTimeout = 0;
+  return server;
+}
+
 /** A loopback listener on a free port, before its app exists (apps need each other's addresses). */
 export async function listen(): Promise<Listener> {
-  const server = createServer();
+  const server = keepIdleConnections(createServer());
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
   return {

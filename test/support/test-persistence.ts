@@ -39,7 +39,8 @@ let shared: Promise<{ persistence: PostgresPersistence; emptyEveryTable: string 
 function sharedPostgres(store: "pglite" | "postgres") {
   shared ??= (async () => {
     const sql = await openSql(store === "pglite" ? { inMemory: true } : await workerDatabase());
-    await migrate(sql);
+    // Stamped sandbox, but never checked: the tests build apps of either environment on this persistence directly.
+    await migrate(sql, "sandbox");
     const persistence = new PostgresPersistence(sql);
     return { persistence, emptyEveryTable: await emptyingStatement(persistence) };
   })();

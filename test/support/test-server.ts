@@ -12,6 +12,7 @@ import type { DnsRecordRow } from "../../server/store/types.js";
 import { findTld } from "../../server/catalog/tlds.js";
 import { registerDomain } from "../../server/domains/registration.js";
 import type { RateLimitTable } from "../../server/rate-limits/policy.js";
+import { keepIdleConnections } from "./listen.js";
 import { emptyTestPersistence, type TestStore } from "./test-persistence.js";
 import { captureLogger } from "./capture-logger.js";
 
@@ -82,7 +83,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     logger: errors.logger,
   });
   const server: Server = await new Promise((resolve) => {
-    const listening = api.app.listen(0, "127.0.0.1", () => resolve(listening));
+    const listening = keepIdleConnections(api.app.listen(0, "127.0.0.1", () => resolve(listening)));
   });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const client = (key: string) => createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${key}` } });

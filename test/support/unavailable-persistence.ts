@@ -28,6 +28,7 @@ export class UnavailablePersistence implements Persistence {
   /** The parts that reject now; empty: everything answers. */
   readonly down = new Set<PersistencePart>();
   readonly kind: Persistence["kind"];
+  readonly connections: number;
   readonly store: Persistence["store"];
   readonly webhooks: Persistence["webhooks"];
   readonly idempotency: Persistence["idempotency"];
@@ -45,6 +46,7 @@ export class UnavailablePersistence implements Persistence {
     apiKeys: ApiKeyStore = inner.apiKeys,
   ) {
     this.kind = inner.kind;
+    this.connections = inner.connections;
     this.store = this.guarded("store", inner.store);
     this.webhooks = this.guarded("webhooks", inner.webhooks);
     this.idempotency = this.guarded("idempotency", inner.idempotency);

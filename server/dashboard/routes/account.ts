@@ -2,6 +2,7 @@
 import type { Express, Request, RequestHandler, Response } from "express";
 import { AccountProblem } from "../../accounts/accounts.js";
 import type { MemberRow } from "../../accounts/account-store.js";
+import { RetryLater } from "../../accounts/retry-later.js";
 import { secretOf, textOf, type FormBody } from "../../web/form-fields.js";
 import { clearedSessionCookie, FORM_COOKIE, formCookie, newFormToken, readCookie, SESSION_COOKIE, sessionCookie } from "../cookies.js";
 import { memberOf, type Dashboard } from "../dashboard-context.js";
@@ -14,7 +15,7 @@ import {
   signInPage,
   signUpPage,
 } from "../views/account-views.js";
-import { formErrors } from "../views/controls.js";
+import { type FormErrors, formErrors } from "../views/controls.js";
 
 /** The form token of a browser before sign-in, made (and set as a cookie) on its first form. */
 function formToken(req: Request, res: Response): string {
@@ -31,6 +32,24 @@ function safeNext(value: unknown): string {
 }
 
 const body = (req: Request) => (req.body ?? {}) as FormBody;
+
+/** The browser's address: the socket's, or the one a trusted proxy forwarded (`trust proxy`, PARTNER_API_TRUST_PROXY). */
+const clientOf = (req: Request) => req.ip ?? req.socket.remoteAddress ?? "unknown";
+
+/** Answers 429 with `Retry-After` for a refusal a wait lifts; the message says how long. */
+function refuseForNow(res: Response, refusal: RetryLater, attempts = "sign-in attempts"): string {
+  res.status(429).setHeader("Retry-After", String(refusal.retryAfterSeconds));
+  const seconds = refusal.retryAfterSeconds;
+  const wait = seconds >= 120 ? `${Math.ceil(seconds / 60)} minutes` : seconds === 1 ? "1 second" : `${seconds} seconds`;
+  switch (refusal.reason) {
+    case "sign_in":
+      return `Too many ${attempts}. Try again in ${wait}.`;
+    case "sign_up":
+      return `Too many sign-ups. Try again in ${wait}.`;
+    case "busy":
+      return `The server is busy checking other passwords. Try again in ${wait}.`;
+  }
+}
 
 async function signInAs(dashboard: Dashboard, req: Request, res: Response, member: MemberRow, next: string): Promise<void> {
   const { value, maxAgeSeconds } = await dashboard.sessions.start(member, readCookie(req.headers.cookie, SESSION_COOKIE));
@@ -61,26 +80,26 @@ export function registerPublicAccountRoutes(app: Express, csrf: RequestHandler):
     const email = textOf(form, "email");
     const password = secretOf(form, "password");
     const next = safeNext(form.next);
-    const result = await dashboard.accounts.signIn({ email, password }, req.socket.remoteAddress ?? "unknown");
-    if (result.member) return signInAs(dashboard, req, res, result.member, next);
-    const throttled = result.retryAfterSeconds !== undefined;
-    if (throttled) res.setHeader("Retry-After", String(result.retryAfterSeconds));
-    const message = throttled
-      ? `Too many sign-in attempts. Try again in ${Math.ceil(result.retryAfterSeconds! / 60)} minutes.`
-      : "The e-mail address or the password is not right.";
-    res
-      .status(throttled ? 429 : 401)
-      .type("html")
-      .send(
-        signInPage({
-          formToken: formToken(req, res),
-          email,
-          next: next === "/keys" ? undefined : next,
-          errors: formErrors({}, [message]),
-          signUpOpen: dashboard.signUpOpen,
-          environment: environmentOf(res),
-        }),
-      );
+    let message: string;
+    try {
+      const member = await dashboard.accounts.signIn({ email, password }, clientOf(req));
+      if (member) return signInAs(dashboard, req, res, member, next);
+      res.status(401);
+      message = "The e-mail address or the password is not right.";
+    } catch (error) {
+      if (!(error instanceof RetryLater)) throw error;
+      message = refuseForNow(res, error);
+    }
+    res.type("html").send(
+      signInPage({
+        formToken: formToken(req, res),
+        email,
+        next: next === "/keys" ? undefined : next,
+        errors: formErrors({}, [message]),
+        signUpOpen: dashboard.signUpOpen,
+        environment: environmentOf(res),
+      }),
+    );
   });
 
   app.get("/sign-up", (req, res) => {
@@ -99,16 +118,20 @@ export function registerPublicAccountRoutes(app: Express, csrf: RequestHandler):
     const form = body(req);
     const values = { email: textOf(form, "email"), partner_name: textOf(form, "partner_name") };
     try {
-      const { email } = await dashboard.accounts.requestSignUp({
-        email: values.email,
-        partnerName: values.partner_name,
-        password: secretOf(form, "password"),
-      });
+      const { email } = await dashboard.accounts.requestSignUp(
+        { email: values.email, partnerName: values.partner_name, password: secretOf(form, "password") },
+        clientOf(req),
+      );
       res
         .status(202)
         .type("html")
         .send(checkInboxPage(email, environmentOf(res)));
     } catch (error) {
+      if (error instanceof RetryLater) {
+        const message = refuseForNow(res, error);
+        res.type("html").send(signUpPage({ formToken: formToken(req, res), values, errors: formErrors({}, [message]), open: true }));
+        return;
+      }
       if (!(error instanceof AccountProblem)) throw error;
       res
         .status(422)
@@ -141,48 +164,42 @@ export function registerPublicAccountRoutes(app: Express, csrf: RequestHandler):
       return;
     }
     const partner = await dashboard.services.persistence.accounts.findPartner(invitation.partnerId);
-    res.type("html").send(invitationPage({ formToken: formToken(req, res), token, invitation, partner }));
+    res.type("html").send(invitationPage({ formToken: formToken(req, res), token, invitation, partner, newcomers: dashboard.signUpOpen }));
   });
 
   app.post("/invitations/:token", csrf, async (req, res) => {
     const dashboard = dashboardOf(res);
     const token = String(req.params.token);
+    let errors: FormErrors;
     try {
-      const outcome = await dashboard.accounts.acceptInvitation(token, secretOf(body(req), "password"));
+      const outcome = await dashboard.accounts.acceptInvitation(token, secretOf(body(req), "password"), clientOf(req));
       if (outcome === "expired") {
         res.status(410).type("html").send(linkEndedPage());
         return;
       }
-      if (outcome === "address_taken") {
-        res
-          .status(409)
-          .type("html")
-          .send(
-            signInPage({
-              formToken: formToken(req, res),
-              errors: formErrors({}, [
-                "This address already has a dashboard account; an address belongs to one partner account. Sign in with it.",
-              ]),
-              signUpOpen: dashboard.signUpOpen,
-              environment: environmentOf(res),
-            }),
-          );
-        return;
-      }
-      await signInAs(dashboard, req, res, outcome, "/keys?welcome=1");
+      if (typeof outcome === "object") return signInAs(dashboard, req, res, outcome, "/keys?welcome=1");
+      res.status(outcome === "wrong_password" ? 401 : 409);
+      errors = formErrors({}, [
+        outcome === "wrong_password"
+          ? "The password is not right."
+          : "You are the only owner of the partner account you are in now: make someone else its owner, then open this link again.",
+      ]);
     } catch (error) {
-      if (!(error instanceof AccountProblem)) throw error;
-      const invitation = await dashboard.accounts.openInvitation(token);
-      if (!invitation) {
-        res.status(410).type("html").send(linkEndedPage());
-        return;
-      }
-      const partner = await dashboard.services.persistence.accounts.findPartner(invitation.partnerId);
-      res
-        .status(422)
-        .type("html")
-        .send(invitationPage({ formToken: formToken(req, res), token, invitation, partner, errors: formErrors(error.fields) }));
+      if (error instanceof RetryLater) errors = formErrors({}, [refuseForNow(res, error)]);
+      else if (error instanceof AccountProblem) {
+        res.status(422);
+        errors = formErrors(error.fields);
+      } else throw error;
     }
+    const invitation = await dashboard.accounts.openInvitation(token);
+    if (!invitation) {
+      res.status(410).type("html").send(linkEndedPage());
+      return;
+    }
+    const partner = await dashboard.services.persistence.accounts.findPartner(invitation.partnerId);
+    res
+      .type("html")
+      .send(invitationPage({ formToken: formToken(req, res), token, invitation, partner, errors, newcomers: dashboard.signUpOpen }));
   });
 }
 
@@ -210,9 +227,15 @@ export function registerAccountRoutes(app: Express): void {
         secretOf(form, "current_password"),
         secretOf(form, "new_password"),
         signedIn.session.idHash,
+        clientOf(req),
       );
       res.redirect(303, "/account?changed=1");
     } catch (error) {
+      if (error instanceof RetryLater) {
+        const message = refuseForNow(res, error, "attempts at your current password");
+        res.type("html").send(accountPage({ chrome: chrome("account"), member, partner, errors: formErrors({}, [message]) }));
+        return;
+      }
       if (!(error instanceof AccountProblem)) throw error;
       res
         .status(422)

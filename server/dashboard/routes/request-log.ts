@@ -1,6 +1,7 @@
 /** The request log, filtered by status class, route and request id, in pages of PAGE_SIZE. */
 import type { Express, Request } from "express";
 import type { RequestFilter, StatusClass } from "../../request-history/request-history-store.js";
+import { readRequestLogCursor, writeRequestLogCursor } from "../../request-history/request-log-cursor.js";
 import { memberOf } from "../dashboard-context.js";
 import { newestQuery, requestLogPage } from "../views/request-log-view.js";
 
@@ -36,9 +37,10 @@ export function registerRequestLogRoutes(app: Express): void {
   app.get("/logs", async (req, res) => {
     const request = memberOf(res);
     const { dashboard } = request;
-    const filter = filterOf(req, dashboard.routes);
     const beforeText = queryText(req, "before");
-    const before = beforeText !== undefined && /^\d{1,15}$/.test(beforeText) ? Number(beforeText) : null;
+    const before = beforeText === undefined ? null : readRequestLogCursor(beforeText);
+    // A link this log did not give out answers nothing, like a filter no form offers.
+    const filter = beforeText !== undefined && before === null ? null : filterOf(req, dashboard.routes);
     // What this process's API answered a moment ago is written first, so it shows.
     await dashboard.flushRequestLog();
     const requests =
@@ -52,7 +54,7 @@ export function registerRequestLogRoutes(app: Express): void {
             limit: PAGE_SIZE + 1,
           });
     const shown = requests.slice(0, PAGE_SIZE);
-    const olderQuery = requests.length > PAGE_SIZE && filter ? newestQuery(filter, shown.at(-1)!.seq) : null;
+    const olderQuery = requests.length > PAGE_SIZE && filter ? newestQuery(filter, writeRequestLogCursor(shown.at(-1)!)) : null;
     res
       .status(filter === null ? 400 : 200)
       .type("html")
@@ -63,7 +65,7 @@ export function registerRequestLogRoutes(app: Express): void {
           filter: filter ?? {},
           routes: dashboard.routes,
           olderQuery,
-          paged: before !== null,
+          paged: beforeText !== undefined,
         }),
       );
   });

@@ -84,23 +84,35 @@ export const linkEndedPage = () =>
     html`<h1>This link is no longer valid</h1><p>Links work once and for a limited time. Ask for a new one, or sign in if you already have an account.</p><p><a href="/sign-in">Sign in</a></p>`,
   );
 
+/**
+ * The same page whatever exists at the address. `newcomers`: the link was mailed to the address, so
+ * following it proves the address and a new password makes a member; otherwise only an existing
+ * account of the address may join.
+ */
 export function invitationPage(options: {
   formToken: string;
   token: string;
   invitation: InvitationRow;
   partner: PartnerAccountRow | undefined;
   errors?: FormErrors;
+  newcomers: boolean;
 }): string {
   const errors = options.errors ?? NO_ERRORS;
+  const partnerName = options.partner?.name ?? "a partner account";
   return page(
     "Join a partner account",
-    html`<h1>Join ${options.partner?.name ?? "a partner account"}</h1>
-<p>${options.invitation.invitedBy} invited <strong>${options.invitation.email}</strong> to join as ${options.invitation.role}. Choose a password to finish.</p>
+    html`<h1>Join ${partnerName}</h1>
+<p>${options.invitation.invitedBy} invited <strong>${options.invitation.email}</strong> to join as ${options.invitation.role}.</p>
+${
+  options.newcomers
+    ? html`<p>Choose a password to finish. If this address already has a dashboard account, enter its password instead: the account leaves the partner account it is in and joins ${partnerName}, as an address belongs to one partner account.</p>`
+    : html`<p>Enter the password of this address's dashboard account: it leaves the partner account it is in and joins ${partnerName}. This deployment sends no e-mail, which a new address needs to be proved; an address without an account joins once e-mail is set up.</p>`
+}
 ${errorSummary(errors)}
 <form method="post" action="/invitations/${options.token}" class="card narrow" novalidate>
 ${csrfInput(options.formToken)}
 <input type="text" name="username" value="${options.invitation.email}" autocomplete="username" hidden>
-${input({ id: "password", name: "password", label: "Password", type: "password", autocomplete: "new-password", hint: PASSWORD_HINT, error: errors.fields.password, required: true })}
+${input({ id: "password", name: "password", label: "Password", type: "password", autocomplete: options.newcomers ? "new-password" : "current-password", hint: options.newcomers ? PASSWORD_HINT : undefined, error: errors.fields.password, required: true })}
 <button type="submit" class="button button-primary">Join</button>
 </form>`,
   );

@@ -1,5 +1,5 @@
 /** The request log: a partner's last API requests of this environment, newest first, filtered. */
-import type { LoggedRequest, RequestFilter } from "../../request-history/request-history-store.js";
+import { REQUEST_LOG_RETENTION, type LoggedRequest, type RequestFilter } from "../../request-history/request-history-store.js";
 import { html } from "../../web/html.js";
 import { input, select } from "./controls.js";
 import { duration, when } from "./format.js";
@@ -12,6 +12,9 @@ export const STATUS_CLASS_CHOICES = [
   { value: "4", label: "4xx refused" },
   { value: "5", label: "5xx failed" },
 ] as const;
+
+const KEPT_REQUESTS = REQUEST_LOG_RETENTION.keepLatest.toLocaleString("en");
+const KEPT_DAYS = REQUEST_LOG_RETENTION.maxAgeMs / 86_400_000;
 
 export function requestLogPage(options: {
   chrome: Chrome;
@@ -27,7 +30,7 @@ export function requestLogPage(options: {
   return page(
     "Request log",
     html`<h1>Request log</h1>
-<p>Your last API requests of this environment, newest first: every request of the last 7 days, and at least the last 10,000. Only what identifies a request is kept, never bodies, header values, keys or tokens.</p>
+<p>Your last API requests of this environment, newest first: the last ${KEPT_REQUESTS}, none older than ${KEPT_DAYS} days. Requests refused for the rate limits (429) are counted rather than listed: one line per key, route and minute, with the time and request id of the first. Only what identifies a request is kept, never bodies, header values, keys or tokens.</p>
 <form method="get" action="/logs" class="card filters" role="search" aria-label="Filter requests">
 ${select({ id: "status", name: "status", label: "Status", choices: STATUS_CLASS_CHOICES, value: filter.statusClass === undefined ? "" : String(filter.statusClass) })}
 ${select({ id: "route", name: "route", label: "Route", choices: [{ value: "", label: "Any route" }, ...options.routes.map((route) => ({ value: route, label: route }))], value: filter.route ?? "" })}
@@ -44,7 +47,7 @@ ${
 <tbody>${requests.map(
         (request) => html`<tr>
 <td>${when(request.at)}</td><td>${request.method}</td><td><code>${request.route ?? "(no such operation)"}</code></td>
-<td><span class="badge badge-status-${Math.floor(request.status / 100)}">${request.status}</span></td><td>${duration(request.durationMs)}</td><td>${request.keyName}</td><td><code>${request.requestId}</code></td>
+<td><span class="badge badge-status-${Math.floor(request.status / 100)}">${request.status}</span>${request.count > 1 && html` <span class="request-count">× ${request.count.toLocaleString("en")} in this minute</span>`}</td><td>${duration(request.durationMs)}</td><td>${request.keyName}</td><td><code>${request.requestId}</code></td>
 </tr>`,
       )}</tbody></table></div>`
 }
@@ -54,11 +57,12 @@ ${(options.paged || options.olderQuery) && html`<nav aria-label="Request log pag
   );
 }
 
-export function newestQuery(filter: RequestFilter, before?: number): string {
+/** The query of the log's newest page with the filter, or of the page older than `before` (a cursor of request-log-cursor.ts). */
+export function newestQuery(filter: RequestFilter, before?: string): string {
   const query = new URLSearchParams();
   if (filter.statusClass !== undefined) query.set("status", String(filter.statusClass));
   if (filter.route !== undefined) query.set("route", filter.route);
   if (filter.requestId !== undefined) query.set("request_id", filter.requestId);
-  if (before !== undefined) query.set("before", String(before));
+  if (before !== undefined) query.set("before", before);
   return query.toString();
 }

@@ -54,7 +54,7 @@ ${select({
 </form>
 </section>
 <section class="card" aria-labelledby="reset-heading"><h2 id="reset-heading">Reset sandbox data</h2>
-<p>Deletes every user of your sandbox with their domains, records, transfers and sessions, and sets your clock and rate limits back. Keys, webhook endpoints and your team stay.</p>
+<p>Deletes every user of your sandbox with their domains, records, transfers and sessions, and sets your clock back (rate limits run on the real clock and stay). Keys, webhook endpoints and your team stay.</p>
 <a class="button button-danger" href="/sandbox/reset">Reset sandbox data…</a>
 </section>`,
     chrome,
@@ -65,7 +65,7 @@ export function resetSandboxPage(chrome: Chrome, users: number): string {
   return page(
     "Reset sandbox data",
     html`<h1>Reset sandbox data?</h1>
-<p>This deletes <strong>${users} user${users === 1 ? "" : "s"}</strong> of your sandbox with all their domains, DNS records, transfers and sessions, and sets your sandbox clock and rate limits back. It cannot be undone.</p>
+<p>This deletes <strong>${users} user${users === 1 ? "" : "s"}</strong> of your sandbox with all their domains, DNS records, transfers and sessions, and sets your sandbox clock back. It cannot be undone.</p>
 <div class="button-row">${actionButton({ action: "/sandbox/reset", label: "Delete sandbox data", csrfToken: chrome.csrfToken, style: "danger" })} <a href="/sandbox" class="button button-secondary">Cancel</a></div>`,
     chrome,
   );

@@ -29,7 +29,7 @@ export function teamPage(options: {
     "Team",
     html`<h1>Team</h1>
 ${notice(options.message)}
-${options.link && html`<section class="card card-highlight" aria-labelledby="link-heading"><h2 id="link-heading">Invitation link</h2><p>This deployment sends no e-mail. Give this link to the person you invited; it works once, for 7 days.</p><p><code class="wrap">${options.link}</code></p></section>`}
+${options.link && html`<section class="card card-highlight" aria-labelledby="link-heading"><h2 id="link-heading">Invitation link</h2><p>This deployment sends no e-mail. Give this link to the person you invited; it works once, for 7 days, and only for a dashboard account this address already has (a new address needs e-mail to be proved).</p><p><code class="wrap">${options.link}</code></p></section>`}
 <section aria-labelledby="members-heading"><h2 id="members-heading">Members</h2>
 <div class="table-scroll" role="region" aria-labelledby="members-heading" tabindex="0"><table>
 <caption class="visually-hidden">Members of this partner account</caption>

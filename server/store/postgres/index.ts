@@ -1,7 +1,10 @@
 /** The PostgreSQL store: what the start-up, `npm run db:migrate` and the tests use of it. */
+import type { Environment } from "../../../generated/deployment.js";
+import { EnvironmentMismatchError, environmentProblem, stampedEnvironment } from "./environment-stamp.js";
 import { migrate, schemaProblem, schemaState } from "./migrations.js";
 import { openSql, PostgresPersistence, type PostgresLocation } from "./postgres-persistence.js";
 
+export { EnvironmentMismatchError, stampedEnvironment } from "./environment-stamp.js";
 export { migrate, schemaProblem, schemaState } from "./migrations.js";
 export { openSql, PostgresPersistence, type PostgresLocation } from "./postgres-persistence.js";
 
@@ -9,16 +12,22 @@ export { openSql, PostgresPersistence, type PostgresLocation } from "./postgres-
 export class SchemaNotCurrentError extends Error {}
 
 /**
- * Opens the persistence at `location`. `migrateFirst` applies missing migrations (PGlite: its
- * directory belongs to this one process); otherwise a schema behind or ahead of this server's is
- * refused with SchemaNotCurrentError.
+ * Opens the persistence at `location` for a deployment of `environment`. `migrateFirst` applies
+ * missing migrations and stamps the database (PGlite: its directory belongs to this one process);
+ * otherwise a schema behind or ahead of this server's is refused with SchemaNotCurrentError. Either
+ * way a database of the other environment is refused with EnvironmentMismatchError.
  */
-export async function openPostgresPersistence(location: PostgresLocation, { migrateFirst = false } = {}): Promise<PostgresPersistence> {
+export async function openPostgresPersistence(
+  location: PostgresLocation,
+  { environment, migrateFirst = false }: { environment: Environment; migrateFirst?: boolean },
+): Promise<PostgresPersistence> {
   const sql = await openSql(location);
   try {
-    if (migrateFirst) await migrate(sql);
+    if (migrateFirst) await migrate(sql, environment);
     const problem = schemaProblem(await schemaState(sql));
     if (problem) throw new SchemaNotCurrentError(problem);
+    const mismatch = environmentProblem(await stampedEnvironment(sql), environment);
+    if (mismatch) throw new EnvironmentMismatchError(mismatch);
   } catch (error) {
     await sql.close();
     throw error;

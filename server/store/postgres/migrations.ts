@@ -7,6 +7,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Umzug, type UmzugStorage } from "umzug";
+import type { Environment } from "../../../generated/deployment.js";
+import { type StampOptions, stampEnvironment } from "./environment-stamp.js";
 import type { Sql } from "./sql-client.js";
 
 const MIGRATIONS_DIRECTORY = fileURLToPath(new URL("./migrations/", import.meta.url));
@@ -48,16 +50,19 @@ const migrator = (sql: Sql) =>
   });
 
 /**
- * Applies the migrations the database lacks, all in one transaction under an advisory lock: two
- * instances migrating at once apply each once, and a failing migration leaves the schema as it was.
- * Returns the names applied.
+ * Applies the migrations the database lacks and stamps it for `environment` (environment-stamp.ts),
+ * all in one transaction under an advisory lock: two instances migrating at once apply each once,
+ * and a failing migration, or a database of the other environment (EnvironmentMismatchError),
+ * leaves the schema as it was. Returns the names applied.
  */
-export async function migrate(sql: Sql): Promise<string[]> {
+export async function migrate(sql: Sql, environment: Environment, options: StampOptions = {}): Promise<string[]> {
   // READ COMMITTED: what the migrations table holds is read after the lock is granted, so the
   // instance that waited sees what the one before it applied (a serializable snapshot would not).
   return sql.transaction(async (tx) => {
     await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
-    return (await migrator(tx).up()).map((migration) => migration.name);
+    const applied = (await migrator(tx).up()).map((migration) => migration.name);
+    await stampEnvironment(tx, environment, options);
+    return applied;
   }, "read committed");
 }
 

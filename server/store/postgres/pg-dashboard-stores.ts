@@ -15,13 +15,17 @@ import type {
   PendingSignUpRow,
 } from "../../accounts/account-store.js";
 import type { FramingOriginStore } from "../../framing/framing-origin-store.js";
-import type {
-  LoggedRequest,
-  RequestHistoryStore,
-  RequestPageQuery,
-  RequestRecord,
-  RetentionPolicy,
+import {
+  collapseRefusals,
+  refusalKey,
+  refusalMinute,
+  type LoggedRequest,
+  type RequestHistoryStore,
+  type RequestPageQuery,
+  type RequestRecord,
+  type RetentionPolicy,
 } from "../../request-history/request-history-store.js";
+import { deleteInBatches } from "./batched-deletes.js";
 import type { Row, Sql } from "./sql-client.js";
 
 const UNIQUE_VIOLATION = "23505";
@@ -150,6 +154,19 @@ export class PgAccountStore implements AccountStore {
     });
   }
 
+  moveMember(fromPartnerId: string, memberId: string, toPartnerId: string, role: MemberRole): Promise<MemberChange> {
+    return this.changeMember(fromPartnerId, memberId, async (tx, current) => {
+      if (await this.soleOwner(tx, current)) return "last_owner";
+      const moved = await tx.query(
+        "UPDATE dashboard_members SET partner_id = $2, role = $3 WHERE id = $1 AND EXISTS (SELECT 1 FROM partner_accounts WHERE id = $2) RETURNING 1",
+        [memberId, toPartnerId, role],
+      );
+      if (moved.length === 0) return "not_found";
+      await tx.query("DELETE FROM dashboard_sessions WHERE member_id = $1", [memberId]);
+      return "done";
+    });
+  }
+
   async saveInvitation(row: InvitationRow): Promise<void> {
     await this.sql.query(
       `INSERT INTO dashboard_invitations (token_hash, partner_id, email, role, invited_by, created_at, expires_at)
@@ -253,7 +270,6 @@ export class PgAccountStore implements AccountStore {
 }
 
 const logged = (row: Row): LoggedRequest => ({
-  seq: Number(row.seq),
   partnerId: row.partner_id as string,
   environment: row.environment as Environment,
   at: row.at as Date,
@@ -263,18 +279,29 @@ const logged = (row: Row): LoggedRequest => ({
   requestId: row.request_id as string,
   durationMs: row.duration_ms as number,
   keyName: row.key_name as string,
+  count: row.count as number,
 });
+
+const LOG_COLUMNS = "partner_id, environment, at, method, route, status, request_id, duration_ms, key_name, count";
 
 export class PgRequestHistoryStore implements RequestHistoryStore {
   constructor(private readonly sql: Sql) {}
 
-  /** One statement for a batch, columns as arrays: an instance writes its buffered records at once. */
+  /**
+   * One statement for a batch, columns as arrays: an instance writes its buffered records at once.
+   * Refusals of one key, method, route and minute become one row, counted into the row another
+   * batch or instance already wrote for them.
+   */
   async append(records: readonly RequestRecord[]): Promise<void> {
     if (records.length === 0) return;
-    const column = <T>(pick: (record: RequestRecord) => T) => records.map(pick);
+    const entries = collapseRefusals(records);
+    const column = <T>(pick: (entry: LoggedRequest) => T) => entries.map(pick);
     await this.sql.query(
-      `INSERT INTO request_log (partner_id, environment, at, method, route, status, request_id, duration_ms, key_name)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::smallint[], $7::text[], $8::double precision[], $9::text[])`,
+      `INSERT INTO request_log (${LOG_COLUMNS}, refused_minute)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::smallint[], $7::text[],
+                            $8::double precision[], $9::text[], $10::integer[], $11::timestamptz[])
+       ON CONFLICT (partner_id, environment, key_name, method, (coalesce(route, '')), refused_minute) WHERE refused_minute IS NOT NULL
+       DO UPDATE SET count = request_log.count + excluded.count`,
       [
         column((r) => r.partnerId),
         column((r) => r.environment),
@@ -285,44 +312,75 @@ export class PgRequestHistoryStore implements RequestHistoryStore {
         column((r) => r.requestId),
         column((r) => r.durationMs),
         column((r) => r.keyName),
+        column((r) => r.count),
+        column((r) => (refusalKey(r) === null ? null : refusalMinute(r.at))),
       ],
     );
   }
 
+  /** Each filter reads an index of its own (migrations/0008_bounded_histories.sql), the newest first. */
   async page({ partnerId, environment, filter, before, limit }: RequestPageQuery): Promise<LoggedRequest[]> {
     const conditions = ["partner_id = $1", "environment = $2"];
     const params: unknown[] = [partnerId, environment];
-    const add = (condition: string, value: unknown) => {
-      params.push(value);
-      conditions.push(condition.replace("?", `$${params.length}`));
+    const add = (condition: string, ...values: unknown[]) => {
+      let text = condition;
+      for (const value of values) {
+        params.push(value);
+        text = text.replace("?", `$${params.length}`);
+      }
+      conditions.push(text);
     };
-    if (before !== null) add("seq < ?", before);
-    if (filter.statusClass !== undefined) add("status / 100 = ?", filter.statusClass);
+    if (before !== null) add("(at, request_id) < (?::timestamptz, ?::text)", before.at, before.requestId);
+    if (filter.statusClass !== undefined) add("(status / 100) = ?", filter.statusClass);
     if (filter.route !== undefined) add("route = ?", filter.route);
     if (filter.requestId !== undefined) add("request_id = ?", filter.requestId);
     params.push(limit);
     const rows = await this.sql.query(
-      `SELECT * FROM request_log WHERE ${conditions.join(" AND ")} ORDER BY seq DESC LIMIT $${params.length}`,
+      `SELECT ${LOG_COLUMNS} FROM request_log WHERE ${conditions.join(" AND ")}
+       ORDER BY at DESC, request_id DESC LIMIT $${params.length}`,
       params,
     );
     return rows.map(logged);
   }
 
+  /**
+   * Per partner and environment, in statements of at most RETENTION_BATCH_ROWS rows: what is older
+   * than the age kept, then what is beyond the newest kept. Each statement reads a partner's index,
+   * never the table; the space freed is made reusable at once (PGlite has no autovacuum).
+   */
   async prune(now: Date, { maxAgeMs, keepLatest }: RetentionPolicy): Promise<number> {
-    // Per partner and environment: what is older than the age kept and not among its newest kept.
-    const rows = await this.sql.query(
-      `DELETE FROM request_log AS r USING (
-         SELECT partner_id, environment, (
-           SELECT seq FROM request_log AS n WHERE n.partner_id = p.partner_id AND n.environment = p.environment
-           ORDER BY seq DESC OFFSET $2 LIMIT 1) AS boundary
-         FROM (SELECT DISTINCT partner_id, environment FROM request_log WHERE at < $1) AS p
-       ) AS b
-       WHERE r.partner_id = b.partner_id AND r.environment = b.environment AND b.boundary IS NOT NULL
-         AND r.seq <= b.boundary AND r.at < $1
-       RETURNING 1`,
-      [new Date(now.getTime() - maxAgeMs), keepLatest],
+    // One row per partner and environment, each found by one index probe (a skip scan), with the oldest entry it keeps by count.
+    const owners = await this.sql.query<{ partner_id: string; environment: string; at: Date | null; request_id: string | null }>(
+      `WITH RECURSIVE owners AS (
+         (SELECT partner_id, environment FROM request_log ORDER BY partner_id, environment LIMIT 1)
+         UNION ALL
+         SELECT next.partner_id, next.environment FROM owners, LATERAL (
+           SELECT r.partner_id, r.environment FROM request_log AS r
+           WHERE (r.partner_id, r.environment) > (owners.partner_id, owners.environment)
+           ORDER BY r.partner_id, r.environment LIMIT 1) AS next
+       )
+       SELECT owners.partner_id, owners.environment, kept.at, kept.request_id FROM owners
+       LEFT JOIN LATERAL (
+         SELECT at, request_id FROM request_log AS r
+         WHERE r.partner_id = owners.partner_id AND r.environment = owners.environment
+         ORDER BY at DESC, request_id DESC OFFSET $1 LIMIT 1) AS kept ON true`,
+      [Math.max(0, keepLatest - 1)],
     );
-    return rows.length;
+    const cutoff = new Date(now.getTime() - maxAgeMs);
+    let forgotten = 0;
+    for (const owner of owners) {
+      const of = [owner.partner_id, owner.environment];
+      forgotten += await deleteInBatches(this.sql, "request_log", "partner_id = $1 AND environment = $2 AND at < $3", [...of, cutoff]);
+      if (owner.at !== null)
+        forgotten += await deleteInBatches(
+          this.sql,
+          "request_log",
+          "partner_id = $1 AND environment = $2 AND (at, request_id) < ($3::timestamptz, $4::text)",
+          [...of, owner.at, owner.request_id],
+        );
+    }
+    if (forgotten > 0) await this.sql.exec("VACUUM (SKIP_LOCKED) request_log");
+    return forgotten;
   }
 }
 

@@ -1,6 +1,8 @@
 /** The event history in PostgreSQL, shared by every instance (migrations/0003_events.sql). */
 import type { EventType, OutboxEvent } from "../../events.js";
 import type { EventPageQuery, EventStore } from "../../event-history/event-store.js";
+import type { RetentionPolicy } from "../retention-policy.js";
+import { deleteInBatches } from "./batched-deletes.js";
 import type { Row, Sql } from "./sql-client.js";
 
 const COLUMNS = "id, partner_id, type, created_at, payload";
@@ -66,7 +68,34 @@ export class PgEventStore implements EventStore {
     return rows.map(eventOf);
   }
 
-  async deleteCreatedBefore(before: Date): Promise<number> {
-    return (await this.sql.query("DELETE FROM events WHERE created_at < $1 RETURNING 1", [before])).length;
+  /**
+   * In statements of at most RETENTION_BATCH_ROWS rows: the events older than the age kept
+   * (events_by_age), then per partner those beyond its newest kept (events_of_partner). No
+   * statement reads the table; the space freed is made reusable at once (PGlite has no autovacuum).
+   */
+  async prune(now: Date, { maxAgeMs, keepLatest }: RetentionPolicy): Promise<number> {
+    let deleted = await deleteInBatches(this.sql, "events", "created_at < $1", [new Date(now.getTime() - maxAgeMs)]);
+    // One row per partner, each found by one index probe (a skip scan), with the oldest event it keeps by count.
+    const partners = await this.sql.query<{ partner_id: string; created_at: Date | null; id: string | null }>(
+      `WITH RECURSIVE partners AS (
+         (SELECT partner_id FROM events ORDER BY partner_id LIMIT 1)
+         UNION ALL
+         SELECT next.partner_id FROM partners, LATERAL (
+           SELECT e.partner_id FROM events AS e WHERE e.partner_id > partners.partner_id ORDER BY e.partner_id LIMIT 1) AS next
+       )
+       SELECT partners.partner_id, kept.created_at, kept.id FROM partners
+       JOIN LATERAL (
+         SELECT created_at, id FROM events AS e WHERE e.partner_id = partners.partner_id
+         ORDER BY created_at DESC, id DESC OFFSET $1 LIMIT 1) AS kept ON true`,
+      [Math.max(0, keepLatest - 1)],
+    );
+    for (const partner of partners)
+      deleted += await deleteInBatches(this.sql, "events", "partner_id = $1 AND (created_at, id) < ($2::timestamptz, $3::text)", [
+        partner.partner_id,
+        partner.created_at,
+        partner.id,
+      ]);
+    if (deleted > 0) await this.sql.exec("VACUUM (SKIP_LOCKED) events");
+    return deleted;
   }
 }

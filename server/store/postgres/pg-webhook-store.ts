@@ -1,6 +1,16 @@
-/** Webhook endpoints and the outbox of their deliveries in PostgreSQL, claimed with FOR UPDATE SKIP LOCKED. */
+/**
+ * Webhook endpoints, the outbox of events and their deliveries in PostgreSQL: deliveries claimed
+ * with FOR UPDATE SKIP LOCKED, the outbox fanned out under a per-partner advisory lock.
+ */
 import type { OutboxEvent } from "../../events.js";
-import type { DeliveryAttempt, WebhookDeliveryRow, WebhookEndpointRow, WebhookStore } from "../../webhooks/webhook-store.js";
+import {
+  type DeliveryAttempt,
+  newDelivery,
+  outboxEntries,
+  type WebhookDeliveryRow,
+  type WebhookEndpointRow,
+  type WebhookStore,
+} from "../../webhooks/webhook-store.js";
 import type { Row, Sql } from "./sql-client.js";
 
 const endpoint = (row: Row): WebhookEndpointRow => ({
@@ -25,6 +35,14 @@ interface StoredAttempt extends Omit<DeliveryAttempt, "attemptedAt"> {
   attemptedAt: string;
 }
 
+const storedEvent = (event: OutboxEvent) => JSON.stringify({ ...event, createdAt: event.createdAt.toISOString() });
+const storedAttempts = (attempts: DeliveryAttempt[]) =>
+  JSON.stringify(attempts.map((attempt) => ({ ...attempt, attemptedAt: attempt.attemptedAt.toISOString() })));
+const eventOf = (stored: StoredEvent): OutboxEvent => ({ ...stored, createdAt: new Date(stored.createdAt) });
+
+/** The advisory lock of one partner's fan-out: the first key names the purpose, the second the partner. */
+const FAN_OUT_LOCK = "hashtext('webhook_outbox')";
+
 const DELIVERY_COLUMNS = "id, endpoint_id, partner_id, event, status, attempts, next_attempt_at, created_at";
 const delivery = (row: Row): WebhookDeliveryRow => {
   const event = row.event as StoredEvent;
@@ -32,7 +50,7 @@ const delivery = (row: Row): WebhookDeliveryRow => {
     id: row.id as string,
     endpointId: row.endpoint_id as string,
     partnerId: row.partner_id as string,
-    event: { ...event, createdAt: new Date(event.createdAt) },
+    event: eventOf(event),
     status: row.status as WebhookDeliveryRow["status"],
     attempts: (row.attempts as StoredAttempt[]).map((attempt) => ({ ...attempt, attemptedAt: new Date(attempt.attemptedAt) })),
     nextAttemptAt: row.next_attempt_at as Date | null,
@@ -83,6 +101,104 @@ export class PgWebhookStore implements WebhookStore {
     await this.sql.query("DELETE FROM webhook_endpoints WHERE id = $1", [id]);
   }
 
+  async markEndpointFailing(id: string, failing: boolean): Promise<void> {
+    await this.sql.query("UPDATE webhook_endpoints SET failing = $2 WHERE id = $1", [id, failing]);
+  }
+
+  async recordAttempt(row: WebhookDeliveryRow): Promise<boolean> {
+    // An UPDATE, never an insert: a delivery deleted with its endpoint during the attempt stays deleted.
+    const updated = await this.sql.query(
+      `UPDATE webhook_deliveries SET status = $2, attempts = $3, next_attempt_at = $4, claimed_until = NULL
+       WHERE id = $1 RETURNING 1`,
+      [row.id, row.status, storedAttempts(row.attempts), row.nextAttemptAt],
+    );
+    return updated.length > 0;
+  }
+
+  async addToOutbox(events: readonly OutboxEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const entries = await outboxEntries(this, events);
+    if (entries.length === 0) return;
+    // One statement whatever the number of events: a change set's thousand is one round trip.
+    await this.sql.query(
+      `INSERT INTO webhook_outbox (partner_id, event, endpoint_ids)
+       SELECT partner_id, event, endpoint_ids FROM unnest($1::text[], $2::jsonb[], $3::jsonb[]) WITH ORDINALITY AS e(partner_id, event, endpoint_ids, n)
+       ORDER BY n`,
+      [
+        entries.map(({ event }) => event.partnerId),
+        entries.map(({ event }) => storedEvent(event)),
+        entries.map(({ endpointIds }) => JSON.stringify(endpointIds)),
+      ],
+    );
+  }
+
+  async partnersWithOutbox(): Promise<string[]> {
+    const rows = await this.sql.query<{ partner_id: string }>("SELECT DISTINCT partner_id FROM webhook_outbox");
+    return rows.map((row) => row.partner_id);
+  }
+
+  async dueDeliveriesOf(partnerId: string, now: Date, atMost: number): Promise<number> {
+    const [row] = await this.sql.query<{ due: number }>(
+      // Only those no older outbox entry holds back: entries committed out of their numbers' order
+      // hold back the deliveries fanned out before them, which must not stop their own fan-out.
+      `SELECT count(*)::integer AS due FROM (
+         SELECT 1 FROM webhook_deliveries
+         WHERE partner_id = $1 AND status = 'pending' AND next_attempt_at <= $2
+           AND seq < coalesce((SELECT min(seq) FROM webhook_outbox WHERE partner_id = $1), 9223372036854775807)
+         LIMIT $3
+       ) AS due`,
+      [partnerId, now, atMost],
+    );
+    return row!.due;
+  }
+
+  async fanOutOldest(partnerId: string, limit: number, now: Date): Promise<number> {
+    return this.sql.transaction(async (sql) => {
+      // One fan-out of a partner at a time across instances, so its deliveries are written in event order.
+      const [lock] = await sql.query<{ held: boolean }>(`SELECT pg_try_advisory_xact_lock(${FAN_OUT_LOCK}, hashtext($1)) AS held`, [
+        partnerId,
+      ]);
+      if (!lock!.held) return 0;
+      const entries = await sql.query<{ seq: number; event: StoredEvent; endpoint_ids: string[] }>(
+        "SELECT seq, event, endpoint_ids FROM webhook_outbox WHERE partner_id = $1 ORDER BY seq LIMIT $2",
+        [partnerId, limit],
+      );
+      if (entries.length === 0) return 0;
+      // Held against deletion until the deliveries are written: an endpoint deleted meanwhile gets none.
+      const endpoints = new Map(
+        (await sql.query("SELECT * FROM webhook_endpoints WHERE partner_id = $1 FOR KEY SHARE", [partnerId])).map((row) => [
+          row.id as string,
+          endpoint(row),
+        ]),
+      );
+      const deliveries = entries.flatMap(({ seq, event: stored, endpoint_ids }) => {
+        const event = eventOf(stored);
+        return endpoint_ids.flatMap((id) => {
+          const target = endpoints.get(id);
+          return target ? [{ seq, row: newDelivery(target, event, now) }] : [];
+        });
+      });
+      // Each delivery takes its entry's number (the outbox draws from the deliveries' sequence).
+      if (deliveries.length > 0)
+        await sql.query(
+          `INSERT INTO webhook_deliveries (seq, id, endpoint_id, partner_id, event, status, attempts, next_attempt_at, created_at)
+           OVERRIDING SYSTEM VALUE
+           SELECT seq, id, endpoint_id, $3, event, 'pending', '[]'::jsonb, $4, $4
+           FROM unnest($1::text[], $2::text[], $5::jsonb[], $6::bigint[]) AS d(id, endpoint_id, event, seq)`,
+          [
+            deliveries.map((d) => d.row.id),
+            deliveries.map((d) => d.row.endpointId),
+            partnerId,
+            now,
+            deliveries.map((d) => storedEvent(d.row.event)),
+            deliveries.map((d) => d.seq),
+          ],
+        );
+      await sql.query("DELETE FROM webhook_outbox WHERE seq = ANY ($1::bigint[])", [entries.map((entry) => entry.seq)]);
+      return entries.length;
+    }, "read committed");
+  }
+
   async saveDelivery(row: WebhookDeliveryRow): Promise<void> {
     // Saving ends a claim: the attempt it was taken for is recorded.
     await this.sql.query(
@@ -94,9 +210,9 @@ export class PgWebhookStore implements WebhookStore {
         row.id,
         row.endpointId,
         row.partnerId,
-        JSON.stringify({ ...row.event, createdAt: row.event.createdAt.toISOString() }),
+        storedEvent(row.event),
         row.status,
-        JSON.stringify(row.attempts.map((attempt) => ({ ...attempt, attemptedAt: attempt.attemptedAt.toISOString() }))),
+        storedAttempts(row.attempts),
         row.nextAttemptAt,
         row.createdAt,
       ],
@@ -133,8 +249,10 @@ export class PgWebhookStore implements WebhookStore {
       const [row] = await sql.query(
         `UPDATE webhook_deliveries SET claimed_until = clock_timestamp() + make_interval(secs => $3::double precision / 1000)
          WHERE id = (
-           SELECT id FROM webhook_deliveries
+           SELECT id FROM webhook_deliveries d
            WHERE endpoint_id = $1 AND status = 'pending' AND next_attempt_at <= $2
+             -- An event that entered the outbox earlier goes first, once fanned out.
+             AND NOT EXISTS (SELECT 1 FROM webhook_outbox o WHERE o.partner_id = d.partner_id AND o.seq < d.seq)
            ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED
          )
          RETURNING ${DELIVERY_COLUMNS}`,

@@ -49,6 +49,10 @@ export class PostgresPersistence implements Persistence {
   readonly framingOrigins: PgFramingOriginStore;
   readonly branding: PgBrandingStore;
 
+  get connections(): number {
+    return this.sql.connections;
+  }
+
   constructor(readonly sql: Sql) {
     this.store = new PgStore(sql);
     this.webhooks = new PgWebhookStore(sql);

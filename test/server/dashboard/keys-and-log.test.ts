@@ -140,10 +140,41 @@ describe("the request log", () => {
     const { key } = await createKey(browser, "Pager");
     for (let i = 0; i < 55; i++) await callApi(key);
     const first = await browser.get("/logs");
-    const older = /href="\/logs\?(before=\d+)"/.exec(first.text)![1]!;
+    const older = /href="\/logs\?(before=[^"&]+)"/.exec(first.text)![1]!;
     expect((first.text.match(/<tr>\n<td>/g) ?? []).length).toBe(50);
     const second = await browser.get(`/logs?${older}`);
     expect((second.text.match(/<tr>\n<td>/g) ?? []).length).toBe(5);
+  });
+
+  it("links the older page by a place in the partner's own log, not by a number every partner shares", async () => {
+    const browser = await server.signedIn();
+    const { key } = await createKey(browser, "Own pager");
+    for (let i = 0; i < 51; i++) await callApi(key);
+    const first = await browser.get("/logs");
+    const older = new URLSearchParams(/href="\/logs\?(before=[^"]+)"/.exec(first.text)![1]!.replaceAll("&amp;", "&")).get("before")!;
+    // A count of every partner's requests (the old link) would tell each partner the others' volume.
+    expect(older).not.toMatch(/^\d+$/);
+    const b = await server.signedIn(OWNER_B);
+    const { key: keyOfB } = await createKey(b, "B's traffic");
+    for (let i = 0; i < 5; i++) await callApi(keyOfB);
+    const second = await browser.get(`/logs?before=${encodeURIComponent(older)}`);
+    expect(visibleText(second.text)).not.toContain("B's traffic");
+    expect((second.text.match(/<tr>\n<td>/g) ?? []).length).toBeGreaterThan(0);
+    // A link the log did not give out answers nothing.
+    const forged = await browser.get("/logs?before=12345");
+    expect(forged.status).toBe(400);
+  });
+
+  it("counts the requests refused for the rate limits, one line per key, route and minute", async () => {
+    const browser = await server.signedIn();
+    const { key } = await createKey(browser, "Flooder");
+    let refused = 0;
+    for (let i = 0; i < 400 && refused < 30; i++) if ((await callApi(key, "/api/v1/domains/tlds")).status === 429) refused++;
+    expect(refused).toBe(30);
+    const text = visibleText((await browser.get("/logs?status=4")).text);
+    const lines = text.split("\n").filter((line) => line.includes("429") && line.includes("Flooder"));
+    expect(lines.join(" ")).toMatch(/429 × \d+ in this minute/);
+    expect(text.match(/429 ×/g)?.length ?? 0).toBeLessThanOrEqual(2);
   });
 
   it("is each partner's own", async () => {

@@ -102,7 +102,7 @@ describe("POST /api/v1/domains/{domain_id}/dns/bulk", () => {
       },
     });
     expect(data!.created).toHaveLength(1);
-    expect(data!.errors).toEqual([{ index: 1, record: { type: "TXT", name: "@", content: "v=spf1 a ~all", ttl: 300 }, error: SPF_EXISTS }]);
+    expect(data!.errors).toEqual([{ index: 1, record: { type: "TXT", name: "@", content: "v=spf1 a ~all" }, error: SPF_EXISTS }]);
   });
 });
 

@@ -102,6 +102,29 @@ describe("parseEmbedOrigin", () => {
     expect(() => parseEmbedOrigin(value)).toThrow(/embed origin/);
   });
 
+  it.each([
+    ["https://*.app.github.io", "https://*.app.github.io"],
+    ["https://*.shop.example.co.uk", "https://*.shop.example.co.uk"],
+    ["https://*.example.co.uk:8443", "https://*.example.co.uk:8443"],
+  ])("accepts the wildcard %s below a registrable domain", (value, origin) => {
+    expect(parseEmbedOrigin(value)).toBe(origin);
+  });
+
+  // The Public Suffix List's ICANN and private sections alike: under each, every name is someone else's.
+  it.each([
+    "https://*.github.io",
+    "https://*.co.uk",
+    "https://*.CO.UK",
+    "https://*.co.uk:8443",
+    "https://*.s3.amazonaws.com",
+    "https://*.pages.dev",
+    "https://*.blogspot.com",
+    "https://*.xn--p1ai",
+    "https://*.example",
+  ])("refuses the wildcard %j over a public suffix", (value) => {
+    expect(() => parseEmbedOrigin(value)).toThrow(/public suffix/);
+  });
+
   it("frameAncestors lists the origins, or 'none'", () => {
     expect(frameAncestors(["https://a.example", "https://b.example"])).toBe("frame-ancestors https://a.example https://b.example");
     expect(frameAncestors([])).toBe("frame-ancestors 'none'");

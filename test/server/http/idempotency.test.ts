@@ -194,3 +194,49 @@ describe("the document", () => {
     }
   });
 });
+
+describe("a retried POST whose answer carried a signing secret (shown once)", () => {
+  const receiverUrl = "http://127.0.0.1:9/hooks";
+  const createEndpoint = (key: string) => post("/api/v1/webhook_endpoints", JSON.stringify({ url: receiverUrl }), key);
+  const rotate = (endpointId: string, key: string) => post(`/api/v1/webhook_endpoints/${endpointId}/rotate_secret`, "{}", key);
+  /** The answer the store keeps for a key, read back as a replay would read it. */
+  async function storedAnswer(path: string, key: string, body: unknown) {
+    const scope = { partnerId: "partner_a", environment: "sandbox" as const, method: "POST", path, key };
+    const claim = await s.services.persistence.idempotency.claim(scope, requestFingerprint({}, body), s.clock.now(), new Date(0), 60_000);
+    expect(claim.state).toBe("completed");
+    return claim.state === "completed" ? claim.answer : null;
+  }
+
+  const shownOnce = (id: string) => ({
+    error: "conflict",
+    message: `This Idempotency-Key already answered webhook endpoint ${id} with its signing secret, which is shown once and not kept: rotate the secret to learn a new one`,
+    details: { field: "Idempotency-Key", code: "secret_shown_once" },
+  });
+
+  it("refuses to answer the creation again (409 secret_shown_once, naming the endpoint), creates nothing, and the store never held the secret", async () => {
+    const first = await createEndpoint("create-endpoint-1");
+    expect(first.status).toBe(201);
+    const created = (await first.json()) as { id: string; secret: string };
+    expect(created.secret).toMatch(/^whsec_/);
+    const again = await createEndpoint("create-endpoint-1");
+    expect(again.status).toBe(409);
+    expect(again.headers.get("Retry-After")).toBeNull();
+    expect(await again.json()).toEqual(shownOnce(created.id));
+    const stored = await storedAnswer("/api/v1/webhook_endpoints", "create-endpoint-1", { url: receiverUrl });
+    expect(JSON.stringify(stored)).not.toContain(created.secret);
+    expect((await s.api.GET("/api/v1/webhook_endpoints")).data!.endpoints).toHaveLength(1);
+  });
+
+  it("refuses to answer a rotation again (409 secret_shown_once), and rotates once", async () => {
+    const { id } = (await (await createEndpoint("create-endpoint-2")).json()) as { id: string };
+    const first = await rotate(id, "rotate-1");
+    expect(first.status).toBe(200);
+    const { secret } = (await first.json()) as { secret: string };
+    const again = await rotate(id, "rotate-1");
+    expect(again.status).toBe(409);
+    expect(await again.json()).toEqual(shownOnce(id));
+    const stored = await storedAnswer(`/api/v1/webhook_endpoints/${id}/rotate_secret`, "rotate-1", {});
+    expect(JSON.stringify(stored)).not.toContain(secret);
+    expect((await s.services.webhooks.store.findEndpoint(id))?.secret).toBe(secret);
+  });
+});

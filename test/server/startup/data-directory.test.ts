@@ -14,6 +14,7 @@ import { openPostgresPersistence } from "../../../server/store/postgres/index.js
 import { Deadline, pause, scaled } from "../../../scripts/lib/deadlines.js";
 import { freePort } from "../../../scripts/lib/local-ports.js";
 import { servingAddress, spawnServer, type ServerProcess } from "../../../scripts/lib/server-process.js";
+import { keysCli } from "../../support/keys-cli.js";
 
 const directory = mkdtempSync(join(tmpdir(), "data-directory-"));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -26,8 +27,9 @@ afterEach(async () => {
 /** A PGlite start opens and, the first time, creates its database: far slower than one in memory. */
 const START_MS = scaled(120_000);
 
-async function start(): Promise<ServerProcess> {
+async function start(settings: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
   const server = spawnServer(["--import", "tsx", "server/main.ts"], {
+    ...settings,
     LOG_LEVEL: "info",
     PARTNER_API_CONFIG: "/nonexistent.json",
     PARTNER_API_KEYS: "",
@@ -109,7 +111,7 @@ describe("npm start on a PGlite directory (PARTNER_API_DATA_DIR)", () => {
     "makes and prints a new demo key when the one printed was revoked, and says why",
     async () => {
       // As the dashboard revokes it, between two starts (one process at a time).
-      const persistence = await openPostgresPersistence({ dataDir: directory });
+      const persistence = await openPostgresPersistence({ dataDir: directory }, { environment: "sandbox" });
       expect(await persistence.apiKeys.revokeKey(hashApiKey(first.apiKey).toString("hex"))).toBe(true);
       await persistence.close();
       const next = await started(await start());
@@ -120,6 +122,31 @@ describe("npm start on a PGlite directory (PARTNER_API_DATA_DIR)", () => {
       expect(next.password).toBe(first.password);
       expect(await statusWith(next.baseUrl, next.apiKey)).toBe(200);
       expect(await statusWith(next.baseUrl, first.apiKey)).toBe(401);
+    },
+    START_MS,
+  );
+
+  it(
+    "refuses a production deployment on the sandbox's directory in one line, exit 2, nothing listening and nothing changed; the keys command refuses a production key there",
+    async () => {
+      const production = await start({ PARTNER_API_ENVIRONMENT: "production" });
+      expect(await production.exited).toBe(2);
+      expect(production.errors()).toBe(
+        "database (PARTNER_API_DATA_DIR): the database is the sandbox deployment's, not production's (PARTNER_API_ENVIRONMENT): each environment needs a database of its own\n",
+      );
+      expect(production.output()).not.toMatch(/server on|listening/);
+      const keys = keysCli(["create", "--partner", "Acme Hosting", "--env", "production"], {
+        ...process.env,
+        DATABASE_URL: "",
+        PARTNER_API_DATA_DIR: directory,
+      });
+      await expect(keys).rejects.toMatchObject({
+        code: 1,
+        stderr: expect.stringContaining("the database is the sandbox deployment's, not production's"),
+      });
+      const again = await started(await start());
+      expect(again.password).toBe(first.password);
+      expect(await statusWith(again.baseUrl, again.apiKey)).toBe(200);
     },
     START_MS,
   );

@@ -8,7 +8,8 @@ import { scaled } from "../../../scripts/lib/deadlines.js";
 import { migrate, openSql } from "../../../server/store/postgres/index.js";
 import { PgApiKeyStore } from "../../../server/store/postgres/pg-shared-stores.js";
 import { PgRequestHistoryStore } from "../../../server/store/postgres/pg-dashboard-stores.js";
-import type { RequestFilter } from "../../../server/request-history/request-history-store.js";
+import type { RequestFilter, RequestLogPosition } from "../../../server/request-history/request-history-store.js";
+import { PgEventStore } from "../../../server/store/postgres/pg-event-store.js";
 import { PgStore } from "../../../server/store/postgres/pg-store.js";
 import { PgWebhookStore } from "../../../server/store/postgres/pg-webhook-store.js";
 import type { Row, Sql } from "../../../server/store/postgres/sql-client.js";
@@ -24,6 +25,7 @@ const TRANSFERS = 5_000;
 /** Tables big enough that reading one whole would show: none may be scanned. */
 const BIG_TABLES = [
   "request_log",
+  "events",
   "users",
   "domains",
   "dns_records",
@@ -50,6 +52,7 @@ function explaining(sql: Sql): Sql & { scanned: string[][] } {
   const scanned: string[][] = [];
   const explained: Sql & { scanned: string[][] } = {
     scanned,
+    connections: 1,
     async query<R extends Row>(text: string, params: readonly unknown[] = []) {
       const [plan] = await sql.query<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }>(`EXPLAIN (FORMAT JSON) ${text}`, params);
       scanned.push(scannedTables(plan!["QUERY PLAN"][0]!.Plan));
@@ -66,7 +69,7 @@ describe("the plans of the hot lookups, with 20k records, 20k users and 20k deli
   let sql: Sql;
   beforeAll(async () => {
     sql = await openSql({ inMemory: true });
-    await migrate(sql);
+    await migrate(sql, "sandbox");
     await sql.exec(`
       INSERT INTO users (partner_id, user_identifier, created_at, last_login, updated_at, total_spent)
         SELECT 'ptn_' || (i % ${PARTNERS}), 'usr_' || i, now() - i * interval '1 minute', now() - (i % 97) * interval '1 hour', now(), 0
@@ -91,6 +94,9 @@ describe("the plans of the hot lookups, with 20k records, 20k users and 20k deli
         SELECT 'ptn_' || (i % ${PARTNERS}), 'sandbox', now() - i * interval '1 second', 'GET', '/api/v1/users', CASE WHEN i % 7 = 0 THEN 404 ELSE 200 END,
                'req_' || i, 1.5, 'Key'
         FROM generate_series(1, ${RECORDS}) i;
+      INSERT INTO events (id, partner_id, type, created_at, payload)
+        SELECT 'evt_' || i, 'ptn_' || (i % ${PARTNERS}), 'dns_record.created', now() - i * interval '1 second', '{}'
+        FROM generate_series(1, ${RECORDS}) i;
       INSERT INTO transfers (id, partner_id, user_identifier, domain_name, status, auth_code, extend_registration, cost, currency,
                              started_at, estimated_completion, history)
         SELECT 'trf_' || i, 'ptn_' || (i % ${PARTNERS}), 'usr_' || i, 'moving-' || i || '.com', CASE WHEN i % 10 = 0 THEN 'pending' ELSE 'completed' END,
@@ -101,8 +107,14 @@ describe("the plans of the hot lookups, with 20k records, 20k users and 20k deli
   }, scaled(120_000));
   afterAll(() => sql.close());
 
-  type Lookup = (store: PgStore, webhooks: PgWebhookStore, keys: PgApiKeyStore, requests: PgRequestHistoryStore) => Promise<unknown>;
-  const logPage = (requests: PgRequestHistoryStore, filter: RequestFilter, before: number | null = null) =>
+  type Lookup = (
+    store: PgStore,
+    webhooks: PgWebhookStore,
+    keys: PgApiKeyStore,
+    requests: PgRequestHistoryStore,
+    events: PgEventStore,
+  ) => Promise<unknown>;
+  const logPage = (requests: PgRequestHistoryStore, filter: RequestFilter, before: RequestLogPosition | null = null) =>
     requests.page({ partnerId: "ptn_3", environment: "sandbox", filter, before, limit: 51 });
   const calls: Array<[string, Lookup]> = [
     ["a user by id", (store) => store.findUser("ptn_3", "usr_23")],
@@ -131,13 +143,49 @@ describe("the plans of the hot lookups, with 20k records, 20k users and 20k deli
     ["an API key by its hash", (_store, _webhooks, keys) => keys.findKey("c4ca4238a0b923820dcc509a6f75849b", new Date())],
     ["a partner's keys (the dashboard)", (_store, _webhooks, keys) => keys.keysOfPartner("ptn_3", "sandbox", new Date())],
     ["the newest page of a request log", (_store, _webhooks, _keys, requests) => logPage(requests, {})],
-    ["an older page of a request log", (_store, _webhooks, _keys, requests) => logPage(requests, {}, 10_000)],
+    [
+      "an older page of a request log",
+      (_store, _webhooks, _keys, requests) => logPage(requests, {}, { at: new Date(Date.now() - 3_600_000), requestId: "req_3600" }),
+    ],
     ["a request of a log by its id", (_store, _webhooks, _keys, requests) => logPage(requests, { requestId: "req_3" })],
+    ["a request log's errors", (_store, _webhooks, _keys, requests) => logPage(requests, { statusClass: 4 })],
+    ["a request log's requests of a route", (_store, _webhooks, _keys, requests) => logPage(requests, { route: "/api/v1/users" })],
+    [
+      "the refusals counted into an entry of their minute",
+      (_store, _webhooks, _keys, requests) =>
+        requests.append([
+          {
+            partnerId: "ptn_3",
+            environment: "sandbox",
+            at: new Date(),
+            method: "GET",
+            route: null,
+            status: 429,
+            requestId: "req_x",
+            durationMs: 1,
+            keyName: "Key",
+          },
+        ]),
+    ],
+    [
+      "the request log's retention",
+      (_store, _webhooks, _keys, requests) => requests.prune(new Date(), { maxAgeMs: 3 * 3_600_000, keepLatest: 500 }),
+    ],
+    [
+      "the event history's retention",
+      (_store, _webhooks, _keys, _requests, events) => events.prune(new Date(), { maxAgeMs: 3 * 3_600_000, keepLatest: 500 }),
+    ],
   ];
 
   it.each(calls)("reads %s through an index", async (_name, call) => {
     const queries = explaining(sql);
-    await call(new PgStore(queries), new PgWebhookStore(queries), new PgApiKeyStore(queries), new PgRequestHistoryStore(queries));
+    await call(
+      new PgStore(queries),
+      new PgWebhookStore(queries),
+      new PgApiKeyStore(queries),
+      new PgRequestHistoryStore(queries),
+      new PgEventStore(queries),
+    );
     expect(queries.scanned.length).toBeGreaterThan(0);
     expect(queries.scanned.flat().filter((table) => BIG_TABLES.includes(table))).toEqual([]);
   });

@@ -114,8 +114,8 @@ describe("the schema", () => {
     const sql = await openSql({ inMemory: true });
     try {
       expect(await schemaState(sql)).toEqual({ applied: [], pending: knownMigrations(), unknown: [] });
-      expect(await migrate(sql)).toEqual(knownMigrations());
-      expect(await migrate(sql)).toEqual([]);
+      expect(await migrate(sql, "sandbox")).toEqual(knownMigrations());
+      expect(await migrate(sql, "sandbox")).toEqual([]);
       expect(await schemaState(sql)).toEqual({ applied: knownMigrations(), pending: [], unknown: [] });
     } finally {
       await sql.close();
@@ -129,14 +129,18 @@ describe("the schema", () => {
     const url = new URL(process.env.PARTNER_API_TEST_DATABASE_URL!);
     url.pathname = `/${name}`;
     try {
-      await expect(openPostgresPersistence({ databaseUrl: url.toString() })).rejects.toThrow(/behind.*npm run db:migrate/);
+      await expect(openPostgresPersistence({ databaseUrl: url.toString() }, { environment: "sandbox" })).rejects.toThrow(
+        /behind.*npm run db:migrate/,
+      );
       const sql = poolSql({ connectionString: url.toString(), max: 2 });
       // Two instances migrating at once: the advisory lock lets one apply, the other finds nothing to do.
-      const applied = await Promise.all([migrate(sql), migrate(sql)]);
+      const applied = await Promise.all([migrate(sql, "sandbox"), migrate(sql, "sandbox")]);
       expect(applied.flat()).toEqual(knownMigrations());
       await sql.query("INSERT INTO schema_migrations (name) VALUES ('9999_from_a_newer_build')");
       await sql.close();
-      await expect(openPostgresPersistence({ databaseUrl: url.toString() })).rejects.toThrow(/ahead.*9999_from_a_newer_build/);
+      await expect(openPostgresPersistence({ databaseUrl: url.toString() }, { environment: "sandbox" })).rejects.toThrow(
+        /ahead.*9999_from_a_newer_build/,
+      );
     } finally {
       await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
       await admin.close();

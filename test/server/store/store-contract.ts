@@ -496,6 +496,71 @@ export function describeStoreContract(
         expect(await persistence.webhooks.claimDueDelivery(endpoint.id, at("01:00:00"), 60_000)).toEqual(next);
       });
 
+      it("keeps one outbox entry per event an endpoint takes, and fans it out in order to the endpoints of its time", async () => {
+        const partnerId = uniqueId("ptn");
+        const registrations = endpointRow(partnerId);
+        const everything = endpointRow(partnerId, { events: null });
+        const paused = endpointRow(partnerId, { events: null, enabled: false });
+        for (const endpoint of [registrations, everything, paused]) await persistence.webhooks.saveEndpoint(endpoint);
+        const event = (type: OutboxEvent["type"], n: number): OutboxEvent => ({
+          id: uniqueId("evt"),
+          partnerId,
+          type,
+          createdAt: at(`00:00:0${n}`),
+          payload: { n },
+        });
+        const events = [event("domain.registered", 1), event("user.deleted", 2), event("domain.registered", 3)];
+        await persistence.webhooks.addToOutbox(events);
+        expect(await persistence.webhooks.partnersWithOutbox()).toContain(partnerId);
+        // Created after the events were emitted: it gets none of them.
+        const later = endpointRow(partnerId, { events: null });
+        await persistence.webhooks.saveEndpoint(later);
+        expect(await persistence.webhooks.fanOutOldest(partnerId, 2, at("01:00:00"))).toBe(2);
+        expect(await persistence.webhooks.fanOutOldest(partnerId, 2, at("01:00:00"))).toBe(1);
+        expect(await persistence.webhooks.fanOutOldest(partnerId, 2, at("01:00:00"))).toBe(0);
+        expect(await persistence.webhooks.partnersWithOutbox()).not.toContain(partnerId);
+        const sent = async (endpoint: WebhookEndpointRow) =>
+          (await persistence.webhooks.deliveriesOf(endpoint.id, { limit: 10, offset: 0 })).deliveries.map((d) => d.event.id).reverse();
+        expect(await sent(registrations)).toEqual([events[0]!.id, events[2]!.id]);
+        expect(await sent(everything)).toEqual(events.map((e) => e.id));
+        expect(await sent(paused)).toEqual([]);
+        expect(await sent(later)).toEqual([]);
+        expect(await persistence.webhooks.dueDeliveriesOf(partnerId, at("01:00:00"), 10)).toBe(5);
+        expect(await persistence.webhooks.dueDeliveriesOf(partnerId, at("01:00:00"), 2)).toBe(2);
+        expect(await persistence.webhooks.dueDeliveriesOf(partnerId, at("00:59:59"), 10)).toBe(0);
+      });
+
+      it("attempts a delivery queued directly after the deliveries of events that entered the outbox before it", async () => {
+        const partnerId = uniqueId("ptn");
+        const endpoint = endpointRow(partnerId, { events: null });
+        await persistence.webhooks.saveEndpoint(endpoint);
+        const emitted = deliveryRow(endpoint).event;
+        await persistence.webhooks.addToOutbox([{ ...emitted, partnerId }]);
+        const direct = deliveryRow(endpoint);
+        await persistence.webhooks.saveDelivery(direct);
+        // Not before the earlier event is fanned out, and then after it.
+        expect(await persistence.webhooks.claimDueDelivery(endpoint.id, at("01:00:00"), 60_000)).toBeUndefined();
+        await persistence.webhooks.fanOutOldest(partnerId, 10, at("00:00:00"));
+        const first = await persistence.webhooks.claimDueDelivery(endpoint.id, at("01:00:00"), 60_000);
+        expect(first?.event.id).toBe(emitted.id);
+        expect(await persistence.webhooks.recordAttempt({ ...first!, status: "succeeded", nextAttemptAt: null })).toBe(true);
+        expect((await persistence.webhooks.claimDueDelivery(endpoint.id, at("01:00:00"), 60_000))?.id).toBe(direct.id);
+      });
+
+      it("records an attempt only on a delivery still there, and sets an endpoint's failing flag only on an endpoint still there", async () => {
+        const endpoint = endpointRow(uniqueId("ptn"));
+        await persistence.webhooks.saveEndpoint(endpoint);
+        const delivery = deliveryRow(endpoint);
+        await persistence.webhooks.saveDelivery(delivery);
+        await persistence.webhooks.markEndpointFailing(endpoint.id, true);
+        expect((await persistence.webhooks.findEndpoint(endpoint.id))?.failing).toBe(true);
+        await persistence.webhooks.deleteEndpoint(endpoint.id);
+        expect(await persistence.webhooks.recordAttempt({ ...delivery, status: "succeeded", nextAttemptAt: null })).toBe(false);
+        await persistence.webhooks.markEndpointFailing(endpoint.id, false);
+        expect(await persistence.webhooks.findEndpoint(endpoint.id)).toBeUndefined();
+        expect(await persistence.webhooks.findDelivery(delivery.id)).toBeUndefined();
+      });
+
       it("hands a due delivery to one of many claimants at once", async () => {
         const endpoint = endpointRow(uniqueId("ptn"));
         await persistence.webhooks.saveEndpoint(endpoint);
@@ -671,6 +736,32 @@ export function describeStoreContract(
         expect((await accounts.membersOf(partnerId)).map((row) => row.id)).toEqual([developer.id]);
       });
 
+      it("move a member to another account with its new role, ending its sessions, never its account's last owner", async () => {
+        const { accounts } = persistence;
+        const [from, to] = [uniqueId("ptn"), uniqueId("ptn")];
+        const owner = member(from, `${uniqueId("o")}@example.test`);
+        await accounts.createAccount({ id: from, name: "From", createdAt: at("00:00:00") }, owner);
+        await accounts.createAccount({ id: to, name: "To", createdAt: at("00:00:00") }, member(to, `${uniqueId("o")}@example.test`));
+        const developer = member(from, `${uniqueId("d")}@example.test`, "developer");
+        await accounts.addMember(developer);
+        const session = {
+          idHash: uniqueId("s"),
+          memberId: developer.id,
+          partnerId: from,
+          csrfToken: "t",
+          createdAt: at("00:00:00"),
+          expiresAt: at("12:00:00"),
+        };
+        await accounts.saveSession(session);
+        expect(await accounts.moveMember(from, owner.id, to, "developer")).toBe("last_owner");
+        expect(await accounts.moveMember(to, developer.id, from, "owner")).toBe("not_found");
+        expect(await accounts.moveMember(from, developer.id, uniqueId("ptn"), "owner")).toBe("not_found");
+        expect(await accounts.moveMember(from, developer.id, to, "owner")).toBe("done");
+        expect(await accounts.findMember(developer.id)).toEqual({ ...developer, partnerId: to, role: "owner" });
+        expect(await accounts.findSession(session.idHash)).toBeUndefined();
+        expect((await accounts.membersOf(from)).map((row) => row.id)).toEqual([owner.id]);
+      });
+
       it("use invitations and sign-up links once, and forget what ended", async () => {
         const { accounts } = persistence;
         const partnerId = uniqueId("ptn");
@@ -743,7 +834,7 @@ export function describeStoreContract(
         const first = await log.page(query);
         expect(first.map((row) => row.requestId)).toEqual([6, 5, 4].map((i) => `req_${partnerId}_${i}`));
         expect(first[0]).toMatchObject({ ...record(partnerId, 6), at: record(partnerId, 6).at });
-        const rest = await log.page({ ...query, before: first.at(-1)!.seq, limit: 10 });
+        const rest = await log.page({ ...query, before: first.at(-1)!, limit: 10 });
         expect(rest.map((row) => row.requestId)).toEqual([3, 2, 1, 0].map((i) => `req_${partnerId}_${i}`));
         const page = (filter: object) =>
           log.page({ ...query, filter, limit: 10 }).then((rows) => rows.map((row) => row.requestId.split("_").at(-1)));
@@ -753,16 +844,37 @@ export function describeStoreContract(
         expect(await page({ statusClass: 2, route: "/api/v1/users" })).toEqual(["4", "2"]);
       });
 
-      it("forgets only what is both older than the age kept and beyond the newest kept", async () => {
+      it("keeps each partner's newest entries up to the count kept, and none older than the age kept", async () => {
         const log = persistence.requestHistory;
         const partnerId = uniqueId("ptn");
+        const other = uniqueId("ptn");
         await log.append(Array.from({ length: 6 }, (_, i) => record(partnerId, i)));
+        await log.append(Array.from({ length: 2 }, (_, i) => record(other, i)));
         const query = { partnerId, environment: "sandbox" as const, filter: {}, before: null, limit: 10 };
-        // Ages 5..0 seconds at 00:00:05: older than 2 s are 0, 1, 2; beyond the newest 2 are 0..3.
-        await log.prune(at("00:00:05"), { maxAgeMs: 2_000, keepLatest: 2 });
-        expect((await log.page(query)).map((row) => row.requestId.split("_").at(-1))).toEqual(["5", "4", "3"]);
-        await log.prune(at("00:10:00"), { maxAgeMs: 2_000, keepLatest: 2 });
-        expect((await log.page(query)).map((row) => row.requestId.split("_").at(-1))).toEqual(["5", "4"]);
+        const ids = async (of = query) => (await log.page(of)).map((row) => row.requestId.split("_").at(-1));
+        // At 00:00:05 the entries are 5..0 seconds old: the newest 4 are kept by count, and of them those of at most 2 s by age.
+        await log.prune(at("00:00:05"), { maxAgeMs: 60_000, keepLatest: 4 });
+        expect(await ids()).toEqual(["5", "4", "3", "2"]);
+        expect(await ids({ ...query, partnerId: other })).toEqual(["1", "0"]);
+        await log.prune(at("00:00:05"), { maxAgeMs: 2_000, keepLatest: 4 });
+        expect(await ids()).toEqual(["5", "4", "3"]);
+      });
+
+      it("counts requests refused for the rate limits in one entry per key, method, route and minute", async () => {
+        const log = persistence.requestHistory;
+        const partnerId = uniqueId("ptn");
+        const refused = (i: number, overrides: Partial<RequestRecord> = {}) => record(partnerId, i, { status: 429, ...overrides });
+        // Seconds 0 to 9 of one minute, in one batch and in several, as instances write them.
+        await log.append([refused(0), refused(2), refused(4)]);
+        await log.append([refused(6)]);
+        await log.append([refused(8), refused(1, { keyName: "Other key" }), refused(70), record(partnerId, 9)]);
+        const entries = await log.page({ partnerId, environment: "sandbox", filter: {}, before: null, limit: 10 });
+        expect(entries.map((entry) => [entry.requestId.split("_").at(-1), entry.status, entry.count])).toEqual([
+          ["70", 429, 1],
+          ["9", 404, 1],
+          ["1", 429, 1],
+          ["0", 429, 5],
+        ]);
       });
     });
 
@@ -977,9 +1089,35 @@ export function describeStoreContract(
         expect(await persistence.events.eventsBetween(partnerId, at("00:00:00"), at("05:00:00"), ["domain.registered"], 10)).toEqual([
           events[1],
         ]);
-        expect(await persistence.events.deleteCreatedBefore(at("01:30:00"))).toBeGreaterThanOrEqual(1);
+        expect(await persistence.events.prune(at("02:30:00"), { maxAgeMs: 3_600_000, keepLatest: 10 })).toBeGreaterThanOrEqual(1);
         expect(await persistence.events.findEvent(partnerId, events[0]!.id)).toBeUndefined();
         expect(await persistence.events.findEvent(partnerId, events[1]!.id)).toEqual(events[1]);
+      });
+    });
+
+    describe("the event history's bounds", () => {
+      it("keeps each partner's newest events up to the count kept, and none older than the age kept", async () => {
+        const partnerId = uniqueId("ptn");
+        const other = uniqueId("ptn");
+        const events = ["01:00:00", "02:00:00", "03:00:00", "04:00:00"].map((iso) => ({
+          id: uniqueId("evt"),
+          partnerId,
+          type: "user.deleted" as const,
+          createdAt: at(iso),
+          payload: {},
+        }));
+        const othersEvent = { ...events[0]!, id: uniqueId("evt"), partnerId: other };
+        await persistence.events.saveEvents([...events, othersEvent]);
+        const all = { types: null, createdAfter: null, createdBefore: null, after: null, limit: 10 };
+        await persistence.events.prune(at("04:00:00"), { maxAgeMs: 86_400_000, keepLatest: 3 });
+        expect((await persistence.events.eventPage(partnerId, all)).map((e) => e.id)).toEqual([
+          events[3]!.id,
+          events[2]!.id,
+          events[1]!.id,
+        ]);
+        expect((await persistence.events.eventPage(other, all)).map((e) => e.id)).toEqual([othersEvent.id]);
+        await persistence.events.prune(at("04:30:00"), { maxAgeMs: 2 * 3_600_000, keepLatest: 3 });
+        expect((await persistence.events.eventPage(partnerId, all)).map((e) => e.id)).toEqual([events[3]!.id, events[2]!.id]);
       });
     });
 

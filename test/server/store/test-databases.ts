@@ -15,7 +15,7 @@ export interface TestDatabase {
 /** Creates a database of its own on the server, migrated; dropped again by `drop`. */
 async function freshServerDatabase(serverUrl: string) {
   const databaseUrl = await freshDatabase(serverUrl, "partner_api_test");
-  const persistence = await openPostgresPersistence({ databaseUrl });
+  const persistence = await openPostgresPersistence({ databaseUrl }, { environment: "sandbox" });
   return {
     persistence,
     databaseUrl,
@@ -31,7 +31,7 @@ export const TEST_DATABASES: TestDatabase[] = [
     name: "PGlite",
     concurrentConnections: false,
     async open() {
-      const persistence = await openPostgresPersistence({ inMemory: true }, { migrateFirst: true });
+      const persistence = await openPostgresPersistence({ inMemory: true }, { environment: "sandbox", migrateFirst: true });
       return { persistence, databaseUrl: null, drop: () => persistence.close() };
     },
   },

@@ -267,6 +267,27 @@ describe("deliveries", () => {
     expect(receiver.received.map((delivery) => (delivery.body.data as { name: string }).name)).toEqual(["first.com", "second.com"]);
   });
 
+  it("writes no delivery in the request's transaction: a change set's events wait in the outbox, then go out to every endpoint in order", async () => {
+    const endpoints = [await createEndpoint(), await createEndpoint({ url: other.url })];
+    await s.api.POST("/api/v1/users", { body: { user_identifier: "u1" } });
+    const domainId = (await registerDomain("outbox.com")).data!.id;
+    receiver.received.length = 0;
+    other.received.length = 0;
+    const names = Array.from({ length: 150 }, (_, i) => `h${String(i).padStart(3, "0")}`);
+    const applied = await s.api.POST("/api/v1/domains/{domain_id}/dns/changes", {
+      params: { path: { domain_id: domainId } },
+      body: { creates: names.map((name) => ({ type: "A", name, content: "192.0.2.1" })) } as never,
+    });
+    expect(applied.response.status).toBe(200);
+    for (const { id } of endpoints) expect((await s.services.webhooks.store.deliveriesOf(id, { limit: 1, offset: 0 })).total).toBe(0);
+    await tick();
+    for (const { id } of endpoints) expect((await s.services.webhooks.store.deliveriesOf(id, { limit: 1, offset: 0 })).total).toBe(151);
+    for (const r of [receiver, other])
+      expect(r.received.filter((d) => d.body.type === "dns_record.created").map((d) => (d.body.data as { name: string }).name)).toEqual(
+        names,
+      );
+  });
+
   it("retries a failing receiver on the documented schedule, then marks the endpoint failing", async () => {
     const { id } = await createEndpoint();
     receiver.answerWith(500);
@@ -442,6 +463,8 @@ describe("test events and redelivery", () => {
   it("pages the delivery log newest first", async () => {
     const { id } = await createEndpoint();
     for (let i = 0; i < 3; i++) await emitUserDeleted(`u${i}`);
+    // A delivery is written when the dispatcher fans the outbox out, after the request.
+    await tick();
     const page = (
       await s.api.GET("/api/v1/webhook_endpoints/{endpoint_id}/deliveries", {
         params: { path: { endpoint_id: id }, query: { limit: 2, offset: 1 } },
