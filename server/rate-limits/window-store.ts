@@ -25,9 +25,23 @@ export interface WindowStore {
   peek(counters: readonly WindowCounter[]): readonly number[] | Promise<readonly number[]>;
   /** Forgets the counters of one key scope (a partner's sandbox reset). */
   forget(scope: string): void | Promise<void>;
+  /**
+   * Forgets the counters whose window started before `windowStart` (Unix milliseconds): the sweep's
+   * way to drop keys nobody uses any more, such as a throttle's of an address tried once.
+   */
+  forgetWindowsBefore(windowStart: number): void | Promise<void>;
 }
 
-/** One entry per key and bucket, overwritten when its window passes: memory stays flat. */
+/**
+ * The longest window any counter has (API limits, the dashboard's throttles), with room to spare:
+ * a counter whose window started earlier counts 0 whatever its key, so the sweep forgets it.
+ */
+export const COUNTER_LIFETIME_MS = 24 * 3_600_000;
+
+/**
+ * One entry per key and bucket, overwritten when its window passes. Keys come and go (a throttle
+ * keys each address and client it sees), so the sweep forgets those of ended windows.
+ */
 export class MemoryWindowStore implements WindowStore {
   private readonly entries = new Map<string, { windowStart: number; count: number }>();
 
@@ -48,5 +62,9 @@ export class MemoryWindowStore implements WindowStore {
 
   forget(scope: string): void {
     for (const key of this.entries.keys()) if (key.startsWith(`${scope}:`)) this.entries.delete(key);
+  }
+
+  forgetWindowsBefore(windowStart: number): void {
+    for (const [key, entry] of this.entries) if (entry.windowStart < windowStart) this.entries.delete(key);
   }
 }

@@ -4,6 +4,7 @@
  * the dashboard's ended sessions, invitations and sign-up links, rolled keys past their grace period
  * and the request log beyond what it keeps) while the server runs, for time that passes on its own; sandbox partners who advance their clocks get the state changes at once.
  */
+import { COUNTER_LIFETIME_MS } from "../rate-limits/window-store.js";
 import type { Services } from "../context.js";
 import { applyAllDueChanges } from "./due-changes.js";
 import { EVENT_RETENTION } from "../event-history/event-store.js";
@@ -29,6 +30,7 @@ export function startDueChangeSweep(services: Services, onError: (error: unknown
       await persistence.accounts.deleteExpired(services.clock.now());
       await persistence.apiKeys.deleteExpiredKeys(services.clock.now());
       await persistence.requestHistory.prune(services.clock.now(), REQUEST_LOG_RETENTION);
+      await persistence.rateLimits.forgetWindowsBefore(now - COUNTER_LIFETIME_MS);
     },
     onError,
   );

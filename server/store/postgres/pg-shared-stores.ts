@@ -2,6 +2,7 @@
 import type { Environment } from "../../../generated/deployment.js";
 import type { ConsumeResult, WindowCounter, WindowStore } from "../../rate-limits/window-store.js";
 import type { ApiKeyStore, ClockOffsetStore, StoredApiKey } from "../persistence.js";
+import { deleteInBatches } from "./batched-deletes.js";
 import type { Row, Sql } from "./sql-client.js";
 
 /** Fixed-window counters; `consume` is one call of the function the schema defines (migrations/0001_initial.sql). */
@@ -31,6 +32,10 @@ export class PgWindowStore implements WindowStore {
   async forget(scope: string): Promise<void> {
     // The scope's keys, `scope:...`, are the range from "scope:" up to "scope;" (":" + 1) in "C" order.
     await this.sql.query("DELETE FROM rate_limit_counters WHERE key >= $1 AND key < $2", [`${scope}:`, `${scope};`]);
+  }
+
+  async forgetWindowsBefore(windowStart: number): Promise<void> {
+    await deleteInBatches(this.sql, "rate_limit_counters", "window_start < $1", [windowStart]);
   }
 }
 

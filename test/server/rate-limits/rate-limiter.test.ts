@@ -1,9 +1,10 @@
-/** The limiter on its own, for every bucket of the table at the edges of its window. */
+/** The limiter on its own, for every bucket of the table at the edges of its window; how long its counters live. */
 import { describe, expect, it } from "vitest";
 import { operationTable, rateLimits, type OperationId } from "../../../generated/operations.js";
 import { DEFAULT_RATE_LIMITS, scaleRateLimits, type RateLimitTable } from "../../../server/rate-limits/policy.js";
 import { RateLimiter } from "../../../server/rate-limits/rate-limiter.js";
-import { MemoryWindowStore } from "../../../server/rate-limits/window-store.js";
+import { DEFAULT_ACCOUNT_LIMITS } from "../../../server/accounts/account-limits.js";
+import { COUNTER_LIFETIME_MS, MemoryWindowStore } from "../../../server/rate-limits/window-store.js";
 
 /** 2026-11-22T10:00:00Z: the start of a minute and of an hour. */
 const T0 = Date.parse("2026-11-22T10:00:00Z");
@@ -147,5 +148,23 @@ describe("configuration", () => {
   it("the defaults are the table of the spec (x-rate-limits), 13 classes", () => {
     expect(DEFAULT_RATE_LIMITS).toBe(rateLimits);
     expect(Object.keys(DEFAULT_RATE_LIMITS.classes)).toHaveLength(13);
+  });
+});
+
+describe("the counters' lifetime", () => {
+  it("outlasts every window a counter has, so the sweep forgets only counters that count 0", () => {
+    const apiWindowsMs = [...DEFAULT_RATE_LIMITS.overall, ...Object.values(DEFAULT_RATE_LIMITS.classes)].map(({ window }) => window * 1000);
+    const { signInWindowMs, signInMaxDelayMs, signUpWindowMs } = DEFAULT_ACCOUNT_LIMITS;
+    for (const windowMs of [...apiWindowsMs, signInWindowMs, signInMaxDelayMs, signUpWindowMs])
+      expect(windowMs).toBeLessThanOrEqual(COUNTER_LIFETIME_MS);
+  });
+
+  it("ends in the memory store with the sweep: counters of ended windows are forgotten, whatever their key", () => {
+    const counters = new MemoryWindowStore();
+    counters.consume([{ key: "dashboard-sign-in:someone", windowStart: 1_000, limit: 5 }]);
+    counters.consume([{ key: "partner:overall_60s", windowStart: 90_000, limit: 5 }]);
+    counters.forgetWindowsBefore(90_000);
+    expect(counters.peek([{ key: "dashboard-sign-in:someone", windowStart: 1_000, limit: 5 }])).toEqual([0]);
+    expect(counters.peek([{ key: "partner:overall_60s", windowStart: 90_000, limit: 5 }])).toEqual([1]);
   });
 });

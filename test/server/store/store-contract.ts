@@ -606,6 +606,13 @@ export function describeStoreContract(
         await persistence.rateLimits.forget(one);
         expect(await persistence.rateLimits.peek([counter(`${one}:m`, 5), counter(`${other}:m`, 5)])).toEqual([0, 1]);
       });
+
+      it("forgets the counters of windows that started before a time, whatever their key, and keeps the others", async () => {
+        const [ended, current] = [uniqueId("key"), uniqueId("key")];
+        await persistence.rateLimits.consume([counter(`${ended}:m`, 5, 1_000), counter(`${current}:m`, 5, 5_000)]);
+        await persistence.rateLimits.forgetWindowsBefore(5_000);
+        expect(await persistence.rateLimits.peek([counter(`${ended}:m`, 5, 1_000), counter(`${current}:m`, 5, 5_000)])).toEqual([0, 1]);
+      });
     });
 
     describe("sandbox clocks", () => {
