@@ -8,7 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Clock } from "../clock.js";
-import type { WindowCounter, WindowStore } from "../rate-limits/window-store.js";
+import { type WindowCounter, type WindowStore, windowStartAt } from "../rate-limits/window-store.js";
 import type { AccountLimits } from "./account-limits.js";
 import { RetryLater, type RetryLaterReason, retryAfterSeconds } from "./retry-later.js";
 
@@ -21,9 +21,6 @@ export interface ThrottleDeps {
   readonly clock: Clock;
   readonly limits: AccountLimits;
 }
-
-/** A fixed window of `length` that holds `now`. */
-const windowAt = (now: number, length: number) => now - (now % length);
 
 /** Counts `counters`, or throws RetryLater with the wait until the latest refused one's window ends. */
 async function consumeOrRefuse(
@@ -50,7 +47,7 @@ export class SignInThrottle {
   async admit(email: string, client: string): Promise<void> {
     const { attempts, clock, limits } = this.deps;
     const now = clock.now().getTime();
-    const windowStart = windowAt(now, limits.signInWindowMs);
+    const windowStart = windowStartAt(now, limits.signInWindowMs);
     const scope = this.scope(email, client);
     const [failures] = await attempts.peek([{ key: `${scope}:failures`, windowStart, limit: UNLIMITED }]);
     const counters = [
@@ -65,7 +62,7 @@ export class SignInThrottle {
     if (beyondFree >= 0) {
       // One attempt per delay: a window of the delay's length that holds one.
       const delayMs = Math.min(1000 * 2 ** beyondFree, limits.signInMaxDelayMs);
-      counters.push({ key: `${scope}:gate`, windowStart: windowAt(now, delayMs), limit: 1, windowMs: delayMs });
+      counters.push({ key: `${scope}:gate`, windowStart: windowStartAt(now, delayMs), limit: 1, windowMs: delayMs });
     }
     await consumeOrRefuse(attempts, "sign_in", now, counters);
   }
@@ -73,7 +70,7 @@ export class SignInThrottle {
   /** A wrong password: the next attempts of this client on this address wait longer. */
   async failed(email: string, client: string): Promise<void> {
     const { attempts, clock, limits } = this.deps;
-    const windowStart = windowAt(clock.now().getTime(), limits.signInWindowMs);
+    const windowStart = windowStartAt(clock.now().getTime(), limits.signInWindowMs);
     await attempts.consume([{ key: `${this.scope(email, client)}:failures`, windowStart, limit: UNLIMITED }]);
   }
 
@@ -90,7 +87,7 @@ export class SignUpThrottle {
   async admit(client: string): Promise<void> {
     const { attempts, clock, limits } = this.deps;
     const now = clock.now().getTime();
-    const windowStart = windowAt(now, limits.signUpWindowMs);
+    const windowStart = windowStartAt(now, limits.signUpWindowMs);
     await consumeOrRefuse(attempts, "sign_up", now, [
       { key: `dashboard-sign-up:client:${client}`, windowStart, limit: limits.signUpsPerClient, windowMs: limits.signUpWindowMs },
       { key: "dashboard-sign-up:everyone", windowStart, limit: limits.signUpsGlobal, windowMs: limits.signUpWindowMs },

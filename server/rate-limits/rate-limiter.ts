@@ -6,7 +6,7 @@
  */
 import type { OperationId } from "../../generated/operations.js";
 import { bucketsByOperation, isCounted, type Bucket, type RateLimitTable } from "./policy.js";
-import type { WindowStore } from "./window-store.js";
+import { type WindowStore, windowStartAt } from "./window-store.js";
 
 export interface BucketState {
   readonly bucket: Bucket;
@@ -46,7 +46,7 @@ export class RateLimiter {
     const buckets = this.bucketsOf(operationId);
     const windows = buckets.map((bucket) => {
       const length = bucket.window * 1000;
-      return { bucket, windowStart: Math.floor(nowMs / length) * length, length };
+      return { bucket, windowStart: windowStartAt(nowMs, length), length };
     });
     const counters = windows.map(({ bucket, windowStart }) => ({ key: `${scope}:${bucket.name}`, windowStart, limit: bucket.limit }));
     const { counts, refused } = isCounted(operationId)

@@ -12,6 +12,9 @@ export interface WindowCounter {
   readonly limit: number;
 }
 
+/** The start of the fixed window of `lengthMs` that `nowMs` falls in (Unix milliseconds). */
+export const windowStartAt = (nowMs: number, lengthMs: number) => Math.floor(nowMs / lengthMs) * lengthMs;
+
 /** Counts after the request, one per counter; `refused` lists the counters that had no room. */
 export interface ConsumeResult {
   readonly counts: readonly number[];

@@ -27,6 +27,11 @@ export class PartnerShares {
   private readonly running = new Map<string, number>();
   private readonly waiting = new Map<string, Waiter[]>();
 
+  /** Shares whose waiters are never refused: work that must run in the end, only not all at once (the dispatcher's). */
+  static waitingAsLongAsItTakes(perPartner: number): PartnerShares {
+    return new PartnerShares(perPartner, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
+  }
+
   constructor(
     /** Units of work one partner runs at once. */
     readonly perPartner: number,

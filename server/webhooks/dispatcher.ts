@@ -116,7 +116,7 @@ export class WebhookDispatcher {
   private readonly limitedStores = new WeakMap<WebhookStore, WebhookStore>();
   private shares: PartnerShares | undefined;
   /** Attempts under way per partner: one partner's endpoints cannot take every attempt this instance makes. */
-  private readonly attemptsPerPartner = new PartnerShares(MAX_ATTEMPTS_PER_PARTNER, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
+  private readonly attemptsPerPartner = PartnerShares.waitingAsLongAsItTakes(MAX_ATTEMPTS_PER_PARTNER);
 
   constructor(private readonly options: DispatcherOptions) {}
 
@@ -134,7 +134,7 @@ export class WebhookDispatcher {
   /** The store with every call run within the dispatcher's share of the connections. */
   private limited(store: WebhookStore): WebhookStore {
     const slots = Math.max(1, Math.floor((this.options.connections?.() ?? 1) / 4));
-    if (this.shares?.perPartner !== slots) this.shares = new PartnerShares(slots, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
+    if (this.shares?.perPartner !== slots) this.shares = PartnerShares.waitingAsLongAsItTakes(slots);
     const shares = this.shares;
     return new Proxy(store, {
       get: (target, name) => {
@@ -168,11 +168,16 @@ export class WebhookDispatcher {
 
   private async fanOutRounds(): Promise<void> {
     let budget = FAN_OUT_BATCHES_PER_RUN;
+    // A partner's clock is read from the store once a run, not once a batch.
+    const refreshed = new Set<string>();
     for (let partners = await this.store.partnersWithOutbox(); partners.length > 0 && budget > 0; ) {
       const more: string[] = [];
       for (const partnerId of partners) {
         if (budget-- <= 0) break;
-        await this.options.clocks.refresh(partnerId);
+        if (!refreshed.has(partnerId)) {
+          await this.options.clocks.refresh(partnerId);
+          refreshed.add(partnerId);
+        }
         const now = this.options.clocks.clockFor(partnerId).now();
         if ((await this.store.dueDeliveriesOf(partnerId, now, FAN_OUT_AHEAD)) >= FAN_OUT_AHEAD) continue;
         if ((await this.store.fanOutOldest(partnerId, FAN_OUT_BATCH, now)) === FAN_OUT_BATCH) more.push(partnerId);

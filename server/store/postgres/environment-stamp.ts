@@ -5,7 +5,7 @@
  * instead would leave each new query one forgotten condition away from mixing sandbox and
  * production; a database of its own makes that impossible by construction.
  */
-import type { Environment } from "../../../generated/deployment.js";
+import { ENVIRONMENTS, type Environment } from "../../../generated/deployment.js";
 import type { Sql } from "./sql-client.js";
 
 /** The database is not this deployment's environment's, or holds both: the message is one line saying what to do. */
@@ -17,7 +17,7 @@ export class EnvironmentMismatchError extends Error {}
  */
 const ENVIRONMENT_TABLES = ["api_keys", "request_log", "idempotency_keys", "framing_origins", "embed_branding"] as const;
 
-const otherThan = (environment: Environment): Environment => (environment === "sandbox" ? "production" : "sandbox");
+const otherThan = (environment: Environment): Environment => ENVIRONMENTS.find((other) => other !== environment)!;
 
 /** The environment the database was stamped with, or null when it has none yet. */
 export async function stampedEnvironment(sql: Sql): Promise<Environment | null> {
