@@ -1,11 +1,18 @@
 /**
- * `npm run conformance:ci`: the contract suite three ways, as CI runs it on every push:
- *   1. against the reference server directly;
- *   2. against the reference server through Prism's validating proxy (`--errors`: any answer
- *      Prism finds non-conforming becomes an error the suite reports);
- *   3. against the Prism mock, stateless checks only (the spec's own examples conform);
- *   4. against the reference server on the PostgreSQL store: PGlite in a directory of its own, or a
- *      fresh database on the server PARTNER_API_TEST_DATABASE_URL names (`npm run test:postgres`).
+ * `npm run conformance:ci [-- --postgres-only]`: the conformance kit (conformance/src/cli.ts, from
+ * source) three ways, as CI runs it on every push:
+ *   1. against the built reference server (memory store) through Prism's validating proxy
+ *      (`--errors`: any answer Prism finds non-conforming becomes an error the kit reports);
+ *   2. against the Prism mock, stateless checks only (the spec's own examples conform);
+ *   3. against the built reference server on the PostgreSQL store: PGlite in a directory of its own,
+ *      or a fresh database on the server PARTNER_API_TEST_DATABASE_URL names.
+ * `--postgres-only` (what `npm run test:postgres` runs on a real PostgreSQL) runs the third alone.
+ * The kit runs directly against the reference server in vitest (test/conformance-kit/reference-server.test.ts,
+ * in-process) and in `npm run conformance:mutants` (from source); here the built server is checked
+ * through the proxy, which forwards every request but the three kinds it answers itself.
+ * The reference servers have two partners and a revoked key (scripts/lib/conformance-partners.ts),
+ * so no check is left not applicable for want of a key. Each run writes its JUnit XML and Markdown
+ * summary to test-output/conformance-<run>.xml and .md.
  * The reference server is the built one `npm start` runs (scripts/lib/server-build.ts), built here
  * unless the build in dist/server is of the same sources.
  * Every process is started here on free ports and stopped at the end; exits non-zero if any run fails.
@@ -18,11 +25,9 @@ import { SANDBOX_BUNDLE_PATHS } from "../generated/deployment.js";
 import { freePort, NotServingError, waitUntilServing } from "./lib/local-ports.js";
 import { spawnOwned, stopOwned } from "./lib/owned-processes.js";
 import { freshDatabase } from "./lib/fresh-database.js";
+import { writeConformancePartners } from "./lib/conformance-partners.js";
 import { buildServerUnlessCurrent, SERVE_ARGUMENTS } from "./lib/server-build.js";
 import { servingAddress, spawnServer } from "./lib/server-process.js";
-
-const KEY = "sk_sandbox_conformanceCiPartnerA0000000000";
-const SECOND_KEY = "sk_sandbox_conformanceCiPartnerB0000000000";
 
 /** Every process started here, stopped at the end. */
 const children: ChildProcess[] = [];
@@ -39,10 +44,12 @@ function start(name: string, url: string, command: string, args: string[]): Prom
   return waitUntilServing(name, `${url}/health`, { child, output: () => errors });
 }
 
-function run(name: string, args: string[]): Promise<boolean> {
+/** One run of the kit; `report` names its JUnit XML and Markdown summary in test-output/. */
+function run(name: string, report: string, args: string[]): Promise<boolean> {
   console.log(`\n=== conformance: ${name} ===`);
+  const reports = ["--junit", `test-output/conformance-${report}.xml`, "--summary", `test-output/conformance-${report}.md`];
   return new Promise((resolve) => {
-    const child = spawnOwned("node_modules/.bin/tsx", ["scripts/conformance.ts", ...args], { stdio: "inherit" });
+    const child = spawnOwned("node_modules/.bin/tsx", ["conformance/src/cli.ts", ...args, ...reports], { stdio: "inherit" });
     child.on("exit", (code) => resolve(code === 0));
   });
 }
@@ -55,88 +62,85 @@ async function postgresStore(): Promise<NodeJS.ProcessEnv> {
 }
 
 const dataDirectory = mkdtempSync(join(tmpdir(), "partner-api-conformance-"));
+const keysDirectory = mkdtempSync(join(tmpdir(), "partner-api-conformance-keys-"));
+const partners = writeConformancePartners(keysDirectory);
 const [proxyPort, mockPort] = [await freePort(), await freePort()];
+const postgresOnly = process.argv.includes("--postgres-only");
 const serverSettings = {
-  EMBED_PORT: "0",
   DASHBOARD_PORT: "0",
-  PARTNER_API_KEYS: `ci_a:${KEY},ci_b:${SECOND_KEY}`,
-  // The suite's partners are the two above; a demo partner would only cost start-up time.
+  PARTNER_API_CONFIG: partners.file,
+  PARTNER_API_KEYS: "",
+  // The kit's partners are those of the file; a demo partner would only cost start-up time.
   PARTNER_API_DEMO: "off",
-  // The suite makes a few hundred calls a minute; the limits themselves are tested elsewhere.
+  // The kit makes a few hundred calls a minute; its limits checks read the limits the server reports.
   PARTNER_API_RATE_LIMIT_SCALE: "100",
   LOG_LEVEL: "silent",
 };
 try {
   await buildServerUnlessCurrent();
-  const servers = [
-    spawnServer([...SERVE_ARGUMENTS], { ...serverSettings, DATABASE_URL: "", PARTNER_API_DATA_DIR: "" }),
-    spawnServer([...SERVE_ARGUMENTS], { ...serverSettings, ...(await postgresStore()) }),
-  ];
-  children.push(...servers.map(({ child }) => child));
+  // Each serves the embed host its login_url opens (the kit's embed checks open it): EMBED_PORT=0 would turn it off.
+  const [embedPort, postgresEmbedPort] = [await freePort(), await freePort()];
+  const postgresServer = spawnServer([...SERVE_ARGUMENTS], {
+    ...serverSettings,
+    EMBED_PORT: String(postgresEmbedPort),
+    ...(await postgresStore()),
+  });
+  const memoryServer = postgresOnly
+    ? null
+    : spawnServer([...SERVE_ARGUMENTS], { ...serverSettings, EMBED_PORT: String(embedPort), DATABASE_URL: "", PARTNER_API_DATA_DIR: "" });
+  children.push(...[postgresServer, memoryServer].flatMap((server) => (server ? [server.child] : [])));
   const document = SANDBOX_BUNDLE_PATHS.full;
   // The servers announce their own free ports; Prism is told the ones it takes.
-  const [server, postgresServer] = await Promise.all([
-    servingAddress("the reference server on the memory store", servers[0]!, 90_000),
+  const [postgresUrl, memoryUrl] = await Promise.all([
     servingAddress(
       `the reference server on the PostgreSQL store (${process.env.PARTNER_API_TEST_DATABASE_URL ? "PostgreSQL" : "PGlite"})`,
-      servers[1]!,
+      postgresServer,
       90_000,
     ),
+    memoryServer ? servingAddress("the reference server on the memory store", memoryServer, 90_000) : null,
   ]);
-  await Promise.all([
-    start("Prism's validating proxy", `http://127.0.0.1:${proxyPort}`, "node_modules/.bin/prism", [
-      "proxy",
-      document,
-      server,
-      "--errors",
-      "--validate-request=false",
-      "--cors=false",
-      "-p",
-      String(proxyPort),
-      "-v",
-      "error",
-    ]),
-    start("Prism's mock", `http://127.0.0.1:${mockPort}`, "node_modules/.bin/prism", [
-      "mock",
-      document,
-      "--cors=false",
-      "-p",
-      String(mockPort),
-      "-v",
-      "error",
-    ]),
-  ]);
-
-  const keys = ["--api-key", KEY, "--second-key", SECOND_KEY];
-  const results = [
-    await run("reference server", ["--base-url", server, ...keys, "--junit", "test-output/conformance-direct.xml"]),
-    await run("reference server through Prism's validating proxy", [
-      "--base-url",
-      `http://127.0.0.1:${proxyPort}`,
-      ...keys,
-      "--through-prism-proxy",
-      "--junit",
-      "test-output/conformance-proxy.xml",
-    ]),
-    await run("Prism mock (stateless checks)", [
-      "--base-url",
-      `http://127.0.0.1:${mockPort}`,
-      "--api-key",
-      KEY,
-      "--stateless",
-      "--junit",
-      "test-output/conformance-mock.xml",
-    ]),
-  ];
-  results.push(
-    await run("reference server on the PostgreSQL store", [
-      "--base-url",
-      postgresServer,
-      ...keys,
-      "--junit",
-      "test-output/conformance-postgresql.xml",
-    ]),
-  );
+  const results: boolean[] = [];
+  if (memoryUrl !== null) {
+    await Promise.all([
+      start("Prism's validating proxy", `http://127.0.0.1:${proxyPort}`, "node_modules/.bin/prism", [
+        "proxy",
+        document,
+        memoryUrl,
+        "--errors",
+        "--validate-request=false",
+        "--cors=false",
+        "-p",
+        String(proxyPort),
+        "-v",
+        "error",
+      ]),
+      start("Prism's mock", `http://127.0.0.1:${mockPort}`, "node_modules/.bin/prism", [
+        "mock",
+        document,
+        "--cors=false",
+        "-p",
+        String(mockPort),
+        "-v",
+        "error",
+      ]),
+    ]);
+    results.push(
+      await run("reference server through Prism's validating proxy", "proxy", [
+        "--base-url",
+        `http://127.0.0.1:${proxyPort}`,
+        ...partners.keyOptions,
+        "--through-prism-proxy",
+      ]),
+      await run("Prism mock (stateless checks)", "mock", [
+        "--base-url",
+        `http://127.0.0.1:${mockPort}`,
+        "--api-key",
+        partners.key,
+        "--stateless",
+      ]),
+    );
+  }
+  results.push(await run("reference server on the PostgreSQL store", "postgresql", ["--base-url", postgresUrl, ...partners.keyOptions]));
   process.exitCode = results.every(Boolean) ? 0 : 1;
   console.log(`\nconformance: ${results.filter(Boolean).length} of ${results.length} runs passed`);
 } catch (error) {
@@ -146,5 +150,5 @@ try {
   process.exitCode = 1;
 } finally {
   await Promise.all(children.map((child) => stopOwned(child)));
-  rmSync(dataDirectory, { recursive: true, force: true });
+  for (const directory of [dataDirectory, keysDirectory]) rmSync(directory, { recursive: true, force: true });
 }

@@ -9,6 +9,7 @@
  * it ends, then a summary with each step's time; exits non-zero if any step failed.
  */
 import { performance } from "node:perf_hooks";
+import { failedTests, vitestReporters } from "./lib/failed-tests.js";
 import { spawnOwned } from "./lib/owned-processes.js";
 
 interface Step {
@@ -17,11 +18,14 @@ interface Step {
   args: string[];
 }
 
+/** Where the vitest step's failures are read from for the summary. */
+const VITEST_JUNIT = "test-output/vitest-junit.xml";
+
 const npmRun = (script: string): Step => ({ name: `npm run ${script}`, command: "npm", args: ["run", "--silent", script] });
 
 const ROUNDS: Step[][] = [
   [npmRun("lint:spec"), npmRun("lint:code"), npmRun("check:generated"), npmRun("typecheck")],
-  [{ name: "vitest run", command: "node_modules/.bin/vitest", args: ["run"] }, npmRun("conformance:ci")],
+  [{ name: "vitest run", command: "node_modules/.bin/vitest", args: ["run", ...vitestReporters(VITEST_JUNIT)] }, npmRun("conformance:ci")],
 ];
 
 interface Outcome {
@@ -59,5 +63,8 @@ for (const round of ROUNDS) {
 console.log("\nnpm test:");
 for (const { step, passed, seconds } of outcomes)
   console.log(`  ${passed ? "passed" : "FAILED"}  ${seconds.toFixed(1).padStart(6)} s  ${step.name}`);
+// Read only when this run's vitest step failed: the report of an earlier run may still be there.
+if (outcomes.some(({ step, passed }) => !passed && step.command.endsWith("vitest")))
+  for (const test of failedTests(VITEST_JUNIT)) console.log(`    failed: ${test}`);
 console.log(`  total ${((performance.now() - started) / 1000).toFixed(1)} s`);
 process.exitCode = outcomes.every((outcome) => outcome.passed) ? 0 : 1;

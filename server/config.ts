@@ -5,6 +5,8 @@
  * PARTNER_API_VARIANTS (R,D | R | D), PARTNER_API_EMBED_URL, PARTNER_API_CONFIG (partners file written
  * by `npm run keys`), PARTNER_API_KEYS (partnerId:key,... for CI secrets),
  * PARTNER_API_RATE_LIMIT_SCALE (multiplies every rate limit; default 1, for load tests),
+ * PARTNER_API_VALIDATE_RESPONSES (on | off: whether an answer that breaks the published document
+ * becomes a 500; off only to run the conformance kit against a server with a fault, never in production),
  * PARTNER_API_WEBHOOK_LEASE_MS (how long an instance holds a webhook delivery it is attempting,
  * after which another instance may attempt it; default DEFAULT_DELIVERY_LEASE_MS),
  * EMBED_PORT (3001: where the embed host that login_url opens listens; 0 turns it off),
@@ -114,6 +116,17 @@ function parseDemo(value: string | undefined): boolean {
   if (value === undefined || value === "" || value === "on") return true;
   if (value === "off") return false;
   return fail(`PARTNER_API_DEMO must be on or off (got ${value})`);
+}
+
+/**
+ * Off, an answer that breaks the published document goes out as the handler wrote it, as from an
+ * implementation without a validator: what `npm run conformance:mutants` needs to see a fault the
+ * kit must catch, instead of the 500 the validator would turn it into.
+ */
+function parseValidateResponses(value: string | undefined): boolean {
+  if (value === undefined || value === "" || value === "on") return true;
+  if (value === "off") return false;
+  return fail(`PARTNER_API_VALIDATE_RESPONSES must be on or off (got ${value})`);
 }
 
 function parseVariants(value: string | undefined): Variant[] {
@@ -288,6 +301,7 @@ export function loadDeploymentConfig(env: NodeJS.ProcessEnv): DeploymentConfig {
       partnersFile: partnersFilePath,
       rateLimits: scaleRateLimits(DEFAULT_RATE_LIMITS, rateLimitScale),
       webhookLeaseMs,
+      validateResponses: parseValidateResponses(env.PARTNER_API_VALIDATE_RESPONSES),
     },
   };
 }

@@ -1,13 +1,13 @@
 /**
- * Dependencies point one way: spec -> generated -> server and client; scripts, tests and benchmarks
- * on top (server/README.md). Inside the server, the API's handlers and HTTP middleware, the
+ * Dependencies point one way: spec -> generated -> server and client; the conformance kit beside them,
+ * importing none; scripts, tests and benchmarks on top (server/README.md). Inside the server, the API's handlers and HTTP middleware, the
  * embedded interface and the partner dashboard are three front doors over one core; none imports
  * another, the core imports none, and only the app reaches the handlers, through their index.
  */
 import { describe, expect, it } from "vitest";
 import { fileReferences, importEdges, relativeSpecifiers, type ImportEdge } from "./support/import-graph.js";
 
-const FOLDERS = ["spec", "generated", "server", "client", "scripts", "test", "bench"] as const;
+const FOLDERS = ["spec", "generated", "server", "client", "conformance", "scripts", "test", "bench"] as const;
 type Folder = (typeof FOLDERS)[number];
 
 /** What each top-level folder may import besides itself. */
@@ -16,8 +16,10 @@ const MAY_IMPORT: Record<Folder, readonly Folder[]> = {
   generated: [],
   server: ["generated"],
   client: ["generated"],
-  scripts: ["generated", "server", "client"],
-  test: ["generated", "server", "client", "scripts"],
+  // The conformance kit ships alone: it reads the published documents and the rule catalogue as files.
+  conformance: [],
+  scripts: ["generated", "server", "client", "conformance"],
+  test: ["generated", "server", "client", "conformance", "scripts"],
   bench: ["generated", "server", "client", "scripts"],
 };
 
@@ -88,6 +90,8 @@ describe("import directions", () => {
     expect(brokenRule({ from: "client/src/client.ts", to: "server/errors.js" })).toBe("client/ may not import server/");
     expect(brokenRule({ from: "test/support/test-server.ts", to: "bench/lib/processes.js" })).toBe("test/ may not import bench/");
     expect(brokenRule({ from: "scripts/keys.ts", to: "server/auth/api-keys.js" })).toBeUndefined();
+    expect(brokenRule({ from: "conformance/src/runner.ts", to: "generated/deployment.js" })).toBe("conformance/ may not import generated/");
+    expect(brokenRule({ from: "test/conformance-kit/reference-server.test.ts", to: "conformance/src/runner.js" })).toBeUndefined();
   });
 
   it("refuse sideways imports inside the server", () => {

@@ -7,6 +7,7 @@ import { renderDeploymentModule } from "./deployment-module.js";
 import { renderHandlerContract, renderOperationTable } from "./operation-table.js";
 import { validatorDocument } from "./validator-document.js";
 import { readSourceDocument } from "./source-document.js";
+import { readRuleCatalogue, renderRulesJson, renderRulesMarkdown, RULES_SOURCE } from "./rule-catalogue.js";
 
 import { bundlePath, SOURCE_PATH, validatorDocumentPath } from "./bundle-paths.js";
 
@@ -49,6 +50,10 @@ export async function renderGeneratedFiles(): Promise<Map<string, string>> {
   files.set("generated/operations.ts", renderOperationTable(full));
   files.set("generated/handlers.ts", renderHandlerContract(full));
   files.set("generated/deployment.ts", renderDeploymentModule(full));
+  const rules = readRuleCatalogue();
+  const rulesBanner = (comment: string) => banner(comment, "scripts/generate.ts").replace(SOURCE_PATH, `${RULES_SOURCE}/*.yml`);
+  files.set("generated/rules.md", `${rulesBanner("<!--").trimEnd()} -->\n${renderRulesMarkdown(rules)}`);
+  files.set("generated/rules.json", renderRulesJson(rules, rulesBanner("").trim()));
   files.set("generated/README.md", `${banner("<!--", "scripts/generate.ts").trimEnd()} -->\n${GENERATED_README}`);
   return files;
 }
@@ -69,5 +74,6 @@ which regenerates in memory and fails on any difference.
 | \`types/variant-r.ts\`, \`types/variant-d.ts\`, \`types/full.ts\` | openapi-typescript types (\`paths\`, \`components\`, \`operations\`) of each sandbox document (production's plus the helpers). |
 | \`handlers.ts\` | The typed handler contract: \`OperationHandlers\` has one member per operation, typed from \`operations\`, so a handler that returns an undocumented status or body does not compile. |
 | \`deployment.ts\` | The variants and environments (from ApiHealth), and where each published and validator document is: what the server needs to find its document. |
+| \`rules.md\`, \`rules.json\` | The rule catalogue (\`spec/rules/*.yml\`: every rule of the service description and the additions, with the conformance kit's checks that prove each) for readers and for the developer portal's Rules page. |
 | \`operations.ts\` | The operation table (operationId to method, path, variants, rate-limit class, success status), the rate-limit table, the DNS limits and the DNS template catalogue. |
 `;

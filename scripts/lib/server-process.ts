@@ -29,8 +29,12 @@ const ANNOUNCED = /server on (http:\/\/\S+)/;
 /** Every listener of the server on a free port (0), unless the caller names one. */
 const OWN_PORTS = { PORT: "0", EMBED_PORT: "0", DASHBOARD_PORT: "0", DEMO_HOST_PORT: "0" };
 
-export function spawnServer(args: readonly string[], env: NodeJS.ProcessEnv): ServerProcess {
-  const child = spawnOwned(process.execPath, args, { env: { ...process.env, ...OWN_PORTS, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+export function spawnServer(args: readonly string[], env: NodeJS.ProcessEnv, { cwd }: { cwd?: string } = {}): ServerProcess {
+  const child = spawnOwned(process.execPath, args, {
+    env: { ...process.env, ...OWN_PORTS, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+    ...(cwd === undefined ? {} : { cwd }),
+  });
   let output = "";
   let errors = "";
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));

@@ -4,7 +4,7 @@
  * other bundles), the HTML reference of each, and the client's tarball with how to install it (the
  * package is on no registry). Public: no sign-in.
  */
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Express } from "express";
 import { html } from "../web/html.js";
@@ -19,13 +19,43 @@ export interface PortalFiles {
   reference: string;
   /** The client's tarball, by version and as the latest (dist/client/, built by `npm run build:server`). */
   client: string;
+  /** The rule catalogue as `npm run generate` renders it (generated/rules.json); default the repository's. */
+  rules?: string;
 }
 
 export const DEFAULT_PORTAL_FILES: PortalFiles = {
   documents: fileURLToPath(new URL("../../generated/openapi/", import.meta.url)),
   reference: fileURLToPath(new URL("../../dist/docs/", import.meta.url)),
   client: fileURLToPath(new URL("../../dist/client/", import.meta.url)),
+  rules: fileURLToPath(new URL("../../generated/rules.json", import.meta.url)),
 };
+
+interface CatalogueFamily {
+  family: string;
+  title: string;
+  rules: Array<{ id: string; rule: string; source: string; checks: string[]; black_box?: string }>;
+}
+
+/** The rule catalogue: what the conformance kit checks, rule by rule. */
+function rulesPage(families: CatalogueFamily[]): string {
+  const rules = families.flatMap((family) => family.rules);
+  const checked = rules.filter((rule) => rule.checks.length > 0).length;
+  return page(
+    "Rules",
+    html`<h1>The rules of the API</h1>
+<p>Every rule of the service description and of this implementation's additions, with the checks of the conformance kit (<code>@partner-api/conformance</code>) that prove it over HTTP against any base URL: ${rules.length} rules, ${checked} checked; each of the others says why no check over HTTP can prove it.</p>
+<nav aria-label="Families"><ul>${families.map((family) => html`<li><a href="#${family.family}">${family.title}</a></li>`)}</ul></nav>
+${families.map(
+  (family) => html`<section aria-labelledby="${family.family}"><h2 id="${family.family}">${family.title}</h2>
+<div class="table-scroll" role="region" aria-labelledby="${family.family}" tabindex="0"><table>
+<thead><tr><th scope="col">Rule</th><th scope="col">Statement</th><th scope="col">Checked by</th></tr></thead>
+<tbody>${family.rules.map(
+    (rule) =>
+      html`<tr><th scope="row">${rule.id}</th><td>${rule.rule}<br><span class="hint">${rule.source}</span></td><td>${rule.checks.length ? rule.checks.map((id) => html`<code>${id}</code> `) : html`Not over HTTP: ${rule.black_box ?? ""}`}</td></tr>`,
+  )}</tbody></table></div></section>`,
+)}`,
+  );
+}
 
 /** What each document is, by file name. */
 const DOCUMENTS: ReadonlyArray<{ file: string; title: string; about: string }> = [
@@ -76,6 +106,7 @@ ${installStep(available, portalUrl)}
 <li>Call the sandbox at <code>${dashboard.apiBaseUrl}</code>: <pre class="example"><code>curl -s ${dashboard.apiBaseUrl}/api/v1/domains/tlds -H 'Authorization: Bearer sk_sandbox_...'</code></pre></li>
 </ol>
 </section>
+<p>The <a href="/docs/rules">rules of the API</a>: every rule, with the conformance kit's checks that prove it.</p>
 <section aria-labelledby="documents-heading"><h2 id="documents-heading">OpenAPI documents and reference</h2>
 <div class="table-scroll" role="region" aria-labelledby="documents-heading" tabindex="0"><table>
 <caption class="visually-hidden">Published documents</caption>
@@ -104,6 +135,12 @@ export function registerDeveloperPortal(app: Express, files: PortalFiles, dashbo
   app.get("/docs/", (_req, res) => {
     res.setHeader("Cache-Control", "no-cache");
     res.type("html").send(portalPage(available(), dashboard, baseUrl));
+  });
+  app.get("/docs/rules", (_req, res, next) => {
+    const file = files.rules ?? DEFAULT_PORTAL_FILES.rules!;
+    if (!existsSync(file)) return next();
+    res.setHeader("Cache-Control", "no-cache");
+    res.type("html").send(rulesPage((JSON.parse(readFileSync(file, "utf8")) as { families: CatalogueFamily[] }).families));
   });
   app.get("/docs/:file", (req, res, next) => {
     const file = String(req.params.file);

@@ -7,7 +7,7 @@ import { setDomainStatus } from "../domains/domain-lifecycle.js";
 import { purchaseDomain } from "../domains/purchase.js";
 import { domainDetail } from "../domains/domain-views.js";
 import { apiErrors } from "../errors.js";
-import { advanceClockTo, clockView, resetSandbox } from "../sandbox/sandbox-actions.js";
+import { advanceClockBy, advanceClockTo, clockView, resetSandbox } from "../sandbox/sandbox-actions.js";
 
 type Handlers = OperationHandlers<RequestContext>;
 
@@ -21,9 +21,11 @@ export const sandboxHandlers: Pick<
     const { services } = context;
     // parseDateTime, not new Date: the validator lets through RFC 3339 spellings Date cannot read
     // (a leap second, `+01`), and an invalid time would be stored as the partner's clock offset.
-    const target = body.seconds !== undefined ? new Date(services.clock.now().getTime() + body.seconds * 1000) : parseDateTime(body.to!);
+    if (body.seconds !== undefined)
+      return { status: 200, body: await advanceClockBy(services, partnerOf(context).id, body.seconds, "seconds") };
+    const target = parseDateTime(body.to!);
     if (!target) throw apiErrors.invalidValue("to", "invalid_format", "to must be an RFC 3339 date-time such as 2027-01-01T00:00:00Z");
-    return { status: 200, body: await advanceClockTo(services, partnerOf(context).id, target, body.to ? "to" : "seconds") };
+    return { status: 200, body: await advanceClockTo(services, partnerOf(context).id, target, "to") };
   },
 
   createSandboxDomain: async ({ body }, context) => {

@@ -32,15 +32,37 @@ export async function advanceClockTo(
       "invalid_value",
       `to must be later than the sandbox time ${timestamp(now)}; the clock never moves back`,
     );
+  return advanceClock(services, partnerId, target.getTime() - now.getTime(), field);
+}
+
+/**
+ * Moves the partner's clock ahead by whole `seconds`, exactly: not to a target worked out from a
+ * reading of the clock, which loses the milliseconds that pass before the move.
+ */
+export function advanceClockBy(
+  services: Services,
+  partnerId: string,
+  seconds: number,
+  field: string,
+): Promise<SandboxClockView & { changes: Change[] }> {
+  return advanceClock(services, partnerId, seconds * 1000, field);
+}
+
+async function advanceClock(
+  services: Services,
+  partnerId: string,
+  milliseconds: number,
+  field: string,
+): Promise<SandboxClockView & { changes: Change[] }> {
   // The schema's bound of `seconds` bounds every way of moving: one rule.
-  if (target.getTime() - now.getTime() > sandboxMaxAdvanceSeconds * 1000) {
+  if (milliseconds > sandboxMaxAdvanceSeconds * 1000) {
     throw apiErrors.invalidValue(
       field,
       "out_of_range",
       `The clock moves at most ${sandboxMaxAdvanceSeconds} seconds (ten years of 365.25 days) per call`,
     );
   }
-  await services.clocks.advance(partnerId, target.getTime() - now.getTime());
+  await services.clocks.advance(partnerId, milliseconds);
   const changes = await applyDueChanges(services, partnerId);
   return { ...clockView(services, partnerId), changes };
 }

@@ -1,6 +1,7 @@
 /**
- * The contract suite catches an implementation that breaks the contract, and says exactly where:
- * a server whose user read drops a required field and answers 200 for an unknown user.
+ * The conformance kit's command line catches an implementation that breaks the contract, and says
+ * exactly where: a server whose user read drops a required field and answers 200 for an unknown
+ * user fails the checks that read a user, each naming the operation and what was wrong, and no other.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { scaled } from "../../scripts/lib/deadlines.js";
@@ -54,16 +55,30 @@ function conformance(args: string[]): Promise<{ code: number | null; output: str
 }
 
 it(
-  "fails the run, naming the operation, the status and the broken field",
+  "fails the run, naming the check, the operation, the status and the broken field",
   async () => {
-    const { code, output } = await conformance(["--base-url", baseUrl, "--api-key", KEY, "--junit", "test-output/conformance-broken.xml"]);
-    expect(code).toBe(1);
-    expect(output).toContain(
-      "GET /api/v1/users/{user_identifier} answered 200 with a body that breaks the document: data must have required property 'total_spent'",
-    );
-    expect(output).toContain("GET /api/v1/users/{user_identifier} for an unknown user: expected 200 to be 404");
-    // The rest of the server conforms: only the broken operation's checks fail.
-    expect(output).toMatch(/Tests\s+\d+ failed/);
+    const { code, output } = await conformance([
+      "--base-url",
+      baseUrl,
+      "--api-key",
+      KEY,
+      // The sweep over every operation, and the users family's check of an unknown user.
+      "--only",
+      "^(http\\.|users\\.unknown-user-not-found$)",
+      "--junit",
+      "test-output/conformance-broken.xml",
+      "--summary",
+      "test-output/conformance-broken.md",
+    ]);
+    expect(code, output).toBe(1);
+    expect(output).toMatch(/✗ http\.every-operation-succeeds-as-documented/);
+    expect(output).toContain("GET /api/v1/users/{user_identifier} answered 200 with a body that breaks the document");
+    expect(output).toContain("must have required property 'total_spent'");
+    expect(output).toMatch(/✗ users\.unknown-user-not-found/);
+    expect(output).toMatch(/GET \/api\/v1\/users\/\{user_identifier\}[^\n]*200/);
+    // The rest of the server conforms: the kit can still call every operation.
+    expect(output).toMatch(/✓ http\.operations-have-scenarios/);
+    expect(output).toMatch(/checks: 1 passed, 2 failed, 0 not applicable/);
   },
   scaled(120_000),
 );

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { DEFAULT_RATE_LIMITS, scaleRateLimits } from "../../server/rate-limits/policy.js";
-import { ContractClient } from "../contract/support/contract-client.js";
-import { RateLimitPacer } from "../contract/support/rate-limit-pacer.js";
-import type { Target } from "../contract/support/target.js";
+import { ContractClient } from "../../conformance/src/contract-client.js";
+import { RateLimitPacer } from "../../conformance/src/rate-limit-pacer.js";
+import type { Target } from "../../conformance/src/target.js";
 import { loadDocument } from "../support/openapi-document.js";
 import { PARTNER_A_KEY, useTestServer } from "../support/test-server.js";
 
@@ -20,6 +20,9 @@ function pacedClient(): ContractClient {
     baseUrl: s.baseUrl,
     apiKey: PARTNER_A_KEY,
     secondKey: null,
+    revokedKey: null,
+    receiverUrl: null,
+    receiverPort: 0,
     kind: "full",
     environment: "sandbox",
     stateless: false,

@@ -161,6 +161,10 @@ describe("a newcomer, without reading code", () => {
     await checkPage(visitor, "sign-up-error");
     await visitor.goto(`${dashboardUrl}/docs/`);
     await checkPage(visitor, "portal");
+    await visitor.getByRole("link", { name: "rules of the API" }).click();
+    await visitor.getByRole("heading", { name: "The rules of the API" }).waitFor();
+    await checkPage(visitor, "portal-rules");
+    await visitor.goto(`${dashboardUrl}/docs/`);
     const href = await visitor.getByRole("link", { name: "partner-api.yml" }).first().getAttribute("href");
     await expect((await visitor.request.get(`${dashboardUrl}${href}`)).text()).resolves.toContain("openapi: 3.0");
     await visitor.getByRole("link", { name: "Read Partner API (Variant R)" }).click();

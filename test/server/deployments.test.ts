@@ -91,6 +91,15 @@ describe("configuration from the environment", () => {
     expect(raised.classes.user_deletion).toEqual({ limit: 3000, window: 60 });
   });
 
+  it("validates its answers unless PARTNER_API_VALIDATE_RESPONSES is off", () => {
+    const validates = (env: NodeJS.ProcessEnv) =>
+      loadDeploymentConfig({ PARTNER_API_CONFIG: "/nonexistent.json", ...env }).app.validateResponses;
+    expect([validates({}), validates({ PARTNER_API_VALIDATE_RESPONSES: "" }), validates({ PARTNER_API_VALIDATE_RESPONSES: "on" })]).toEqual(
+      [true, true, true],
+    );
+    expect(validates({ PARTNER_API_VALIDATE_RESPONSES: "off" })).toBe(false);
+  });
+
   it.each([
     [{ PORT: "http" }, /PORT/],
     [{ PARTNER_API_ENVIRONMENT: "staging" }, /PARTNER_API_ENVIRONMENT/],
@@ -100,6 +109,7 @@ describe("configuration from the environment", () => {
     [{ PARTNER_API_RATE_LIMIT_SCALE: "lots" }, /PARTNER_API_RATE_LIMIT_SCALE/],
     [{ PARTNER_API_WEBHOOK_LEASE_MS: "500" }, /PARTNER_API_WEBHOOK_LEASE_MS/],
     [{ PARTNER_API_WEBHOOK_LEASE_MS: "soon" }, /PARTNER_API_WEBHOOK_LEASE_MS/],
+    [{ PARTNER_API_VALIDATE_RESPONSES: "false" }, /PARTNER_API_VALIDATE_RESPONSES must be on or off \(got false\)/],
   ])("refuses %j with a message naming the setting", (env, message) => {
     expect(() => loadDeploymentConfig({ PARTNER_API_CONFIG: "/nonexistent.json", ...env })).toThrow(message);
   });

@@ -24,3 +24,16 @@ export function captureLogger(level: LevelWithSilent = "info"): CapturedLogs {
   };
   return { logger: pino({ level }, destination), lines, text: () => raw };
 }
+
+/** A logger at error level handing each line's message and stack to `log`: the unexpected errors (500s) a test server collects. */
+export function errorLogger(log: (message: string, stack?: string) => void): Logger {
+  return pino(
+    { level: "error" },
+    {
+      write(line: string) {
+        const { msg, err } = JSON.parse(line) as { msg: string; err?: { stack?: string } };
+        log(msg, err?.stack);
+      },
+    },
+  );
+}

@@ -3,13 +3,13 @@
  * the embed host (`http://localhost:<port>`, another site than the `127.0.0.1` pages that frame it), and
  * each partner may list the origins allowed to frame it. For the embed tests and the browser tests.
  */
-import { pino } from "pino";
 import createClient from "openapi-fetch";
 import type { paths } from "../../generated/types/full.js";
 import { createApp, type PartnerApi } from "../../server/app.js";
 import { ManualClock } from "../../server/clock.js";
 import { createEmbedApp } from "../../server/embed/embed-app.js";
 import { PARTNER_A_KEY, PARTNER_B_KEY, usePersistence } from "./test-server.js";
+import { errorLogger } from "./capture-logger.js";
 import { emptyTestPersistence } from "./test-persistence.js";
 import { listen } from "./listen.js";
 
@@ -56,15 +56,7 @@ export async function startEmbedTestServer(options: EmbedTestServerOptions = {})
       { partner: { id: "partner_b", name: "Partner B" }, keys: [PARTNER_B_KEY] },
     ],
     // The API's unexpected errors land in the same list as the embed host's.
-    logger: pino(
-      { level: "error" },
-      {
-        write(line: string) {
-          const { msg, err } = JSON.parse(line) as { msg: string; err?: { stack?: string } };
-          log(msg, err?.stack);
-        },
-      },
-    ),
+    logger: errorLogger(log),
   });
   apiListener.serve(partnerApi.app);
   embedListener.serve(createEmbedApp(partnerApi.services, { log }));

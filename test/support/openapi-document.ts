@@ -1,13 +1,8 @@
 /** Loads the published documents and validates values against their schemas with Ajv (independent of the server's validator). */
 import { readFileSync } from "node:fs";
-import { Ajv, type ValidateFunction } from "ajv";
-import addFormatsModule from "ajv-formats";
 import { parse } from "yaml";
 import { bundlePath, type DocumentKind, type Environment } from "../../generated/deployment.js";
 import { readSourceDocument } from "../../scripts/lib/source-document.js";
-
-// ajv-formats is CommonJS; under NodeNext its default export is the module object.
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 export type OpenApiDocument = Record<string, any>;
 
@@ -31,37 +26,7 @@ export function loadDocument(kind: DocumentKind | "source", environment: Environ
   return structuredClone(document);
 }
 
-/** JSON pointer escaping (RFC 6901). */
-export const pointer = (...segments: Array<string | number>) =>
-  `#/${segments.map((s) => String(s).replaceAll("~", "~0").replaceAll("/", "~1")).join("/")}`;
-
-/** Validates values against schemas found by JSON pointer inside one document. */
-export class SchemaValidator {
-  private readonly ajv: Ajv;
-  private readonly cache = new Map<string, ValidateFunction>();
-
-  constructor(document: OpenApiDocument) {
-    // strict: false because the document carries OpenAPI keywords (example, x-...) Ajv does not know;
-    // Ajv understands OpenAPI 3.0's `nullable` itself.
-    this.ajv = new Ajv({ strict: false, allErrors: true, discriminator: false });
-    addFormats(this.ajv);
-    this.ajv.addSchema(document, "doc");
-  }
-
-  /** Returns null when the value is valid, else Ajv's error text. */
-  errorsAt(schemaPointer: string, value: unknown): string | null {
-    let validate = this.cache.get(schemaPointer);
-    if (!validate) {
-      validate = this.ajv.compile({ $ref: `doc${schemaPointer}` });
-      this.cache.set(schemaPointer, validate);
-    }
-    return validate(value) ? null : this.ajv.errorsText(validate.errors);
-  }
-
-  schemaErrors(name: string, value: unknown): string | null {
-    return this.errorsAt(pointer("components", "schemas", name), value);
-  }
-}
+export { pointer, SchemaValidator } from "../../conformance/src/documents.js";
 
 export interface OperationEntry {
   path: string;

@@ -1,7 +1,7 @@
 /** The sandbox: read and advance the partner's clock (with what fell due), reset its data behind a confirmation. */
 import type { Express } from "express";
 import { ApiError } from "../../errors.js";
-import { advanceClockTo, clockView, resetSandbox } from "../../sandbox/sandbox-actions.js";
+import { advanceClockBy, clockView, resetSandbox } from "../../sandbox/sandbox-actions.js";
 import { choiceOf, textOf, type FormBody } from "../../web/form-fields.js";
 import { memberOf } from "../dashboard-context.js";
 import { formErrors } from "../views/controls.js";
@@ -33,9 +33,13 @@ export function registerSandboxRoutes(app: Express): void {
           }),
         );
     if (!/^\d{1,9}$/.test(values.amount) || Number(values.amount) < 1) return refuse("Enter a whole number of at least 1.");
-    const target = new Date(request.services.clock.now().getTime() + Number(values.amount) * UNIT_SECONDS[values.unit] * 1000);
     try {
-      const advanced = await advanceClockTo(request.services, request.partner.id, target, "amount");
+      const advanced = await advanceClockBy(
+        request.services,
+        request.partner.id,
+        Number(values.amount) * UNIT_SECONDS[values.unit],
+        "amount",
+      );
       res.type("html").send(sandboxPage({ chrome: request.chrome("sandbox"), clock: advanced, changes: advanced.changes, values }));
     } catch (error) {
       if (!(error instanceof ApiError) || error.status >= 500) throw error;

@@ -242,6 +242,21 @@ describe("the developer portal", () => {
     expect(visibleText(index.text)).toMatch(/Not built \( ?npm run build:docs ?\)/);
   });
 
+  it("renders the rule catalogue: every rule with the checks that prove it, linked from the portal", async () => {
+    const browser = server.browser();
+    expect((await browser.get("/docs/")).text).toContain('href="/docs/rules"');
+    const rules = await browser.get("/docs/rules");
+    expect(rules.status).toBe(200);
+    const text = visibleText(rules.text);
+    const catalogue = JSON.parse(readFileSync("generated/rules.json", "utf8")) as {
+      families: Array<{ rules: Array<{ id: string; checks: string[] }> }>;
+    };
+    for (const rule of catalogue.families.flatMap((family) => family.rules)) {
+      expect(text).toContain(rule.id);
+      for (const check of rule.checks) expect(text).toContain(check);
+    }
+  });
+
   it("serves the client's tarball where its install command points, and under the name that stays", async () => {
     const index = await server.browser().get("/docs/");
     const command = /npm install (\S+)/.exec(visibleText(index.text))?.[1];

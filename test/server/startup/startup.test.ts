@@ -101,6 +101,7 @@ describe("a setting npm start cannot use", () => {
     [{ EMBED_PORT: "70000" }, "configuration: EMBED_PORT must be a port number (got 70000)"],
     [{ LOG_LEVEL: "loud" }, "configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got loud)"],
     [{ PARTNER_API_DEMO: "no" }, "configuration: PARTNER_API_DEMO must be on or off (got no)"],
+    [{ PARTNER_API_VALIDATE_RESPONSES: "0" }, "configuration: PARTNER_API_VALIDATE_RESPONSES must be on or off (got 0)"],
     [
       { PARTNER_API_ENVIRONMENT: "production", PARTNER_API_KEYS: `starter:${KEY}` },
       "configuration: PARTNER_API_KEYS: the key of starter is not a production key (sk_live_...)",

@@ -1,0 +1,34 @@
+/**
+ * The partners a conformance run against the reference server uses: two partners with a key each
+ * (the second for the tenancy checks), and a key of the first that is revoked (the kit's
+ * `--revoked-key`). PARTNER_API_KEYS cannot express a revoked key, so they go in a partners file
+ * (PARTNER_API_CONFIG), written as `npm run keys` writes it: a key revoked there is a key whose hash
+ * the file no longer holds, which is how the file is written here.
+ */
+import { join } from "node:path";
+import { generateApiKey, hashApiKey } from "../../server/auth/api-keys.js";
+import { type PartnerEntry, writePartnersFile } from "../../server/auth/partners-file.js";
+
+export interface ConformancePartners {
+  key: string;
+  secondKey: string;
+  revokedKey: string;
+  /** The kit's key options for these partners. */
+  keyOptions: string[];
+  /** The partners file, for PARTNER_API_CONFIG. */
+  file: string;
+}
+
+const hex = (key: string) => hashApiKey(key).toString("hex");
+
+/** Writes the partners file into `directory`: fresh keys every time, so two runs never share one. */
+export function writeConformancePartners(directory: string): ConformancePartners {
+  const [key, secondKey, revokedKey] = [generateApiKey("sandbox"), generateApiKey("sandbox"), generateApiKey("sandbox")];
+  const entries: PartnerEntry[] = [
+    { id: "conformance_a", name: "Conformance A", environment: "sandbox", key_hashes: [hex(key)] },
+    { id: "conformance_b", name: "Conformance B", environment: "sandbox", key_hashes: [hex(secondKey)] },
+  ];
+  const file = join(directory, "partners.json");
+  writePartnersFile(file, { partners: entries });
+  return { file, key, secondKey, revokedKey, keyOptions: ["--api-key", key, "--second-key", secondKey, "--revoked-key", revokedKey] };
+}
