@@ -20,10 +20,9 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { SANDBOX_BUNDLE_PATHS } from "../generated/deployment.js";
-import { hashApiKey } from "../server/auth/api-keys.js";
-import { writePartnersFile, type PartnersFile } from "../server/auth/partners-file.js";
 import { Deadline } from "./lib/deadlines.js";
 import { freePort, lastOutput, NotServingError, waitUntilServing } from "./lib/local-ports.js";
+import { writeConformancePartners } from "./lib/conformance-partners.js";
 import { dayNumber, prismViolations, readCorpus, sampleOf, type Mutant } from "./lib/mutation-corpus.js";
 import { spawnOwned, stopOwned } from "./lib/owned-processes.js";
 import { servingAddress, spawnServer, type ServerProcess } from "./lib/server-process.js";
@@ -38,10 +37,6 @@ const AT_ONCE = 2;
 const START_BASE_MS = 120_000;
 /** A whole kit run on a quiet machine takes about a minute with the rate scale; a hang ends here. */
 const KIT_BASE_MS = 600_000;
-
-const KEY = "sk_sandbox_mutantsPartnerA00000000000000";
-const SECOND_KEY = "sk_sandbox_mutantsPartnerB00000000000000";
-const REVOKED_KEY = "sk_sandbox_mutantsPartnerArevoked0000000";
 
 const USAGE = "usage: npm run conformance:mutants [-- --only PATTERN] [--sample N] [--prism] [--report FILE]";
 
@@ -130,24 +125,11 @@ function scratchCopy(name: string, patch: string | null): string {
 
 class CorpusError extends Error {}
 
-/** Partner A with its key and one to revoke, partner B with its own: the kit's three keys. */
-function partnersFile(withRevokedKey: boolean): PartnersFile {
-  return {
-    partners: [
-      {
-        id: "mutants_a",
-        name: "Mutants Partner A",
-        environment: "sandbox",
-        key_hashes: [KEY, ...(withRevokedKey ? [REVOKED_KEY] : [])].map((key) => hashApiKey(key).toString("hex")),
-      },
-      { id: "mutants_b", name: "Mutants Partner B", environment: "sandbox", key_hashes: [hashApiKey(SECOND_KEY).toString("hex")] },
-    ],
-  };
-}
-
 interface Started {
   server: ServerProcess;
   url: string;
+  /** The kit's key options for the server's partners. */
+  keyOptions: string[];
 }
 
 /**
@@ -156,12 +138,11 @@ interface Started {
  * gone from the partners file the running server follows, after it accepted it at start-up.
  */
 async function startServer(directory: string): Promise<Started> {
-  const partners = join(directory, "partners.json");
-  writePartnersFile(partners, partnersFile(true));
+  const partners = writeConformancePartners(directory, { revokeLater: true });
   const server = spawnServer(
     ["--disable-warning=ExperimentalWarning", "--import", "tsx", join(directory, "server", "main.ts")],
     {
-      PARTNER_API_CONFIG: partners,
+      PARTNER_API_CONFIG: partners.file,
       PARTNER_API_KEYS: "",
       PARTNER_API_VALIDATE_RESPONSES: "off",
       PARTNER_API_RATE_LIMIT_SCALE: "100",
@@ -178,8 +159,8 @@ async function startServer(directory: string): Promise<Started> {
   );
   try {
     const url = await servingAddress(`the server of ${basename(directory)}`, server, START_BASE_MS);
-    writePartnersFile(partners, partnersFile(false));
-    return { server, url };
+    partners.revoke();
+    return { server, url, keyOptions: partners.keyOptions };
   } catch (error) {
     await server.stop();
     throw error;
@@ -193,17 +174,12 @@ interface KitRun {
 }
 
 /** The kit of this checkout, as it was when the run began, against `url`: up to the first failure, or every check through Prism. */
-async function runKit(url: string, directory: string, throughPrism: boolean): Promise<KitRun> {
+async function runKit(url: string, keyOptions: string[], directory: string, throughPrism: boolean): Promise<KitRun> {
   const args = [
     "conformance/src/cli.ts",
     "--base-url",
     url,
-    "--api-key",
-    KEY,
-    "--second-key",
-    SECOND_KEY,
-    "--revoked-key",
-    REVOKED_KEY,
+    ...keyOptions,
     "--quiet",
     "--junit",
     join(directory, "kit-junit.xml"),
@@ -298,7 +274,7 @@ async function runOne(mutant: Mutant | null, baseline: Baseline | null): Promise
   try {
     let kit: KitRun;
     try {
-      kit = await againstServer(directory, (url) => runKit(url, directory, false));
+      kit = await againstServer(directory, (url, keyOptions) => runKit(url, keyOptions, directory, false));
     } catch (error) {
       if (error instanceof NotServingError)
         return result("error", `the server does not start: ${error.message.split("\n").slice(0, 4).join(" / ")}`);
@@ -306,10 +282,10 @@ async function runOne(mutant: Mutant | null, baseline: Baseline | null): Promise
     }
     // Prism's pass: a server of its own, fresh as the kit's was, every check through the proxy.
     const prismVerdict = values.prism
-      ? await againstServer(directory, async (url) => {
+      ? await againstServer(directory, async (url, keyOptions) => {
           const prism = await startPrism(url);
           try {
-            await runKit(prism.url, directory, true);
+            await runKit(prism.url, keyOptions, directory, true);
           } finally {
             await stopOwned(prism.child);
           }
@@ -336,10 +312,10 @@ async function runOne(mutant: Mutant | null, baseline: Baseline | null): Promise
 }
 
 /** Starts the server of `directory`, runs `work` against its URL, and stops it whatever happens. */
-async function againstServer<T>(directory: string, work: (url: string) => Promise<T>): Promise<T> {
-  const { server, url } = await startServer(directory);
+async function againstServer<T>(directory: string, work: (url: string, keyOptions: string[]) => Promise<T>): Promise<T> {
+  const { server, url, keyOptions } = await startServer(directory);
   try {
-    return await work(url);
+    return await work(url, keyOptions);
   } finally {
     await server.stop();
   }

@@ -64,7 +64,8 @@ export function junitXml(results: CheckResult[], suiteName: string): string {
   ].join("\n");
 }
 
-const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
+/** Text fit for one cell of a Markdown table. */
+export const markdownCell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
 
 export function markdownSummary(target: string, results: CheckResult[], statuses: RuleStatus[]): string {
   const mark: Record<RuleStatus["outcome"], string> = {
@@ -84,13 +85,14 @@ export function markdownSummary(target: string, results: CheckResult[], statuses
   ];
   if (failed.length) {
     lines.push("## Failed checks", "");
-    for (const result of failed) lines.push(`- \`${result.id}\`: ${cell((result.message ?? "").split("\n").slice(0, 3).join(" / "))}`);
+    for (const result of failed)
+      lines.push(`- \`${result.id}\`: ${markdownCell((result.message ?? "").split("\n").slice(0, 3).join(" / "))}`);
     lines.push("");
   }
   lines.push("## Rules", "", "| rule | outcome | checks | statement |", "|---|---|---|---|");
   for (const { rule, outcome } of statuses)
     lines.push(
-      `| ${rule.id} | ${mark[outcome]} | ${rule.checks.map((id) => `\`${id}\``).join(", ") || cell(rule.black_box ?? "")} | ${cell(rule.rule)} |`,
+      `| ${rule.id} | ${mark[outcome]} | ${rule.checks.map((id) => `\`${id}\``).join(", ") || markdownCell(rule.black_box ?? "")} | ${markdownCell(rule.rule)} |`,
     );
   return `${lines.join("\n")}\n`;
 }

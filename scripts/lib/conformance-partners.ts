@@ -17,18 +17,39 @@ export interface ConformancePartners {
   keyOptions: string[];
   /** The partners file, for PARTNER_API_CONFIG. */
   file: string;
+  /** Takes the revoked key out of the file, as `npm run keys -- revoke` does (when it was written in: `revokeLater`). */
+  revoke(): void;
 }
 
 const hex = (key: string) => hashApiKey(key).toString("hex");
 
-/** Writes the partners file into `directory`: fresh keys every time, so two runs never share one. */
-export function writeConformancePartners(directory: string): ConformancePartners {
+/**
+ * Writes the partners file into `directory`: fresh keys every time, so two runs never share one.
+ * `revokeLater`: the revoked key is in the file until `revoke()`, so a server that started with it
+ * accepted it once and must stop accepting it while it runs.
+ */
+export function writeConformancePartners(directory: string, options: { revokeLater?: boolean } = {}): ConformancePartners {
   const [key, secondKey, revokedKey] = [generateApiKey("sandbox"), generateApiKey("sandbox"), generateApiKey("sandbox")];
-  const entries: PartnerEntry[] = [
-    { id: "conformance_a", name: "Conformance A", environment: "sandbox", key_hashes: [hex(key)] },
-    { id: "conformance_b", name: "Conformance B", environment: "sandbox", key_hashes: [hex(secondKey)] },
-  ];
   const file = join(directory, "partners.json");
-  writePartnersFile(file, { partners: entries });
-  return { file, key, secondKey, revokedKey, keyOptions: ["--api-key", key, "--second-key", secondKey, "--revoked-key", revokedKey] };
+  const write = (withRevokedKey: boolean) => {
+    const entries: PartnerEntry[] = [
+      {
+        id: "conformance_a",
+        name: "Conformance A",
+        environment: "sandbox",
+        key_hashes: [key, ...(withRevokedKey ? [revokedKey] : [])].map(hex),
+      },
+      { id: "conformance_b", name: "Conformance B", environment: "sandbox", key_hashes: [hex(secondKey)] },
+    ];
+    writePartnersFile(file, { partners: entries });
+  };
+  write(options.revokeLater ?? false);
+  return {
+    file,
+    key,
+    secondKey,
+    revokedKey,
+    keyOptions: ["--api-key", key, "--second-key", secondKey, "--revoked-key", revokedKey],
+    revoke: () => write(false),
+  };
 }

@@ -3,14 +3,13 @@
  * link, and generated/rules.json, which the developer portal renders as its Rules page.
  */
 import { loadCatalogue, type RuleFamily } from "../../conformance/src/catalogue.js";
+import { markdownCell } from "../../conformance/src/reports.js";
 
 export const RULES_SOURCE = "spec/rules";
 
 export function readRuleCatalogue(): RuleFamily[] {
   return loadCatalogue(RULES_SOURCE);
 }
-
-const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
 
 export function renderRulesMarkdown(families: RuleFamily[]): string {
   const rules = families.flatMap((family) => family.rules);
@@ -25,7 +24,7 @@ export function renderRulesMarkdown(families: RuleFamily[]): string {
     lines.push(`## ${family.title}`, "", "| rule | statement | source | checked by |", "|---|---|---|---|");
     for (const rule of family.rules)
       lines.push(
-        `| ${rule.id} | ${cell(rule.rule)} | ${cell(rule.source)} | ${rule.checks.length ? rule.checks.map((id) => `\`${id}\``).join(", ") : `not over HTTP: ${cell(rule.black_box ?? "")}`} |`,
+        `| ${rule.id} | ${markdownCell(rule.rule)} | ${markdownCell(rule.source)} | ${rule.checks.length ? rule.checks.map((id) => `\`${id}\``).join(", ") : `not over HTTP: ${markdownCell(rule.black_box ?? "")}`} |`,
       );
     lines.push("");
   }

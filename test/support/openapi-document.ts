@@ -1,15 +1,14 @@
 /** Loads the published documents and validates values against their schemas with Ajv (independent of the server's validator). */
-import { readFileSync } from "node:fs";
-import { parse } from "yaml";
-import { bundlePath, type DocumentKind, type Environment } from "../../generated/deployment.js";
+import type { DocumentKind, Environment } from "../../generated/deployment.js";
+import { publishedDocument, type OpenApiDocument } from "../../conformance/src/documents.js";
 import { readSourceDocument } from "../../scripts/lib/source-document.js";
 
-export type OpenApiDocument = Record<string, any>;
+export type { OpenApiDocument };
 
 export const HTTP_METHODS = ["get", "put", "post", "delete", "patch"] as const;
 
-/** Each document read and parsed once per worker (the test files of a worker share their modules). */
-const parsedDocuments = new Map<string, OpenApiDocument>();
+/** The source, read from its files once per worker (the test files of a worker share their modules). */
+let sourceDocument: OpenApiDocument | undefined;
 
 /**
  * A published document, by default the sandbox one, which the test server serves (production's
@@ -17,13 +16,10 @@ const parsedDocuments = new Map<string, OpenApiDocument>();
  * a test may change what it was given.
  */
 export function loadDocument(kind: DocumentKind | "source", environment: Environment = "sandbox"): OpenApiDocument {
-  const key = kind === "source" ? kind : `${kind}:${environment}`;
-  let document = parsedDocuments.get(key);
-  if (!document) {
-    document = kind === "source" ? readSourceDocument() : (parse(readFileSync(bundlePath(kind, environment), "utf8")) as OpenApiDocument);
-    parsedDocuments.set(key, document);
-  }
-  return structuredClone(document);
+  // The published ones are the conformance kit's, read and parsed once there.
+  if (kind !== "source") return publishedDocument(kind, environment);
+  sourceDocument ??= readSourceDocument();
+  return structuredClone(sourceDocument);
 }
 
 export { pointer, SchemaValidator } from "../../conformance/src/documents.js";
