@@ -26,9 +26,10 @@ export default {
   plugins: [
     ...(throughVitest ? ["@stryker-mutator/vitest-runner"] : ["./test/mutation/kit-test-runner.mjs"]),
     "./test/mutation/message-ignorer.mjs",
+    "./test/mutation/unobservable-ignorer.mjs",
     "./test/mutation/progress-log-reporter.mjs",
   ],
-  ignorers: ["message-wording"],
+  ignorers: ["message-wording", "unobservable-code"],
   mutate: areas.map((area) => `server/${area}/**/*.ts`),
   // What the tests load; the rest of the checkout (built bundles, docs, reports, benches) is not copied.
   ignorePatterns: ["/dist", "/docs", "/bench", "/client", "/test-output", "/data", "/.ci"],

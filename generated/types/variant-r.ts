@@ -211,8 +211,10 @@ export interface paths {
          * Renew a domain
          * @description Extends the registration by whole `years` (1 to 10). The cost is `years` times the
          *     TLD's renewal price and is added to the user's `total_spent`. A renewal that would end
-         *     more than 10 years from now gives 422 `unprocessable_entity`; a `pending` or
-         *     `suspended` domain gives 409 `conflict`.
+         *     more than 10 years from now gives 422 `unprocessable_entity` with `details.field` `years`
+         *     and `details.code` `out_of_range`; a `pending` or
+         *     `suspended` domain gives 409 `conflict` with `details.field` `status` and
+         *     `details.code` `invalid_status`.
          */
         post: operations["renewDomain"];
         delete?: never;
@@ -394,7 +396,9 @@ export interface paths {
          *     price for premium names) times `years` to the user's `total_spent`, and sends
          *     `domain.registered`. The name must be available (see `GET
          *     /api/v1/domains/availability/{domain_name}`): a taken, reserved or already registered
-         *     name gives 409 `conflict`, a TLD closed to registrations 422.
+         *     name gives 409 `conflict` with `details.field` `domain_name` and `details.code`
+         *     `not_available`, a TLD closed to registrations 422 `validation_error` with `details.field`
+         *     `domain_name` and `details.code` `invalid_value`.
          */
         post: operations["createSandboxDomain"];
         delete?: never;
@@ -475,8 +479,8 @@ export interface paths {
          * @description *Addition.* Registers a receiver for the partner's events in this environment. The
          *     answer carries the signing `secret` (`whsec_...`); it is shown only here and when
          *     rotated, once: a replay with the same `Idempotency-Key` answers 409 `secret_shown_once`.
-         *     `url` must be `http` or `https` without credentials (422 `invalid_value`) and not on
-         *     port 0 (422 `invalid_port`). Its host must be public (422
+         *     `url` must be an `http` or `https` URL (422 `invalid_format`), without credentials (422
+         *     `invalid_value`) and not on port 0 (422 `invalid_port`). Its host must be public (422
          *     `non_public_address`), by the same policy every delivery is checked against: no
          *     loopback, private, carrier-grade NAT, link-local (cloud metadata), unique-local,
          *     unspecified, multicast, documentation or other reserved address, also when an IPv6
@@ -1332,7 +1336,8 @@ export interface components {
              *     `malformed_json`, `malformed_utf8`, `control_character`, `invalid_unicode`,
              *     `invalid_format`, `invalid_value`, `out_of_range`, `too_long`, `too_short`,
              *     `cname_conflict`, `duplicate_record`, `spf_conflict`, `dmarc_conflict`,
-             *     `already_registered`, `transfer_in_progress`, `invalid_status`, `non_public_address`,
+             *     `already_registered`, `not_available` (a name taken, reserved or registered here, which
+             *     `GET /api/v1/domains/availability/{domain_name}` explains), `transfer_in_progress`, `invalid_status`, `non_public_address`,
              *     `invalid_port`, `invalid_cursor`, `record_limit_exceeded` (with `limit`, the most
              *     records a domain may hold), `idempotency_key_in_use` (409: the first request with that
              *     `Idempotency-Key` still runs), `idempotency_key_reused` (422: that key came with another body),
@@ -2224,7 +2229,7 @@ export interface operations {
     listUserDomains: {
         parameters: {
             query?: {
-                /** @description *Addition.* Domains per page: 1 to 100. Without it and without `cursor`, the whole list. */
+                /** @description *Addition.* Domains per page: 1 to 100. Without it and without `cursor`, the whole list; without it but with `cursor`, 100. */
                 limit?: number;
                 /** @description *Addition.* The `next_cursor` of the page before, with the same `status`; opaque, do not build or change it. */
                 cursor?: string;

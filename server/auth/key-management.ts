@@ -19,9 +19,14 @@ export interface NewKey {
   stored: StoredApiKey;
 }
 
-/** A key of the partner, not yet stored. */
-export function newStoredKey(partner: Partner, environment: Environment, name: string, now: Date): NewKey {
-  const key = generateApiKey(environment);
+/** A key of the partner, not yet stored: a new one, or `key` where the caller already holds the key to store. */
+export function newStoredKey(
+  partner: Partner,
+  environment: Environment,
+  name: string,
+  now: Date,
+  key: string = generateApiKey(environment),
+): NewKey {
   return {
     key,
     stored: {

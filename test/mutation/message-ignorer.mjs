@@ -11,13 +11,25 @@ const PROSE_PROPERTIES = new Set(["message", "problem"]);
 
 const propertyName = (key) => (key.type === "Identifier" ? key.name : key.type === "StringLiteral" ? key.value : null);
 
-/** The first argument of `apiErrors.<code>(message, details)` and of `new Error(message)`. */
+/**
+ * Which arguments of an `apiErrors.<constructor>(...)` make up the message (server/errors.ts): the
+ * first, but for the field-coded constructors, whose field and code are `details` a client reads,
+ * and `notFound`, which writes both of its arguments into the message.
+ */
+const MESSAGE_ARGUMENTS = { badRequest: [2], invalidValue: [2], notFound: [0, 1] };
+
+/** The server's own helpers that make an error, with which argument is its message. */
+const MESSAGE_HELPERS = { cursorOfAnotherList: 0, fail: 3, refuse: 1 };
+
+/** An argument that is message text: of `apiErrors.<constructor>(...)` (above) and of `new Error(message)`. */
 function isMessageArgument(path) {
   const call = path.parentPath;
-  if (!(call.isCallExpression() || call.isNewExpression()) || path.listKey !== "arguments" || path.key !== 0) return false;
+  if (!(call.isCallExpression() || call.isNewExpression()) || path.listKey !== "arguments") return false;
   const { callee } = call.node;
-  if (callee.type === "Identifier") return callee.name === "Error";
-  return callee.type === "MemberExpression" && callee.object.type === "Identifier" && callee.object.name === "apiErrors";
+  if (callee.type === "Identifier") return callee.name === "Error" ? path.key === 0 : MESSAGE_HELPERS[callee.name] === path.key;
+  if (callee.type !== "MemberExpression" || callee.object.type !== "Identifier" || callee.object.name !== "apiErrors") return false;
+  const maker = callee.property.type === "Identifier" ? callee.property.name : "";
+  return (MESSAGE_ARGUMENTS[maker] ?? [0]).includes(path.key);
 }
 
 const messageIgnorer = {

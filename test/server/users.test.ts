@@ -44,18 +44,6 @@ describe("POST /api/v1/users", () => {
     expect((await s.services.store.findSession(hashSessionToken(without.data!.login_url.split("/").pop()!)))?.locale).toBeNull();
   });
 
-  it.each(["x", "english", "de_DE", "de-DE-1901-1901", "en-a-b"])(
-    "refuses the locale %j with 422 at the field locale, opening no session",
-    async (locale) => {
-      const { error, response } = await s.api.POST("/api/v1/users", { body: { user_identifier: "u_locale", locale } });
-      expect(response.status).toBe(422);
-      expect(error).toMatchObject({ error: "validation_error", details: { field: "locale" } });
-      expect(
-        (await s.api.GET("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u_locale" } } })).response.status,
-      ).toBe(404);
-    },
-  );
-
   it("refuses a missing user_identifier with 400 missing_required_field", async () => {
     const { error, response } = await s.api.POST("/api/v1/users", { body: { email: "ada@example.com" } as never });
     expect(response.status).toBe(400);
@@ -66,26 +54,10 @@ describe("POST /api/v1/users", () => {
     });
   });
 
-  it("refuses an invalid e-mail with 422 invalid_format on field email, creating nothing", async () => {
-    const { error, response } = await createUser("u1", "not-an-email");
-    expect(response.status).toBe(422);
-    expect(error).toMatchObject({ error: "validation_error", details: { field: "email", code: "invalid_format" } });
-    const lookup = await s.api.GET("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } });
-    expect(lookup.response.status).toBe(404);
-  });
-
-  it.each([
-    ["a".repeat(255), 201],
-    ["a".repeat(256), 422],
-    ["", 422],
-    ["user 1", 422],
-    ["user.1", 422],
-    ["user/1", 422],
-    ["Ünïcode", 422],
-    ["Az09_-", 201],
-  ])("answers user_identifier %j with %i", async (userIdentifier, status) => {
+  // Refused identifiers: the kit's users.identifier-bounds and users.identifier-characters. Accepted ones are stored.
+  it.each(["a".repeat(255), "Az09_-"])("takes the user_identifier %j", async (userIdentifier) => {
     const { response } = await createUser(userIdentifier);
-    expect(response.status).toBe(status);
+    expect(response.status).toBe(201);
   });
 
   it("refuses an unknown field with 400 unknown_field", async () => {
@@ -160,30 +132,6 @@ describe("GET /api/v1/users", () => {
     );
   });
 
-  it.each([
-    [0, 400],
-    [1, 200],
-    [100, 200],
-    [101, 400],
-  ])("answers limit=%i with %i", async (limit, status) => {
-    const { response } = await s.api.GET("/api/v1/users", { params: { query: { limit } } });
-    expect(response.status).toBe(status);
-  });
-
-  it.each([["offset=-1"], ["sort=email"], ["order=up"], ["limit=ten"], ["page=2"]])(
-    "refuses the query %s with 400 validation_error",
-    async (query) => {
-      const response = await fetch(`${s.baseUrl}/api/v1/users?${query}`, {
-        headers: { Authorization: "Bearer sk_sandbox_partnerAkey000000000000000000" },
-      });
-      expect(response.status).toBe(400);
-      expect(await response.json()).toMatchObject({
-        error: "validation_error",
-        details: { code: expect.any(String), field: query.split("=")[0] },
-      });
-    },
-  );
-
   it("sorts by domain_count and last_login in either order, ties by user_identifier", async () => {
     await createUser("b");
     await createUser("a");
@@ -225,17 +173,6 @@ describe("PUT /api/v1/users/{user_identifier}", () => {
       body: { email: null },
     });
     expect(data!.email).toBeNull();
-  });
-
-  it("refuses an invalid e-mail with 422 and keeps the old one", async () => {
-    await createUser("u1", "old@example.com");
-    const { response } = await s.api.PUT("/api/v1/users/{user_identifier}", {
-      params: { path: { user_identifier: "u1" } },
-      body: { email: "@nope" },
-    });
-    expect(response.status).toBe(422);
-    const { data } = await s.api.GET("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } });
-    expect(data!.email).toBe("old@example.com");
   });
 
   it("answers 404 for an unknown user", async () => {

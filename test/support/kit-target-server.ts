@@ -3,8 +3,19 @@
  * embed host on loopback listeners, wired as a deployment is, two partners (and a revoked key of
  * the first), webhooks sent as soon as they are due, the system clock, the description's limits
  * scaled up so the whole kit runs without waiting for windows.
+ *
+ * The keys come the three ways a deployment's do, so the kit's checks go through each way's
+ * lookup: the first partner is configured and its keys were made in the dashboard (stored, the
+ * revoked one revoked there), the second partner and its key are in the partners file the server
+ * follows (`npm run keys`).
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createApp, type PartnerApi } from "../../server/app.js";
+import { hashApiKey, type Partner } from "../../server/auth/api-keys.js";
+import { newStoredKey } from "../../server/auth/key-management.js";
+import { writePartnersFile } from "../../server/auth/partners-file.js";
 import { createEmbedApp } from "../../server/embed/embed-app.js";
 import { DEFAULT_RATE_LIMITS, scaleRateLimits } from "../../server/rate-limits/policy.js";
 import { errorLogger } from "./capture-logger.js";
@@ -14,6 +25,8 @@ import { listen } from "./listen.js";
 export const KIT_KEY = "sk_sandbox_kitTargetPartnerA000000000000";
 export const KIT_SECOND_KEY = "sk_sandbox_kitTargetPartnerB000000000000";
 export const KIT_REVOKED_KEY = "sk_sandbox_kitTargetPartnerArevoked00000";
+const PARTNER_A: Partner = { id: "kit_a", name: "Kit Partner A" };
+const PARTNER_B: Partner = { id: "kit_b", name: "Kit Partner B" };
 /** As conformance:ci starts the built server: the kit makes a few hundred calls a minute. */
 const RATE_LIMIT_SCALE = 100;
 
@@ -39,20 +52,30 @@ export async function startKitTargetServer(options: KitTargetOptions = {}): Prom
     errors.push(error ? `${message} ${error instanceof Error ? error.stack : String(error)}` : message);
   const [apiListener, embedListener] = await Promise.all([listen(), listen()]);
   const embedUrl = `http://localhost:${embedListener.port}`;
+  const persistence = await emptyTestPersistence();
+  const now = new Date();
+  for (const [key, name] of [
+    [KIT_KEY, "Conformance kit"],
+    [KIT_REVOKED_KEY, "Revoked"],
+  ] as const)
+    await persistence.apiKeys.addKey(newStoredKey(PARTNER_A, "sandbox", name, now, key).stored);
+  await persistence.apiKeys.revokeKey(hashApiKey(KIT_REVOKED_KEY).toString("hex"));
+  const partnersDirectory = mkdtempSync(join(tmpdir(), "kit-target-"));
+  const partnersFile = join(partnersDirectory, "partners.json");
+  writePartnersFile(partnersFile, {
+    partners: [{ ...PARTNER_B, environment: "sandbox", key_hashes: [hashApiKey(KIT_SECOND_KEY).toString("hex")] }],
+  });
   const partnerApi = createApp({
-    persistence: await emptyTestPersistence(),
+    persistence,
     environment: "sandbox",
     embedBaseUrl: embedUrl,
     deliverWebhooksPromptly: true,
     rateLimits: scaleRateLimits(DEFAULT_RATE_LIMITS, RATE_LIMIT_SCALE),
     validateResponses: options.validateResponses ?? process.env.PARTNER_API_VALIDATE_RESPONSES !== "off",
-    partners: [
-      { partner: { id: "kit_a", name: "Kit Partner A" }, keys: [KIT_KEY, KIT_REVOKED_KEY] },
-      { partner: { id: "kit_b", name: "Kit Partner B" }, keys: [KIT_SECOND_KEY] },
-    ],
+    partners: [{ partner: PARTNER_A }],
+    partnersFile,
     logger: errorLogger(log),
   });
-  partnerApi.keys.revoke(KIT_REVOKED_KEY);
   // As `npm start` does: test events, redeliveries and retries made due by a sandbox clock
   // advance are queued without an event to prompt a tick; a second's tick sends them.
   const dispatchTicks = setInterval(
@@ -71,6 +94,7 @@ export async function startKitTargetServer(options: KitTargetOptions = {}): Prom
       await partnerApi.services.webhooks.dispatcher.idle();
       await Promise.all([apiListener.close(), embedListener.close()]);
       await partnerApi.services.persistence.close();
+      rmSync(partnersDirectory, { recursive: true, force: true });
     },
   };
 }

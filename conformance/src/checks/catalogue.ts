@@ -245,8 +245,8 @@ export default defineChecks([
           await context.api.call("createSandboxDomain", { body: { user_identifier: user, domain_name: name } }),
           422,
           "validation_error",
-          undefined,
-          undefined,
+          "invalid_value",
+          "domain_name",
           `registering on .${closed.tld}, closed`,
         );
       }

@@ -14,20 +14,22 @@ const operations = ["applyDnsChangeSet", "listDomainDnsRecords"];
 const change = (context: CheckContext, domainId: string, body: Record<string, unknown>) =>
   context.api.call("applyDnsChangeSet", { path: { domain_id: domainId }, body });
 
-/** 422 unprocessable_entity, change_set_rejected, naming exactly these failures in this order. */
-function expectRejected(
-  result: Awaited<ReturnType<typeof change>>,
-  failures: Array<{ operation: string; index: number; code: string }>,
-  why: string,
-): void {
+/** One failing operation as `details.errors` names it; `field` null where the spec has none (a set-wide failure). */
+interface Failure {
+  operation: string;
+  index: number;
+  code: string;
+  field: string | null;
+}
+
+/** 422 unprocessable_entity, change_set_rejected, naming exactly these failures, each with its field. */
+function expectRejected(result: Awaited<ReturnType<typeof change>>, failures: Failure[], why: string): void {
   expectCoded(result, 422, "unprocessable_entity", undefined, "change_set_rejected", why);
-  const named = (result.body.details.errors ?? []).map((e: { operation: string; index: number; code: string }) => ({
-    operation: e.operation,
-    index: e.index,
-    code: e.code,
-  }));
+  const named = (result.body.details.errors ?? []).map(
+    (e: Partial<Failure>): Failure => ({ operation: e.operation!, index: e.index!, code: e.code!, field: e.field ?? null }),
+  );
   // The spec does not order details.errors: compared as a set.
-  const key = (e: { operation: string; index: number; code: string }) => `${e.operation}.${e.index}.${e.code}`;
+  const key = (e: Failure) => `${e.operation}.${e.index}.${e.code} field ${e.field ?? "(none)"}`;
   expect({ why, failures: named.map(key).sort() }).toEqual({ why, failures: failures.map(key).sort() });
 }
 
@@ -62,7 +64,7 @@ export default defineChecks([
             { type: "CNAME", name: "www", content: "example.net" },
           ],
         }),
-        [{ operation: "creates", index: 1, code: "cname_conflict" }],
+        [{ operation: "creates", index: 1, code: "cname_conflict", field: "name" }],
         "a CNAME beside a TXT the same set creates",
       );
       await expectZoneUnchanged(context, domain.id, before, "a refused change set changes nothing");
@@ -72,7 +74,7 @@ export default defineChecks([
           updates: [{ id: api.id, ttl: 600 }],
           creates: [{ type: "MX", name: "@", content: "mail.example.com" }],
         }),
-        [{ operation: "creates", index: 0, code: "missing_required_field" }],
+        [{ operation: "creates", index: 0, code: "missing_required_field", field: "priority" }],
         "an MX without priority after a valid delete and update",
       );
       await expectZoneUnchanged(context, domain.id, before, "a refused change set changes nothing");
@@ -81,12 +83,13 @@ export default defineChecks([
   {
     id: "change-sets.every-failure-named",
     title:
-      "A refused change set names every failing operation (not only the first) by list, index and code: not_found, duplicate_operation, invalid_format, missing_required_field, duplicate_record",
+      "A refused change set names every failing operation (not only the first) by list, index, code and field: not_found, duplicate_operation, invalid_format (of a create and of an update), missing_required_field, duplicate_record",
     needs,
     operations,
     async run(context) {
       const domain = await ownDomain(context, "csn");
       const record = await seedD(context, domain.id, { type: "A", name: "www", content: "192.0.2.1" });
+      const other = await seedD(context, domain.id, { type: "A", name: "api", content: "192.0.2.2" });
       const before = await zoneOf(context, domain.id);
       expectRejected(
         await change(context, domain.id, {
@@ -95,6 +98,7 @@ export default defineChecks([
             { id: record.id, ttl: 600 },
             { id: record.id, ttl: 700 },
             { id: `${record.id}y`, ttl: 600 },
+            { id: other.id, content: "192.0.2" },
           ],
           creates: [
             { type: "A", name: "ok", content: "192.0.2.9" },
@@ -104,14 +108,15 @@ export default defineChecks([
           ],
         }),
         [
-          { operation: "deletes", index: 0, code: "not_found" },
-          { operation: "updates", index: 1, code: "duplicate_operation" },
-          { operation: "updates", index: 2, code: "not_found" },
-          { operation: "creates", index: 1, code: "invalid_format" },
-          { operation: "creates", index: 2, code: "missing_required_field" },
-          { operation: "creates", index: 3, code: "duplicate_record" },
+          { operation: "deletes", index: 0, code: "not_found", field: "id" },
+          { operation: "updates", index: 1, code: "duplicate_operation", field: "id" },
+          { operation: "updates", index: 2, code: "not_found", field: "id" },
+          { operation: "updates", index: 3, code: "invalid_format", field: "content" },
+          { operation: "creates", index: 1, code: "invalid_format", field: "content" },
+          { operation: "creates", index: 2, code: "missing_required_field", field: "priority" },
+          { operation: "creates", index: 3, code: "duplicate_record", field: "name" },
         ],
-        "six failing operations",
+        "seven failing operations",
       );
       await expectZoneUnchanged(context, domain.id, before, "a refused change set changes nothing");
       const outOfBounds = await change(context, domain.id, { updates: [{ id: record.id, ttl: 59 }] });
@@ -144,7 +149,7 @@ export default defineChecks([
       // A dry run of a failing set is refused as the real one would be.
       expectRejected(
         await change(context, domain.id, { creates: [{ type: "CNAME", name: "api", content: "example.net" }], dry_run: true }),
-        [{ operation: "creates", index: 0, code: "cname_conflict" }],
+        [{ operation: "creates", index: 0, code: "cname_conflict", field: "name" }],
         "a failing dry run",
       );
     },
@@ -238,7 +243,7 @@ export default defineChecks([
       expect(created.body.deleted).toEqual([]);
       expectRejected(
         await change(context, domain.id, { deletes: [{ id: api.id, name: "blog", type: "A" }] }),
-        [{ operation: "deletes", index: 0, code: "invalid_value" }],
+        [{ operation: "deletes", index: 0, code: "invalid_value", field: null }],
         "a delete naming both an id and a set",
       );
     },
@@ -260,7 +265,7 @@ export default defineChecks([
       const before = await zoneOf(context, domain.id);
       expectRejected(
         await change(context, domain.id, { updates: [{ id: created.body.id, if_match: tag, ttl: 900 }] }),
-        [{ operation: "updates", index: 0, code: "precondition_failed" }],
+        [{ operation: "updates", index: 0, code: "precondition_failed", field: "if_match" }],
         "if_match with the tag before the change",
       );
       await expectZoneUnchanged(context, domain.id, before, "a stale if_match changes nothing");
@@ -269,7 +274,7 @@ export default defineChecks([
   {
     id: "change-sets.at-most-1000-operations",
     title:
-      "A change set of 1000 operations in all is applied; 1001 (no list past its own bound) are refused with 422 change_set_rejected (too_many_changes), changing nothing",
+      "A change set of 1000 operations in all is applied; 1001 (no list past its own bound) are refused with 422 change_set_rejected, one too_many_changes at index 0 of the last list with operations, changing nothing",
     needs,
     operations,
     async run(context) {
@@ -277,9 +282,20 @@ export default defineChecks([
       // Deleting an empty record set is no error, so a large set needs no records to exist.
       const deletes = (count: number) => Array.from({ length: count }, (_, i) => ({ name: `gone${i}`, type: "TXT" }));
       const creates = (count: number) => Array.from({ length: count }, (_, i) => ({ type: "A", name: `h${i}`, content: "192.0.2.1" }));
-      const over = await change(context, domain.id, { deletes: deletes(500), creates: creates(501) });
-      expectCoded(over, 422, "unprocessable_entity", undefined, "change_set_rejected", "1001 operations");
-      expect(over.body.details.errors.map((e: { code: string }) => e.code)).toEqual(["too_many_changes"]);
+      const updates = (count: number) => Array.from({ length: count }, (_, i) => ({ id: `${context.unique("rec")}${i}`, ttl: 600 }));
+      // One failure, at index 0 of the list where the count passes the limit: the last list with
+      // operations (each list alone is bounded by the limit, so never deletes).
+      for (const [body, list] of [
+        [{ deletes: deletes(500), creates: creates(501) }, "creates"],
+        [{ deletes: deletes(600), updates: updates(401) }, "updates"],
+      ] as const) {
+        const over = await change(context, domain.id, body);
+        expectRejected(
+          over,
+          [{ operation: list, index: 0, code: "too_many_changes", field: null }],
+          `1001 operations, the last in ${list}`,
+        );
+      }
       expect(await zoneOf(context, domain.id)).toEqual([]);
       const full = await change(context, domain.id, { deletes: deletes(500), creates: creates(500) });
       expectStatus(full, 200, "1000 operations");

@@ -148,6 +148,8 @@ export default defineChecks([
       await expectAcceptedD(context, domain.id, [
         ["A", { type: "A", name: "a", content: "192.0.2.1" }],
         ["AAAA compressed", { type: "AAAA", name: "a", content: "2001:db8::1" }],
+        ["AAAA the loopback address (inside ::/96, not IPv4-compatible)", { type: "AAAA", name: "loop", content: "::1" }],
+        ["AAAA the unspecified address (inside ::/96, not IPv4-compatible)", { type: "AAAA", name: "none", content: "::" }],
         ["CNAME", { type: "CNAME", name: "alias", content: "target.example.net" }],
         ["MX", { type: "MX", name: "a", content: "mail.example.net", priority: 5 }],
         ["NS", { type: "NS", name: "sub", content: "ns1.example.net" }],
@@ -171,6 +173,8 @@ export default defineChecks([
         bad("AAAA holding an IPv4 address", "AAAA", "192.0.2.1"),
         bad("AAAA IPv4-mapped", "AAAA", "::ffff:192.0.2.1"),
         bad("AAAA IPv4-mapped in hex", "AAAA", "::ffff:c000:201"),
+        bad("AAAA IPv4-compatible", "AAAA", "::c000:201"),
+        bad("AAAA IPv4-compatible dotted", "AAAA", "::192.0.2.1"),
         bad("AAAA with a zone index", "AAAA", "fe80::1%eth0"),
         bad("CNAME not a host name", "CNAME", "not a host"),
         bad("CNAME of one label", "CNAME", "localhost"),
@@ -181,6 +185,9 @@ export default defineChecks([
         bad("SRV port past 65535", "SRV", "10 60 65536 sip.example.com"),
         bad("SRV negative priority", "SRV", "-1 60 5060 sip.example.com"),
         bad("SRV target not a host", "SRV", "10 60 5060 not_a_host"),
+        bad("SRV priority in exponent form", "SRV", "1e3 60 5060 sip.example.com"),
+        bad("SRV port in hexadecimal", "SRV", "10 60 0x13c4 sip.example.com"),
+        bad("MX target with a label IDNA refuses", "MX", "mail.xn--e28h.example.com"),
       ]);
     },
   },
@@ -197,6 +204,11 @@ export default defineChecks([
         ["AAAA written in full", { type: "AAAA", name: "v6", content: "2001:0DB8:0:0:0:0:0:1" }, { content: "2001:db8::1" }],
         ["AAAA with an IPv4 tail", { type: "AAAA", name: "nat64", content: "64:ff9b::192.0.2.1" }, { content: "64:ff9b::c000:201" }],
         ["CNAME with the root's dot", { type: "CNAME", name: "alias", content: "Target.Example.NET." }, { content: "target.example.net" }],
+        [
+          "MX target ending in an IDNA label and the root's dot",
+          { type: "MX", name: "idn", content: "mail.xn--bcher-kva.", priority: 10 },
+          { content: "mail.xn--bcher-kva" },
+        ],
         [
           "SRV with extra spaces",
           { type: "SRV", name: "_sip._tcp", content: "10  60 5060 SIP.example.com." },
@@ -230,6 +242,10 @@ export default defineChecks([
       await expectAcceptedD(context, domain.id, [
         ["one string of 255", { type: "TXT", name: "t255", content: a255 }],
         ["two quoted strings of 255", { type: "TXT", name: "split", content: `"${a255}" "${b255}"` }],
+        [
+          "quoted strings holding escaped quotes and backslashes",
+          { type: "TXT", name: "escapes", content: String.raw`"say \"hi\"" "back \\ slash"` },
+        ],
       ]);
       await expectRefusedD(context, domain.id, [
         ["an unquoted 256", { type: "TXT", name: "t256", content: "t".repeat(256) }, "content", "invalid_format"],
@@ -417,6 +433,7 @@ export default defineChecks([
         ["an @ inside", a("a@b"), "name", "invalid_format"],
         ["an underscore inside a label", a("my_host"), "name", "invalid_format"],
         ["an emoji's A-label", a("xn--e28h"), "name", "invalid_format"],
+        ["an emoji's A-label after a valid label", a("www.xn--e28h"), "name", "invalid_format"],
         ["an empty name", a(""), "name", "too_short"],
         ["an empty content", { type: "A", name: "www", content: "" }, "content", "too_short"],
       ]);
@@ -465,6 +482,14 @@ export default defineChecks([
         "name",
         "spf_conflict",
         "a second SPF split in strings",
+      );
+      expectCoded(
+        await createD(context, domain.id, { type: "TXT", name: "@", content: '"v=sp" "f1 -all"' }),
+        409,
+        "conflict",
+        "name",
+        "spf_conflict",
+        "a second SPF whose v=spf1 is split across strings",
       );
       expectCoded(
         await createD(context, domain.id, { type: "TXT", name: "_dmarc", content: "v=DMARC1; p=reject" }),
@@ -931,9 +956,12 @@ export default defineChecks([
       const id = created.body.id;
       const steps: Array<[Record<string, unknown>, Record<string, unknown>, number]> = [
         [{ ttl: 600 }, { ttl: 600, priority: 10 }, 200],
+        // The type it has already is no type change: the record keeps its other fields.
+        [{ type: "MX", ttl: 700 }, { ttl: 700, priority: 10 }, 200],
         [{ priority: 20 }, { priority: 20 }, 200],
         [{ type: "A" }, {}, 422],
         [{ type: "A", value: "192.0.2.5" }, { type: "A", value: "192.0.2.5", priority: null }, 200],
+        [{ value: "192.0.2.6" }, { value: "192.0.2.6" }, 200],
         [
           { type: "SRV", name: "_sip._tcp", value: "sip.example.com", priority: 1, weight: 2, port: 3 },
           { type: "SRV", priority: 1, weight: 2, port: 3, target: "sip.example.com" },

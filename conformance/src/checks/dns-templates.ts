@@ -136,7 +136,7 @@ export default defineChecks([
   {
     id: "templates.variables-checked-by-type",
     title:
-      "A variable not of its type (hostname, ipv4, email, spf_mechanisms, text with enum, pattern and max_length) or unknown to the template answers 422 validation_error naming variables.<name>, creating nothing",
+      "A variable not of its type (hostname, ipv4, email, spf_mechanisms, text with enum, pattern and max_length; an empty value too_short) or unknown to the template answers 422 validation_error naming variables.<name>, creating nothing",
     needs,
     operations,
     async run(context) {
@@ -145,6 +145,7 @@ export default defineChecks([
       const cases: Array<[string, Record<string, string>, string, string]> = [
         ["web-host", { ip: "not-an-ip" }, "variables.ip", "invalid_format"],
         ["web-host", { ip: "192.0.2.1 ~all" }, "variables.ip", "invalid_format"],
+        ["web-host", { ip: "" }, "variables.ip", "too_short"],
         ["web-host", { ip: "192.0.2.10", colour: "blue" }, "variables.colour", "invalid_value"],
         ["microsoft-365", { mx_host: "localhost" }, "variables.mx_host", "invalid_format"],
         ["microsoft-365", { mx_host: "mail example.com" }, "variables.mx_host", "invalid_format"],
@@ -155,6 +156,14 @@ export default defineChecks([
         ["spf-dmarc", { report_email: "a,b@example.net" }, "variables.report_email", "invalid_format"],
         ["spf-dmarc", { report_email: "d@example.net; p=none" }, "variables.report_email", "invalid_format"],
         ["spf-dmarc", { report_email: "not-an-email" }, "variables.report_email", "invalid_format"],
+        ["spf-dmarc", { report_email: "@example.net" }, "variables.report_email", "invalid_format"],
+        ["spf-dmarc", { report_email: `${"l".repeat(65)}@example.net` }, "variables.report_email", "invalid_format"],
+        [
+          "spf-dmarc",
+          { report_email: `${"l".repeat(60)}@${"h".repeat(63)}.${"h".repeat(63)}.${"h".repeat(62)}.net` },
+          "variables.report_email",
+          "invalid_format",
+        ],
         ["spf-dmarc", { ...email, spf_include: "all" }, "variables.spf_include", "invalid_format"],
         ["spf-dmarc", { ...email, spf_include: "ptr" }, "variables.spf_include", "invalid_format"],
         ["spf-dmarc", { ...email, spf_include: "redirect=_spf.example.net" }, "variables.spf_include", "invalid_format"],
@@ -177,6 +186,12 @@ export default defineChecks([
         );
       expect(await zoneOf(context, domain.id)).toEqual([]);
       // At the bounds of its type a value is accepted.
+      const longLocal = await ownDomain(context, "tvl");
+      expectStatus(
+        await apply(context, longLocal.id, { template_id: "spf-dmarc", variables: { report_email: `${"l".repeat(64)}@example.net` } }),
+        201,
+        "an e-mail address whose local part has 64 characters",
+      );
       await expectDocumentedRecords(
         context,
         {

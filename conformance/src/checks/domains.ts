@@ -1,6 +1,7 @@
 /** A user's domains: read-your-write after registration, the meaning of each field, settings, not found, expiry. */
 import { expect } from "expect";
 import { defineChecks } from "../check.js";
+import { announcedStatuses, eventsOfType } from "./events-support.js";
 import {
   advanceTo,
   cents,
@@ -19,7 +20,7 @@ import {
   tldCatalogue,
   totalSpent,
 } from "./domains-support.js";
-import { expectAnswer } from "./expectations.js";
+import { expectAnswer, expectStatus } from "./expectations.js";
 
 /** The fields a list item shares with the detail (the description: the detail is the list item minus dns_records_count, plus more). */
 const SHARED_FIELDS = ["id", "name", "status", "purchased_at", "expires_at", "auto_renew", "registrar"] as const;
@@ -34,6 +35,7 @@ export default defineChecks([
       needsDomainDetails(context);
       const user = await newUser(context);
       const created = await newDomain(context, user, { years: 2, auto_renew: false, whois_privacy: false });
+      expect(created.id).toMatch(/^dom_./);
       const detail = await getDomain(context, created.id);
       expect(detail).toMatchObject({
         id: created.id,
@@ -198,9 +200,10 @@ export default defineChecks([
   },
   {
     id: "domains.expiry-follows-auto-renew",
-    title: "when expires_at passes, a domain with auto_renew is renewed for a year and charged; without, it becomes expired",
+    title:
+      "when expires_at passes, a domain with auto_renew is renewed for a year and charged (domain.renewed); without, it becomes expired (domain.expired)",
     needs: ["state", "sandbox"],
-    operations: [...SANDBOX_DOMAINS, ...SANDBOX_CLOCK],
+    operations: [...SANDBOX_DOMAINS, ...SANDBOX_CLOCK, "listEvents", "setSandboxDomainStatus", "renewDomain"],
     // Moves the partner's clock past a year: sessions and registrations of other checks fall due.
     destructive: true,
     async run(context) {
@@ -208,6 +211,13 @@ export default defineChecks([
       const user = await newUser(context);
       const renewing = await newDomain(context, user, { years: 1, auto_renew: true });
       const lapsing = await newDomain(context, user, { years: 1, auto_renew: false });
+      // Only an active domain expires or renews; a suspended one keeps its status and its past expires_at.
+      const suspended = await newDomain(context, user, { years: 1, auto_renew: false });
+      expectStatus(
+        await context.api.call("setSandboxDomainStatus", { path: { domain_id: suspended.id }, body: { status: "suspended" } }),
+        200,
+        "suspending a domain",
+      );
       const spentBefore = await totalSpent(context, user);
       const justBefore = new Date(new Date(renewing.expires_at).getTime() - DAY_MS);
       await advanceTo(context, justBefore);
@@ -224,6 +234,34 @@ export default defineChecks([
       expect(await totalSpent(context, user)).toBe(spentBefore + cents(renewed.pricing.renewal_price));
       const expiredList = await domainsOf(context, user, { status: "expired" });
       expect(expiredList.domains.map((domain: any) => domain.id)).toEqual([lapsing.id]);
+      const renewals = (await eventsOfType(context, "domain.renewed", 100, 3)).filter((event) => event.data?.id === renewing.id);
+      expect(renewals.map((event) => Date.parse(event.data.expires_at))).toEqual([Date.parse(renewed.expires_at)]);
+      expect(await announcedStatuses(context, lapsing.id, "domain.expired")).toEqual(["expired"]);
+      expect(await announcedStatuses(context, renewing.id, "domain.expired")).toEqual([]);
+      expect(await getDomain(context, suspended.id)).toMatchObject({ status: "suspended", expires_at: suspended.expires_at });
+      // The sandbox's set-status moves an expires_at still ahead to now; one already past stays.
+      const setExpired = await context.api.call("setSandboxDomainStatus", {
+        path: { domain_id: suspended.id },
+        body: { status: "expired" },
+      });
+      expectAnswer(
+        setExpired,
+        200,
+        { status: "expired", expires_at: suspended.expires_at },
+        "setting expired a domain whose expires_at passed",
+      );
+      // Renewed after it expired, a domain runs from the renewal, not from its past expires_at.
+      const beforeRenewal = await sandboxNow(context);
+      const renewal = await context.api.call("renewDomain", { path: { domain_id: lapsing.id }, body: { years: 1 } });
+      expectAnswer(renewal, 200, undefined, "renewing a domain expired for a day");
+      const afterRenewal = await sandboxNow(context);
+      const yearAfter = (at: Date) => new Date(new Date(at).setUTCFullYear(at.getUTCFullYear() + 1));
+      expectWithin(
+        renewal.body.expires_at,
+        new Date(yearAfter(beforeRenewal).getTime() - 1000),
+        yearAfter(afterRenewal),
+        "expires_at of a lapsed domain renewed",
+      );
     },
   },
 ]);

@@ -94,14 +94,22 @@ export default defineChecks([
   },
   {
     id: "embed.sessions-per-user-bounded",
-    title: "a user keeps at most 50 login sessions and 50 browser sessions: one more of either ends the oldest, and only it",
+    title:
+      "a user keeps at most 50 login sessions and 50 browser sessions: one more of either ends the oldest, and only it; a browser session ends with the login session it came from",
     needs: ["state"],
     async run(context) {
       const { user, loginUrl: oldest } = await newLoginUrl(context, "embed_bounded");
+      const openedFromOldest = await openLoginUrl(oldest, "opening the user's first login_url");
       const second = (await setUp(context.api, "createUserSession", { body: { user_identifier: user } })).login_url as string;
       const openings = [await openLoginUrl(second, "opening the user's second login_url")];
       for (let n = 3; n <= SESSIONS_PER_USER + 1; n++) await setUp(context.api, "createUserSession", { body: { user_identifier: user } });
       expectRefusedPage(await openEmbedPage(oldest), ENDED_TOKEN, `the first of ${SESSIONS_PER_USER + 1} login_urls of one user`);
+      // The embedded interface the ended login_url opened ends with it.
+      expectRefusedPage(
+        await openEmbedPage(openedFromOldest.page, openedFromOldest.cookie),
+        ENDED_COOKIE,
+        "the browser session opened by the login_url that more login_urls ended",
+      );
       openings.push(await openLoginUrl(second, `the second of ${SESSIONS_PER_USER + 1} login_urls of one user`));
       while (openings.length < SESSIONS_PER_USER + 1) openings.push(await openLoginUrl(second, "opening a login_url again"));
       const [first, next] = openings;

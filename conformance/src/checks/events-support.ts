@@ -211,3 +211,12 @@ export async function eventsOfType(context: CheckContext, type: string, limit = 
   }
   return events;
 }
+
+/** The `data.status` of a domain's events of `type`, oldest first: what its status changes announced. */
+export async function announcedStatuses(context: CheckContext, domainId: string, type: string): Promise<string[]> {
+  const events = await eventsOfType(context, type, 100, 3);
+  return events
+    .filter((event) => event.data?.id === domainId)
+    .reverse()
+    .map((event) => event.data.status);
+}

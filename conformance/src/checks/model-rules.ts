@@ -44,7 +44,7 @@ export default defineChecks([
   {
     id: "model.spf-mechanisms-as-documented",
     title:
-      "spf-dmarc's spf_include takes every documented mechanism within its bounds (ip6 with /0-128, a and mx with /cidr4 and //cidr6) and refuses the same forms out of bounds with 422 invalid_format",
+      "spf-dmarc's spf_include takes every documented mechanism within its bounds (ip6 with /0-128, a and mx with /cidr4 and //cidr6, ten lookups) and refuses the same forms out of bounds (leading zeros, a missing or misplaced part, an eleventh lookup) with 422 invalid_format",
     needs: ["state", "sandbox"],
     operations: ["applyDnsTemplate", "listDomainDnsRecords"],
     async run(context) {
@@ -64,6 +64,12 @@ export default defineChecks([
         "mx//129",
         "include:_spf.example.net/24",
         "mx  a",
+        "ip4:192.0.2.0/024",
+        "ip4:192.0.2.0//64",
+        "a:not..a.host",
+        "exists",
+        "exists:example.net/24",
+        Array.from({ length: 11 }, (_, i) => `a:h${i}.example.net`).join(" "),
       ])
         expectCoded(await apply(refusedOn.id, spfInclude), 422, "validation_error", "variables.spf_include", "invalid_format", spfInclude);
       expect(await zoneOf(context, refusedOn.id)).toEqual([]);
@@ -71,6 +77,8 @@ export default defineChecks([
         "ip6:2001:db8::/32 ip6:2001:db8::1",
         "-ip4:192.0.2.0/24 ?a:mail.example.net/24//64 ~mx//128",
         "ip6:::1/0 ip4:0.0.0.0/0",
+        // Ten DNS lookups (a, mx, include, exists) are the most; ip4 and ip6 look nothing up.
+        `${Array.from({ length: 9 }, (_, i) => `include:s${i}.x.net`).join(" ")} exists:e.x.net ip4:192.0.2.1 ip6:2001:db8::1`,
       ]) {
         const domain = await ownDomain(context, "spfa");
         const result = await apply(domain.id, spfInclude);
@@ -134,29 +142,32 @@ export default defineChecks([
   {
     id: "model.change-set-update-keeps-or-derives-priority",
     title:
-      "a change set's update keeps what it omits (an MX's priority when only ttl changes) and an SRV's new content brings its priority; a delete by name alone, type alone, or an id with a name or a type is invalid_value",
+      "a change set's update keeps what it omits (an MX's priority when its ttl or content changes) and an SRV's new content brings its priority; a delete by name alone, type alone, or an id with a name or a type is invalid_value",
     needs: ["state", "sandbox"],
     operations: ["applyDnsChangeSet", "listDomainDnsRecords"],
     async run(context) {
       const domain = await ownDomain(context, "csprio");
       const change = (body: Record<string, unknown>) => context.api.call("applyDnsChangeSet", { path: { domain_id: domain.id }, body });
       const mx = await seedD(context, domain.id, { type: "MX", name: "@", content: "mail.example.com", priority: 10 });
+      const backup = await seedD(context, domain.id, { type: "MX", name: "@", content: "backup.example.com", priority: 20 });
       const srv = await seedD(context, domain.id, { type: "SRV", name: "_sip._tcp", content: "5 1 5060 sip.example.com" });
       const applied = await change({
         updates: [
           { id: mx.id, ttl: 600 },
+          { id: backup.id, content: "mx2.example.com" },
           { id: srv.id, content: "20 1 5060 sip.example.com" },
         ],
       });
       expectConforming(applied);
-      expectStatus(applied, 200, "updating an MX's ttl and an SRV's content without priority");
+      expectStatus(applied, 200, "updating an MX's ttl, another MX's content and an SRV's content, without priority");
       const zone = await zoneOf(context, domain.id);
       const shown = (id: string) => {
         const record = zone.find((r) => r.id === id);
         return record && { content: record.content, ttl: record.ttl, priority: record.priority };
       };
-      expect({ mx: shown(mx.id), srv: shown(srv.id) }).toEqual({
+      expect({ mx: shown(mx.id), backup: shown(backup.id), srv: shown(srv.id) }).toEqual({
         mx: { content: "mail.example.com", ttl: 600, priority: 10 },
+        backup: { content: "mx2.example.com", ttl: backup.ttl, priority: 20 },
         srv: { content: "20 1 5060 sip.example.com", ttl: srv.ttl, priority: 20 },
       });
       for (const remove of [{ name: "@" }, { type: "MX" }, { id: mx.id, name: "@" }, { id: mx.id, type: "MX" }]) {

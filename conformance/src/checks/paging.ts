@@ -78,6 +78,55 @@ export default defineChecks([
           .sort(),
       );
       for (const page of active.pages) if (page.body.total !== undefined) expect(page.body.total).toBe(domains.length - 1);
+
+      // A cursor continues its own list: not another user's, nor the same user's with another status.
+      const invalidCursor = { error: "validation_error", details: { field: "cursor", code: "invalid_cursor" } };
+      const { user: otherUser } = await userWithDomains(context, 1);
+      const firstPage = await context.api.call("listUserDomains", { path, query: { limit: 1 } });
+      expectAnswer(firstPage, 200);
+      const cursor = firstPage.body.next_cursor;
+      expectAnswer(
+        await context.api.call("listUserDomains", { path: { user_identifier: otherUser }, query: { limit: 1, cursor } }),
+        400,
+        invalidCursor,
+        "a cursor of another user's list",
+      );
+      expectAnswer(
+        await context.api.call("listUserDomains", { path, query: { limit: 1, cursor: active.pages[0]!.body.next_cursor } }),
+        400,
+        invalidCursor,
+        "a cursor of the active domains' list sent without the status",
+      );
+      expectAnswer(
+        await context.api.call("listUserDomains", { path, query: { limit: 1, cursor, status: "active" } }),
+        400,
+        invalidCursor,
+        "a cursor of the whole list sent with a status",
+      );
+    },
+  },
+  {
+    id: "paging.user-domains-cursor-without-limit",
+    title: "a user's domain list continued by a cursor without limit comes in pages of 100, not the whole rest",
+    needs: ["state", "sandbox"],
+    // Registering in the sandbox is exempt from the rate limits: the 102 domains cost no budget.
+    operations: ["listUserDomains", "createSandboxDomain"],
+    async run(context) {
+      const { user, domains } = await userWithDomains(context, 102);
+      const path = { user_identifier: user };
+      const first = await context.api.call("listUserDomains", { path, query: { limit: 1 } });
+      expectAnswer(first, 200);
+      const rest = await context.api.call("listUserDomains", { path, query: { cursor: first.body.next_cursor } });
+      expectAnswer(rest, 200, undefined, "the list continued by a cursor alone");
+      expect(rest.body.domains).toHaveLength(100);
+      expect(rest.body.next_cursor).toEqual(expect.any(String));
+      const last = await context.api.call("listUserDomains", { path, query: { cursor: rest.body.next_cursor } });
+      expectAnswer(last, 200);
+      const whole = await context.api.call("listUserDomains", { path });
+      expectAnswer(whole, 200);
+      expect(whole.body.domains).toHaveLength(domains.length);
+      expectSameList([...first.body.domains, ...rest.body.domains, ...last.body.domains], whole.body.domains, byId, "the three pages");
+      expect(last.body.next_cursor ?? null).toBeNull();
     },
   },
   {

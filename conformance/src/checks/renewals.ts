@@ -113,7 +113,8 @@ export default defineChecks([
   },
   {
     id: "renewals.registration-never-ends-beyond-ten-years",
-    title: "a renewal that would end more than 10 years from now gives 422 unprocessable_entity and changes nothing; up to 10 is accepted",
+    title:
+      "a renewal that would end more than 10 years from now gives 422 unprocessable_entity (years, out_of_range) and changes nothing; up to 10 is accepted",
     needs: ["state", "sandbox"],
     operations: SANDBOX_DOMAINS,
     async run(context) {
@@ -126,8 +127,8 @@ export default defineChecks([
         await renew(context, domain.id, { years: 10 }),
         422,
         "unprocessable_entity",
-        undefined,
-        undefined,
+        "out_of_range",
+        "years",
         "years 10 on a 1-year registration",
       );
       await expectUnchanged(context, domain, user, spent, "a renewal beyond ten years");
@@ -139,8 +140,8 @@ export default defineChecks([
         await renew(context, domain.id, { years: 1 }),
         422,
         "unprocessable_entity",
-        undefined,
-        undefined,
+        "out_of_range",
+        "years",
         "a year more at ten years ahead",
       );
       await expectUnchanged(context, atCap, user, spent + cents(nine.body.renewal_cost), "a renewal at the cap");
@@ -156,7 +157,7 @@ export default defineChecks([
   },
   {
     id: "renewals.pending-or-suspended-refused",
-    title: "renewing a pending or suspended domain gives 409 conflict and charges nothing",
+    title: "renewing a pending or suspended domain gives 409 conflict (status, invalid_status) and charges nothing",
     needs: ["state", "sandbox"],
     operations: [...SANDBOX_DOMAINS, "setSandboxDomainStatus"],
     async run(context) {
@@ -167,7 +168,14 @@ export default defineChecks([
         const set = await context.api.call("setSandboxDomainStatus", { path: { domain_id: domain.id }, body: { status } });
         expectAnswer(set, 200, { status });
         const spent = await totalSpent(context, user);
-        expectError(await renew(context, domain.id, { years: 1 }), 409, "conflict", undefined, undefined, `renewing a ${status} domain`);
+        expectError(
+          await renew(context, domain.id, { years: 1 }),
+          409,
+          "conflict",
+          "invalid_status",
+          "status",
+          `renewing a ${status} domain`,
+        );
         await expectUnchanged(context, set.body, user, spent, `renewing a ${status} domain`);
       }
     },

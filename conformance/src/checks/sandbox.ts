@@ -16,6 +16,7 @@ import {
   tldCatalogue,
   totalSpent,
 } from "./domains-support.js";
+import { announcedStatuses } from "./events-support.js";
 import { expectAnswer } from "./expectations.js";
 
 /** The schema's bound of one advance: ten years of 365.25 days, in seconds. */
@@ -71,7 +72,8 @@ export default defineChecks([
   },
   {
     id: "sandbox.register-refuses-what-cannot-be-registered",
-    title: "registering for an unknown user gives 404 not_found; a name already registered gives 409 conflict; nothing is charged",
+    title:
+      "registering for an unknown user gives 404 not_found; a name already registered gives 409 conflict (domain_name, not_available); nothing is charged",
     needs: ["state", "sandbox"],
     operations: SANDBOX_DOMAINS,
     async run(context) {
@@ -89,8 +91,8 @@ export default defineChecks([
         await register({ user_identifier: other, domain_name: domain.name }),
         409,
         "conflict",
-        undefined,
-        undefined,
+        "not_available",
+        "domain_name",
         "a name already registered",
       );
       expect(await totalSpent(context, other)).toBe(spent);
@@ -100,9 +102,9 @@ export default defineChecks([
   {
     id: "sandbox.set-status-moves-status-and-dates",
     title:
-      "setting a status reads back; expired moves expires_at to now, active from expired one year ahead; the same status changes nothing",
+      "setting a status reads back and is announced (domain.expired or domain.updated); expired moves expires_at to now, active from expired one year ahead; the same status changes nothing",
     needs: ["state", "sandbox"],
-    operations: [...SANDBOX_DOMAINS, ...SANDBOX_CLOCK, "setSandboxDomainStatus"],
+    operations: [...SANDBOX_DOMAINS, ...SANDBOX_CLOCK, "setSandboxDomainStatus", "listEvents"],
     async run(context) {
       needsDomainDetails(context);
       const user = await newUser(context);
@@ -128,6 +130,11 @@ export default defineChecks([
         new Date(new Date(afterActive).setUTCFullYear(afterActive.getUTCFullYear() + 1)),
         "expires_at of an expired domain set active",
       );
+      // Each change is announced once: domain.expired when it expired, domain.updated otherwise.
+      expect({
+        "domain.updated": await announcedStatuses(context, domain.id, "domain.updated"),
+        "domain.expired": await announcedStatuses(context, domain.id, "domain.expired"),
+      }).toEqual({ "domain.updated": ["pending", "suspended", "active", "active"], "domain.expired": ["expired"] });
       expectError(
         await context.api.call("setSandboxDomainStatus", {
           path: { domain_id: context.unique("dom_missing") },

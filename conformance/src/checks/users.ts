@@ -193,7 +193,7 @@ export default defineChecks([
   {
     id: "users.list-sorted",
     title:
-      "list users is ordered by sort (created_at, last_login, domain_count) in order (desc by default), ties by user_identifier ascending; other values are 400",
+      "list users is ordered by sort (created_at, last_login, domain_count) in order (desc by default), ties by user_identifier ascending; other values, a bad offset or limit and unknown parameters are 400 naming the parameter",
     needs: ["state"],
     operations: ["listUsers"],
     async run(context) {
@@ -230,28 +230,53 @@ export default defineChecks([
             );
         }
       }
-      const refused: Array<Record<string, string | number>> = [{ sort: "email" }, { order: "up" }, { offset: -1 }];
-      for (const query of refused)
-        expectError(await api.call("listUsers", { query }), 400, "validation_error", undefined, JSON.stringify(query));
+      const refused: Array<Record<string, string | number>> = [
+        { sort: "email" },
+        { order: "up" },
+        { offset: -1 },
+        { limit: "ten" },
+        { page: 2 },
+      ];
+      for (const query of refused) {
+        const result = await api.call("listUsers", { query });
+        // The parameter refused is named, with a code saying why.
+        expectError(result, 400, "validation_error", { field: Object.keys(query)[0]! }, JSON.stringify(query));
+        expect(typeof result.body.details.code).toBe("string");
+      }
     },
   },
   {
     id: "users.locale",
-    title: "a session's locale is a well-formed BCP 47 tag (201) or refused with 422 validation_error invalid_format on field locale",
+    title:
+      "a session's locale is a well-formed BCP 47 tag (201) or refused with 422 validation_error invalid_format on field locale (too_short for one letter), creating no user",
     needs: ["state"],
     async run(context) {
       const { api } = context;
       const user = uniqueUser(context, "locale");
       for (const locale of ["de", "de-CH", "en-GB"])
         expectAnswer(await api.call("createUserSession", { body: { user_identifier: user, locale } }), 201, {}, `locale ${locale}`);
-      for (const locale of ["en_GB", "de-", "deutsch-schweiz-", "de-DE-1996-1996"])
+      const refusedUser = uniqueUser(context, "bad_locale");
+      const refused: Array<[string, string]> = [
+        ...["en_GB", "de-", "deutsch-schweiz-", "de-DE-1996-1996", "english", "en-a-b"].map(
+          (locale) => [locale, "invalid_format"] as [string, string],
+        ),
+        ["x", "too_short"],
+      ];
+      for (const [locale, code] of refused)
         expectError(
-          await api.call("createUserSession", { body: { user_identifier: user, locale } }),
+          await api.call("createUserSession", { body: { user_identifier: refusedUser, locale } }),
           422,
           "validation_error",
-          { field: "locale", code: "invalid_format" },
+          { field: "locale", code },
           `locale ${JSON.stringify(locale)}`,
         );
+      expectError(
+        await api.call("getUser", { path: { user_identifier: refusedUser } }),
+        404,
+        "not_found",
+        undefined,
+        "a refused locale creates no user",
+      );
     },
   },
   {

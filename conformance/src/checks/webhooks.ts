@@ -97,24 +97,32 @@ export default defineChecks([
   {
     id: "webhooks.registration-rules",
     title:
-      "an endpoint's secret is shown only on creation; non-public addresses are refused with 422 non_public_address; at most 16 endpoints; a deleted endpoint is gone",
+      "an endpoint's secret is shown only on creation; non-public addresses are refused with 422 non_public_address (other schemes, non-URLs invalid_format, credentials invalid_value), registering nothing; at most 16 endpoints; a deleted endpoint is gone",
     needs: ["state"],
     operations: ["createWebhookEndpoint", "getWebhookEndpoint", "listWebhookEndpoints", "deleteWebhookEndpoint"],
     async run(context) {
       const { api } = context;
-      for (const url of [
-        "http://10.1.2.3/hooks",
-        "http://169.254.169.254/latest",
-        "http://[::ffff:192.168.0.1]/hooks",
-        "https://metadata.google.internal/x",
-      ]) {
+      const refusedUrls: Array<[string, string]> = [
+        ["http://10.1.2.3/hooks", "non_public_address"],
+        ["http://169.254.169.254/latest", "non_public_address"],
+        ["http://[::ffff:192.168.0.1]/hooks", "non_public_address"],
+        ["http://[fd00::1]/hooks", "non_public_address"],
+        ["https://metadata.google.internal/x", "non_public_address"],
+        // Not a receiver's address at all, or one carrying credentials.
+        ["ftp://example.com/hooks", "invalid_format"],
+        ["not a url", "invalid_format"],
+        ["https://user:pass@example.com/hooks", "invalid_value"],
+      ];
+      for (const [url, code] of refusedUrls) {
         const refused = await api.call("createWebhookEndpoint", { body: { url } });
-        expectAnswer(refused, 422, { details: { code: "non_public_address" } }, `registering ${url}`);
+        expectAnswer(refused, 422, { error: "validation_error", details: { field: "url", code } }, `registering ${url}`);
       }
       const made: string[] = [];
       try {
         const listed = await api.call("listWebhookEndpoints");
         expectAnswer(listed, 200);
+        const registered = listed.body.endpoints.map((endpoint: { url: string }) => endpoint.url);
+        expect(registered.filter((url: string) => refusedUrls.some(([refused]) => refused === url))).toEqual([]);
         for (const endpoint of listed.body.endpoints) expect(endpoint.secret).toBeUndefined();
         for (let count = listed.body.endpoints.length; count < 16; count++) {
           const created = await api.call("createWebhookEndpoint", {

@@ -152,44 +152,30 @@ describe("POST /api/v1/domains/{domain_id}/dns", () => {
     expect(data).toMatchObject(change);
   });
 
+  // The contents refused here and not listed: the kit's dns.content-by-type and dns.txt-strings.
   it.each([
     ["TXT", "x".repeat(255), 201],
     ["TXT", `"${"a".repeat(200)}" "${"b".repeat(200)}"`, 201],
     ["TXT", `"${"a".repeat(255)}" "${"b".repeat(255)}"`, 201],
-    ["TXT", "x".repeat(256), 422],
-    ["TXT", `"${"a".repeat(256)}" "b"`, 422],
-    ["TXT", `"a" "${"b".repeat(256)}"`, 422],
     ["AAAA", "2001:db8::1", 201],
     ["AAAA", "2001:0db8:0000:0000:0000:0000:0000:0001", 201],
-    ["AAAA", "::ffff:192.0.2.1", 422],
-    ["AAAA", "::192.0.2.1", 422],
-    ["AAAA", "2001:db8::g", 422],
     ["AAAA", "2001:db8:::1", 422],
-    ["AAAA", "192.0.2.1", 422],
     ["SRV", "0 0 65535 sip.example.com", 201],
     ["SRV", "10 60 5060 .", 201],
-    ["SRV", "0 0 65536 sip.example.com", 422],
     ["SRV", "65536 0 5060 sip.example.com", 422],
-    ["SRV", "10 60 5060", 422],
-    ["SRV", "10 60 5060 sip.example.com extra", 422],
-    ["SRV", "-1 60 5060 sip.example.com", 422],
-    ["SRV", "10 60 5060 not_a_host", 422],
     ["CNAME", "target.example.net", 201],
-    ["CNAME", "not a host", 422],
     ["CNAME", "203.0.113.10.", 201],
     ["NS", "ns1.example.net", 201],
-    ["NS", "ns1", 422],
   ])("answers a %s record with content %j with %i", async (type, content, status) => {
     const { response } = await createD({ type: type as DCreate["type"], name: "_sip._tcp", content });
     expect(response.status).toBe(status);
     expect(await listD()).toHaveLength(status === 201 ? 1 : 0);
   });
 
+  // Priorities -1 and 65536: the kit's dns.mx-and-srv-priority.
   it.each([
     [65535, 201],
     [0, 201],
-    [65536, 422],
-    [-1, 422],
   ])("answers an MX priority of %i with %i", async (priority, status) => {
     const { response } = await createD({ type: "MX", name: "@", content: "mail.example.com", priority });
     expect(response.status).toBe(status);
@@ -213,12 +199,6 @@ describe("POST /api/v1/domains/{domain_id}/dns", () => {
     expect(response.status).toBe(400);
     expect(error).toEqual(expected);
     expect(await listD()).toEqual([]);
-  });
-
-  it("refuses an unknown type with 422", async () => {
-    const { error, response } = await createD({ type: "PTR", name: "www", content: "host.example.net" } as never);
-    expect(response.status).toBe(422);
-    expect(error).toMatchObject({ error: "validation_error", details: { field: "type", code: "invalid_value" } });
   });
 
   it("refuses an identical record with 409 duplicate_record", async () => {
@@ -602,59 +582,6 @@ describe("POST /api/v1/domains/{domain_id}/dns/bulk", () => {
     expect(error).toEqual(coded(422, "records must NOT have fewer than 1 items", "records", "too_short"));
   });
 
-  it.each([
-    ["records missing", {}, 400, "records", "missing_required_field"],
-    ["records not a list", { records: { type: "A" } }, 400, "records", "invalid_type"],
-    [
-      "a record with an unknown field",
-      {
-        records: [
-          { type: "A", name: "www", content: "203.0.113.10" },
-          { type: "A", name: "web", content: "203.0.113.10", value: "x" },
-        ],
-      },
-      400,
-      "records.1.value",
-      "unknown_field",
-    ],
-    [
-      "a record without content",
-      {
-        records: [
-          { type: "A", name: "www", content: "203.0.113.10" },
-          { type: "A", name: "web" },
-        ],
-      },
-      400,
-      "records.1.content",
-      "missing_required_field",
-    ],
-    [
-      "a record with a ttl out of range",
-      {
-        records: [
-          { type: "A", name: "www", content: "203.0.113.10" },
-          { type: "A", name: "web", content: "203.0.113.10", ttl: 10 },
-        ],
-      },
-      422,
-      "records.1.ttl",
-      "out_of_range",
-    ],
-    [
-      "an unknown field beside records",
-      { records: [{ type: "A", name: "www", content: "203.0.113.10" }], replace: true },
-      400,
-      "replace",
-      "unknown_field",
-    ],
-  ])("refuses the whole request for %s and creates nothing", async (_label, body, status, field, code) => {
-    const { error, response } = await s.api.POST("/api/v1/domains/{domain_id}/dns/bulk", { ...domainPath(), body: body as never });
-    expect(response.status).toBe(status);
-    expect(error).toMatchObject({ error: "validation_error", details: { field, code } });
-    expect(await listD()).toEqual([]);
-  });
-
   it("answers 404 for an unknown domain", async () => {
     const { error, response } = await bulk([{ type: "A", name: "www", content: "203.0.113.10" }], "dom_nope");
     expect(response.status).toBe(404);
@@ -756,22 +683,6 @@ describe("POST /api/v1/domains/{domain_id}/dns/template", () => {
       expect(await listD()).toEqual([]);
     },
   );
-
-  it.each([
-    [
-      "a policy outside its list",
-      { template_id: "spf-dmarc", variables: { report_email: "d@adalovelace.com", policy: "block" } },
-      "variables.policy",
-    ],
-    ["an ip that is not an IPv4 address", { template_id: "web-host", variables: { ip: "not-an-ip" } }, "variables.ip"],
-    ["an unknown template", { template_id: "cpanel" }, "template_id"],
-    ["an empty variable value", { template_id: "web-host", variables: { ip: "" } }, "variables.ip"],
-  ])("refuses %s with 422 and creates nothing", async (_label, body, field) => {
-    const { error, response } = await apply(body as never);
-    expect(response.status).toBe(422);
-    expect(error).toMatchObject({ error: "validation_error", details: { field } });
-    expect(await listD()).toEqual([]);
-  });
 
   it("refuses applying the same template twice with 409 and creates nothing new", async () => {
     await apply({ template_id: "web-host", variables: { ip: "203.0.113.10" } });

@@ -114,9 +114,9 @@ describe("GET /api/v1/users/{user_identifier}/domains, paged and filtered", () =
     expect(error).toMatchObject({ error: "validation_error", details: { field: "cursor", code: "invalid_cursor" } });
   });
 
-  it("refuses a limit outside 1 to 100 and an unknown status with 400", async () => {
-    for (const query of [{ limit: 0 }, { limit: 101 }, { status: "gone" }] as Array<Record<string, string | number>>)
-      expect((await list(query)).response.status).toBe(400);
+  // A limit outside 1 to 100: the kit's paging.user-domains-by-cursor.
+  it("refuses an unknown status with 400", async () => {
+    expect((await list({ status: "gone" })).response.status).toBe(400);
   });
 });
 
@@ -207,12 +207,11 @@ describe("POST /api/v1/domains/{domain_id}/renew", () => {
     expect(s.outbox.events.at(-1)!.type).toBe("domain.renewed");
   });
 
+  // years 0 and 11, whatever the domain: the kit's renewals.years-outside-one-to-ten-refused.
   it.each([
-    [0, 422],
     [1, 200],
     [9, 200],
     [10, 422],
-    [11, 422],
   ])("answers years=%i for a domain registered one year ahead with %i (at most 10 years ahead)", async (years, status) => {
     const { response } = await s.api.POST("/api/v1/domains/{domain_id}/renew", { ...path(), body: { years } });
     expect(response.status).toBe(status);
@@ -241,12 +240,6 @@ describe("POST /api/v1/domains/{domain_id}/renew", () => {
     const { error, response } = await s.api.POST("/api/v1/domains/{domain_id}/renew", { ...path(), body: { years: 1 } });
     expect(response.status).toBe(409);
     expect(error).toMatchObject({ error: "conflict", details: { code: "invalid_status" } });
-  });
-
-  it("refuses a missing or mistyped years with 400", async () => {
-    expect((await s.api.POST("/api/v1/domains/{domain_id}/renew", { ...path(), body: {} as never })).response.status).toBe(400);
-    expect((await s.api.POST("/api/v1/domains/{domain_id}/renew", { ...path(), body: { years: "2" } as never })).response.status).toBe(400);
-    expect((await s.api.POST("/api/v1/domains/{domain_id}/renew", { ...path(), body: { years: 1.5 } as never })).response.status).toBe(400);
   });
 
   it("answers 403 for another partner's domain and 404 for an unknown one", async () => {

@@ -22,12 +22,10 @@ describe("authentication", () => {
     },
   );
 
+  // A key without the Bearer scheme, under Basic, or an empty bearer: the kit's auth.malformed-header-refused.
   it.each([
     ["an unknown key", "Bearer sk_sandbox_unknown0000000000000000000000"],
     ["a production key on the sandbox", "Bearer sk_live_partnerAkey000000000000000000"],
-    ["a key without the Bearer scheme", PARTNER_A_KEY],
-    ["a Basic credential", "Basic dXNlcjpwYXNz"],
-    ["an empty bearer", "Bearer "],
     ["a key with odd characters", "Bearer sk_sandbox_' OR 1=1"],
   ])("refuses %s with 401", async (_label, authorization) => {
     const response = await fetch(`${s.baseUrl}/api/v1/health`, { headers: { Authorization: authorization } });

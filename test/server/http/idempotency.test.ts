@@ -159,10 +159,9 @@ describe("what takes no key", () => {
     expect([otherPartner.status, otherPartner.headers.get("Idempotent-Replayed")]).toEqual([201, null]);
   });
 
+  // A key of 256 characters or with a space: the kit's idempotency.key-bounds.
   it.each([
     ["empty", ""],
-    ["256 characters", "k".repeat(256)],
-    ["a space", "two words"],
     ["a character outside ASCII", "clé"],
   ])("refuses a key that is %s with 400, naming the header", async (_what, key) => {
     const answer = await fetch(`${s.baseUrl}/api/v1/domains/${domainId}/renew`, {

@@ -59,17 +59,14 @@ describe("the sandbox clock", () => {
     expect((data as { expires_at: string }).expires_at).toBe("2027-01-02T00:00:00Z");
   });
 
+  // seconds 0 or past the maximum, both fields or neither: the kit's sandbox.clock-never-moves-back and sandbox.clock-advance-is-bounded.
   it.each([
     [{ to: NOW }, 422, "to", "invalid_value"],
     [{ to: "2026-11-21T10:00:00Z" }, 422, "to", "invalid_value"],
     [{ to: "2036-11-22T10:00:01Z" }, 422, "to", "out_of_range"],
-    [{ seconds: 0 }, 422, "seconds", "out_of_range"],
-    [{ seconds: 315_576_001 }, 422, "seconds", "out_of_range"],
-    [{ seconds: 60, to: "2027-01-01T00:00:00Z" }, 400, undefined, undefined],
-    [{}, 400, undefined, undefined],
     [{ seconds: "60" }, 400, "seconds", "invalid_type"],
   ])("refuses %j with %i and moves nothing", async (body, status, field, code) => {
-    const { error, response } = await advance(body as { seconds: number });
+    const { error, response } = await advance(body as unknown as { seconds: number });
     expect(response.status).toBe(status);
     expect(error).toMatchObject({ error: "validation_error" });
     if (field) expect(error).toMatchObject({ details: { field, code } });
@@ -124,12 +121,6 @@ describe("the sandbox clock", () => {
       const { data, response } = await advance({ to: "2036-11-21T22:00:00Z" });
       expect(response.status).toBe(200);
       expect(data).toMatchObject({ now: "2036-11-21T22:00:00Z", advanced_seconds: sandboxMaxAdvanceSeconds });
-    });
-
-    it("refuses seconds one beyond the maximum with the validator's 422", async () => {
-      const { error, response } = await advance({ seconds: sandboxMaxAdvanceSeconds + 1 });
-      expect(response.status).toBe(422);
-      expect(error).toMatchObject({ details: { field: "seconds", code: "out_of_range" } });
     });
   });
 

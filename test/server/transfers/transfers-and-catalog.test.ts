@@ -554,7 +554,8 @@ describe("GET /api/v1/domains/availability/{domain_name}", () => {
     expect((await availability(`${"a".repeat(63)}.com`)).response.status).toBe(200);
   });
 
-  it.each([["😀.com"], ["xn--e28h.com"], ["☃.com"], ["xn--n3h.com"]])(
+  // 😀.com and xn--e28h.com: the kit's catalogue.invalid-names-refused.
+  it.each([["☃.com"], ["xn--n3h.com"]])(
     "refuses %j, a name IDNA2008 does not allow, with 422 instead of reporting it available",
     async (name) => {
       const { error, response } = await availability(name);

@@ -100,20 +100,6 @@ describe("webhook endpoints through the API", () => {
     ).toBe(404);
   });
 
-  it.each([
-    ["ftp://example.com/hook", 422, "invalid_format"],
-    ["https://user:pass@example.com/hook", 422, "invalid_value"],
-    ["http://169.254.169.254/latest/meta-data", 422, "non_public_address"],
-    ["http://10.0.0.7/hook", 422, "non_public_address"],
-    ["http://[fd00::1]/hook", 422, "non_public_address"],
-    ["not a url", 422, "invalid_format"],
-  ])("refuses %s with %i %s in the sandbox", async (url, status, code) => {
-    const { error, response } = await s.api.POST("/api/v1/webhook_endpoints", { body: { url } });
-    expect(response.status).toBe(status);
-    expect(error).toMatchObject({ error: "validation_error", details: { field: "url", code } });
-    expect((await s.api.GET("/api/v1/webhook_endpoints")).data!.endpoints).toEqual([]);
-  });
-
   it("allows loopback in the sandbox, for receivers on the partner's own machine", async () => {
     expect((await s.api.POST("/api/v1/webhook_endpoints", { body: { url: "http://localhost:4000/hook" } })).response.status).toBe(201);
     expect((await s.api.POST("/api/v1/webhook_endpoints", { body: { url: "http://[::1]:4000/hook" } })).response.status).toBe(201);
