@@ -19,6 +19,7 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { markdownCell } from "../conformance/src/reports.js";
 import { SANDBOX_BUNDLE_PATHS } from "../generated/deployment.js";
 import { Deadline } from "./lib/deadlines.js";
 import { freePort, lastOutput, NotServingError, waitUntilServing } from "./lib/local-ports.js";
@@ -342,7 +343,6 @@ const percent = (part: number, whole: number) => (whole === 0 ? "-" : `${Math.ro
 
 function markdownReport(results: MutantResult[], seconds: number, chosenSize: number, corpusSize: number): string {
   const judged = results.filter((r) => r.outcome !== "error");
-  const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
   const lines = [
     "# Conformance kit against the mutation corpus",
     "",
@@ -352,7 +352,7 @@ function markdownReport(results: MutantResult[], seconds: number, chosenSize: nu
     `| --- | --- | --- | --- |${values.prism ? " --- |" : ""} ---: |`,
     ...results.map(
       (r) =>
-        `| ${r.mutant.name} | ${cell(r.mutant.description)} | ${LABELS[r.outcome]} | ${cell(r.detail)} |${values.prism ? ` ${r.prism ? (r.prism.detected ? `detected: ${cell(r.prism.violations.slice(0, 2).join("; "))}` : "missed") : "-"} |` : ""} ${r.seconds} |`,
+        `| ${r.mutant.name} | ${markdownCell(r.mutant.description)} | ${LABELS[r.outcome]} | ${markdownCell(r.detail)} |${values.prism ? ` ${r.prism ? (r.prism.detected ? `detected: ${markdownCell(r.prism.violations.slice(0, 2).join("; "))}` : "missed") : "-"} |` : ""} ${r.seconds} |`,
     ),
     "",
     `Kit: ${judged.filter(caught).length} of ${judged.length} detected (${percent(judged.filter(caught).length, judged.length)}).`,

@@ -10,6 +10,7 @@ import { cp, mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promis
 import { createRequire } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
 import { promisify } from "node:util";
+import { npmPack, type PackedPackage } from "./npm-pack.js";
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
@@ -34,20 +35,19 @@ export interface ClientPackageReport {
   problems: string[];
 }
 
-async function command(file: string, args: string[], cwd: string): Promise<{ exitCode: number; output: string; stdout: string }> {
+async function command(file: string, args: string[], cwd: string): Promise<{ exitCode: number; output: string }> {
   try {
     const { stdout, stderr } = await run(file, args, {
       cwd,
       maxBuffer: 16 * 1024 * 1024,
       env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" },
     });
-    return { exitCode: 0, output: stdout + stderr, stdout };
+    return { exitCode: 0, output: stdout + stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
     return {
       exitCode: typeof failed.code === "number" ? failed.code : 1,
       output: `${failed.stdout ?? ""}${failed.stderr ?? ""}`,
-      stdout: failed.stdout ?? "",
     };
   }
 }
@@ -102,15 +102,8 @@ const NO_NODE_TYPES_CONSUMER_TSCONFIG = {
   files: ["consumer.ts"],
 };
 
-export interface PackedClient {
-  /** The .tgz's path, in the work directory, under npm's name for it (partner-api-client-<version>.tgz). */
-  tarball: string;
-  /** Bytes of the .tgz, and of its files unpacked. */
-  size: number;
-  unpackedSize: number;
-  /** Paths inside the package, sorted. */
-  files: string[];
-}
+/** The client's tarball, in the work directory, under npm's name (partner-api-client-<version>.tgz). */
+export type PackedClient = PackedPackage;
 
 /**
  * Builds the client and packs it with npm, in `workDir`: the tarball partners install. Built from a
@@ -130,16 +123,8 @@ export async function packClient(workDir: string): Promise<PackedClient> {
   );
   if (built.exitCode !== 0) throw new Error(`the client build failed:\n${built.output}`);
 
-  // Scripts are ignored because the build just ran (prepack would build into client/dist, and print into the JSON).
-  const packed = await command("npm", ["pack", packageDir, "--json", "--ignore-scripts", "--pack-destination", workDir], workDir);
-  if (packed.exitCode !== 0) throw new Error(`npm pack failed:\n${packed.output}`);
-  const [pack] = JSON.parse(packed.stdout) as [{ filename: string; size: number; unpackedSize: number; files: { path: string }[] }];
-  return {
-    tarball: join(workDir, pack.filename),
-    size: pack.size,
-    unpackedSize: pack.unpackedSize,
-    files: pack.files.map((file) => file.path).sort(),
-  };
+  // The build just ran: prepack would build again, into client/dist.
+  return npmPack(packageDir, workDir);
 }
 
 export async function checkClientPackage(workDir: string): Promise<ClientPackageReport> {

@@ -6,15 +6,13 @@
  * look first. Made in a work directory of the caller's, never in conformance/, so builds running at
  * once (two test runs in one checkout) do not overwrite each other's.
  */
-import { execFile } from "node:child_process";
 import { chmod, cp, mkdir, readdir, readFile } from "node:fs/promises";
 import { builtinModules } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { build, type Plugin } from "esbuild";
+import { npmPack, type PackedPackage } from "./npm-pack.js";
 
-const run = promisify(execFile);
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const CONFORMANCE_DIR = join(ROOT, "conformance");
 const SOURCE_DIR = join(CONFORMANCE_DIR, "src");
@@ -30,14 +28,8 @@ interface Manifest {
   devDependencies?: Record<string, string>;
 }
 
-export interface PackedKit {
-  /** The .tgz's path, in the work directory, under npm's name (partner-api-conformance-<version>.tgz). */
-  tarball: string;
-  size: number;
-  unpackedSize: number;
-  /** Paths inside the package, sorted. */
-  files: string[];
-}
+/** The kit's tarball, in the work directory, under npm's name (partner-api-conformance-<version>.tgz). */
+export type PackedKit = PackedPackage;
 
 const readManifest = async (file: string) => JSON.parse(await readFile(file, "utf8")) as Manifest;
 
@@ -119,17 +111,5 @@ export async function packConformanceKit(workDir: string): Promise<PackedKit> {
     await Promise.all(files.map((name) => cp(join(source, name), join(packageDir, folder, name))));
   }
 
-  const packed = await run("npm", ["pack", packageDir, "--json", "--ignore-scripts", "--pack-destination", workDir], {
-    cwd: workDir,
-    maxBuffer: 16 * 1024 * 1024,
-  }).catch((error: { stderr?: string; message: string }) => {
-    throw new Error(`npm pack failed: ${error.stderr || error.message}`);
-  });
-  const [pack] = JSON.parse(packed.stdout) as [{ filename: string; size: number; unpackedSize: number; files: { path: string }[] }];
-  return {
-    tarball: join(workDir, pack.filename),
-    size: pack.size,
-    unpackedSize: pack.unpackedSize,
-    files: pack.files.map((file) => file.path).sort(),
-  };
+  return npmPack(packageDir, workDir);
 }

@@ -4,7 +4,7 @@
  * other bundles), the HTML reference of each, and the client's tarball with how to install it (the
  * package is on no registry). Public: no sign-in.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Express } from "express";
 import { html } from "../web/html.js";
@@ -136,11 +136,18 @@ export function registerDeveloperPortal(app: Express, files: PortalFiles, dashbo
     res.setHeader("Cache-Control", "no-cache");
     res.type("html").send(portalPage(available(), dashboard, baseUrl));
   });
+  // Rendered once per version of the file: `npm run generate` rewrites it, requests only read it.
+  let rendered: { mtimeMs: number; page: string } | undefined;
   app.get("/docs/rules", (_req, res, next) => {
     const file = files.rules ?? DEFAULT_PORTAL_FILES.rules!;
-    if (!existsSync(file)) return next();
+    const stats = statSync(file, { throwIfNoEntry: false });
+    if (!stats) return next();
+    if (rendered?.mtimeMs !== stats.mtimeMs) {
+      const { families } = JSON.parse(readFileSync(file, "utf8")) as { families: CatalogueFamily[] };
+      rendered = { mtimeMs: stats.mtimeMs, page: rulesPage(families) };
+    }
     res.setHeader("Cache-Control", "no-cache");
-    res.type("html").send(rulesPage((JSON.parse(readFileSync(file, "utf8")) as { families: CatalogueFamily[] }).families));
+    res.type("html").send(rendered.page);
   });
   app.get("/docs/:file", (req, res, next) => {
     const file = String(req.params.file);

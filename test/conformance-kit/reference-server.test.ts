@@ -8,16 +8,14 @@ import { catalogueProblems, loadCatalogue } from "../../conformance/src/catalogu
 import { runOrder } from "../../conformance/src/runner.js";
 import { KitSession } from "../../conformance/src/session.js";
 import { describeTarget } from "../../conformance/src/target.js";
-import { KIT_KEY, KIT_REVOKED_KEY, KIT_SECOND_KEY, startKitTargetServer, type KitTargetServer } from "../support/kit-target-server.js";
+import { KIT_KEYS, startKitTargetServer, type KitTargetServer } from "../support/kit-target-server.js";
 
 let server: KitTargetServer;
 let session: KitSession;
 
 beforeAll(async () => {
   server = await startKitTargetServer();
-  session = new KitSession(
-    describeTarget({ baseUrl: server.apiUrl, apiKey: KIT_KEY, secondKey: KIT_SECOND_KEY, revokedKey: KIT_REVOKED_KEY }),
-  );
+  session = new KitSession(describeTarget({ baseUrl: server.apiUrl, ...KIT_KEYS }));
 });
 
 afterAll(async () => {

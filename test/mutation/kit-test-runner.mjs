@@ -57,14 +57,7 @@ class KitTestRunner {
     this.startTarget = async () => {
       // As the kit meets another implementation: no response validation turning a wrong answer into a 500.
       const target = await server.startKitTargetServer({ validateResponses: false });
-      const session = new KitSession(
-        describeTarget({
-          baseUrl: target.apiUrl,
-          apiKey: server.KIT_KEY,
-          secondKey: server.KIT_SECOND_KEY,
-          revokedKey: server.KIT_REVOKED_KEY,
-        }),
-      );
+      const session = new KitSession(describeTarget({ baseUrl: target.apiUrl, ...server.KIT_KEYS }));
       return {
         target,
         session,

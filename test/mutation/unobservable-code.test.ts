@@ -43,10 +43,18 @@ function ignoredIn(file: string): Map<string, Set<number>> {
   });
   const wrapped = new babel.File({ filename: file }, { code, ast, inputMap: null });
   const reasons = new Map<string, Set<number>>();
+  // As Stryker's IgnorerBookkeeper does: a node inside an ignored one is ignored with its reason, unasked.
+  let active: { node: unknown; reason: string } | undefined;
   traverse(wrapped.ast, {
     enter(path: { node: { loc?: { start: { line: number } } } }) {
-      const reason = ignorer.shouldIgnore(path);
-      if (reason && path.node.loc) reasons.set(reason, (reasons.get(reason) ?? new Set()).add(path.node.loc.start.line));
+      if (!active) {
+        const reason = ignorer.shouldIgnore(path);
+        if (reason) active = { node: path.node, reason };
+      }
+      if (active && path.node.loc) reasons.set(active.reason, (reasons.get(active.reason) ?? new Set()).add(path.node.loc.start.line));
+    },
+    exit(path: { node: unknown }) {
+      if (active?.node === path.node) active = undefined;
     },
   });
   walked.set(file, reasons);

@@ -28,13 +28,14 @@ function functionName(path) {
 
 const oneSpaced = (source) => source.replace(/\s+/g, " ");
 
-/** Whether `path` lies in an entry's function, or in a node (statement, expression, parameter, block) whose source begins with its code. */
+/**
+ * Whether the node at `path` is an entry's function, or a node (statement, expression, parameter,
+ * block) whose source begins with its code. Only the node itself: Stryker ignores everything inside
+ * an ignored node without asking again (its IgnorerBookkeeper).
+ */
 function matches(entry, path) {
-  for (let at = path; at; at = at.parentPath) {
-    if (entry.function !== undefined && at.isFunction() && functionName(at) === entry.function) return true;
-    if (entry.code !== undefined && oneSpaced(at.getSource()).startsWith(oneSpaced(entry.code))) return true;
-  }
-  return false;
+  if (entry.function !== undefined) return path.isFunction() && functionName(path) === entry.function;
+  return oneSpaced(path.getSource()).startsWith(oneSpaced(entry.code));
 }
 
 const unobservableIgnorer = {

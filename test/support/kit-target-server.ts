@@ -25,6 +25,8 @@ import { listen } from "./listen.js";
 export const KIT_KEY = "sk_sandbox_kitTargetPartnerA000000000000";
 export const KIT_SECOND_KEY = "sk_sandbox_kitTargetPartnerB000000000000";
 export const KIT_REVOKED_KEY = "sk_sandbox_kitTargetPartnerArevoked00000";
+/** The kit's key options for this target (describeTarget's apiKey, secondKey and revokedKey). */
+export const KIT_KEYS = { apiKey: KIT_KEY, secondKey: KIT_SECOND_KEY, revokedKey: KIT_REVOKED_KEY } as const;
 const PARTNER_A: Partner = { id: "kit_a", name: "Kit Partner A" };
 const PARTNER_B: Partner = { id: "kit_b", name: "Kit Partner B" };
 /** As conformance:ci starts the built server: the kit makes a few hundred calls a minute. */

@@ -4,7 +4,6 @@ import { defineChecks, type CheckContext } from "../check.js";
 import {
   amount,
   cents,
-  expectError,
   freeName,
   needsDomainDetails,
   newDomain,
@@ -13,7 +12,7 @@ import {
   tldCatalogue,
   totalSpent,
 } from "./domains-support.js";
-import { expectAnswer } from "./expectations.js";
+import { expectAnswer, expectCoded } from "./expectations.js";
 
 /** The Sandbox tag: premium names cost this many times the TLD's registration price. */
 const PREMIUM_MULTIPLIER = 25;
@@ -102,7 +101,7 @@ export default defineChecks([
       const domain = await newDomain(context, user, { name });
       for (const spelled of [domain.name, domain.name.toUpperCase()])
         expectUnavailable(await availability(context, spelled), spelled, "registered through the service");
-      expectError(
+      expectCoded(
         await context.api.call("createSandboxDomain", { body: { user_identifier: user, domain_name: name } }),
         409,
         "conflict",
@@ -128,7 +127,7 @@ export default defineChecks([
         const name = `${prefix}${context.unique("h2name")}.${tld}`;
         expectUnavailable(await availability(context, name), name, `a ${prefix} label in the sandbox`);
         if (context.api.has("createSandboxDomain"))
-          expectError(
+          expectCoded(
             await context.api.call("createSandboxDomain", { body: { user_identifier: user, domain_name: name } }),
             409,
             "conflict",
@@ -207,12 +206,12 @@ export default defineChecks([
     needs: ["state"],
     async run(context) {
       for (const name of ["-leading.com", "trailing-.com", "😀.com", "xn--e28h.com", `${"a".repeat(64)}.com`, "under_score.com", "nodot"])
-        expectError(
+        expectCoded(
           await context.api.call("checkAvailability", { path: { domain_name: name } }),
           422,
           "validation_error",
-          "invalid_format",
           "domain_name",
+          "invalid_format",
           `availability of ${name}`,
         );
     },
@@ -224,12 +223,12 @@ export default defineChecks([
     async run(context) {
       const catalogue = await tldCatalogue(context);
       const unsold = ["zz", "qq", "invalidtld"].find((tld) => !catalogue.has(tld))!;
-      expectError(
+      expectCoded(
         await context.api.call("checkAvailability", { path: { domain_name: `${context.unique("h2name")}.${unsold}` } }),
         422,
         "validation_error",
-        undefined,
         "domain_name",
+        undefined,
         `availability on .${unsold}, not sold`,
       );
       const closed = [...catalogue.values()].find((entry) => !entry.available);
@@ -241,12 +240,12 @@ export default defineChecks([
       expectUnavailable(await availability(context, name), name, `.${closed.tld} is closed to registrations`);
       if (context.target.environment === "sandbox" && !context.target.stateless && context.api.has("createSandboxDomain")) {
         const user = await newUser(context);
-        expectError(
+        expectCoded(
           await context.api.call("createSandboxDomain", { body: { user_identifier: user, domain_name: name } }),
           422,
           "validation_error",
-          "invalid_value",
           "domain_name",
+          "invalid_value",
           `registering on .${closed.tld}, closed`,
         );
       }

@@ -5,8 +5,8 @@
  */
 import { expect } from "expect";
 import { defineChecks, type CheckContext } from "../check.js";
-import { expectConforming, expectStatus } from "./expectations.js";
-import { createD, expectCoded, expectZoneUnchanged, ownDomain, seedD, zoneOf, zoneLines, type RecordD } from "./dns-records-support.js";
+import { expectCoded, expectConforming, expectStatus } from "./expectations.js";
+import { createD, expectZoneUnchanged, ownDomain, seedD, zoneOf, zoneLines, type RecordD } from "./dns-records-support.js";
 
 const needs = ["state" as const, "sandbox" as const];
 const operations = ["applyDnsChangeSet", "listDomainDnsRecords"];

@@ -4,8 +4,8 @@
  */
 import { expect } from "expect";
 import { defineChecks, type CheckContext } from "../check.js";
-import { expectConforming, expectStatus } from "./expectations.js";
-import { brief, expectCoded, ownDomain, seedD, zoneOf, type RecordD } from "./dns-records-support.js";
+import { expectCoded, expectConforming, expectStatus } from "./expectations.js";
+import { brief, ownDomain, seedD, zoneOf, type RecordD } from "./dns-records-support.js";
 
 const needs = ["state" as const, "sandbox" as const];
 const operations = ["bulkCreateDomainDnsRecords", "listDomainDnsRecords"];

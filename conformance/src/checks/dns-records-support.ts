@@ -74,16 +74,6 @@ export async function seedD(context: CheckContext, domainId: string, body: Recor
   return result.body;
 }
 
-/** The coded error shape with exactly this status, `error` and (when given) `details.field` and `details.code`. */
-export function expectCoded(result: CallResult, status: number, error: string, field?: string, code?: string, why = ""): void {
-  expectConforming(result);
-  expectStatus(result, status, why);
-  const details = { ...(field === undefined ? {} : { field }), ...(code === undefined ? {} : { code }) };
-  expect({ label: `${result.label}${why ? ` (${why})` : ""}`, body: result.body }).toMatchObject({
-    body: { error, message: expect.any(String), ...(Object.keys(details).length ? { details } : {}) },
-  });
-}
-
 /** The list shape, `{ errors: [string, ...] }` and nothing else, with exactly this status (Variant R's record errors). */
 export function expectListShape(result: CallResult, status: number, why = ""): void {
   expectConforming(result);

@@ -5,12 +5,11 @@
  */
 import { expect } from "expect";
 import { defineChecks, type CheckContext } from "../check.js";
-import { expectConforming, expectStatus } from "./expectations.js";
+import { expectCoded, expectConforming, expectStatus } from "./expectations.js";
 import {
   brief,
   createD,
   createR,
-  expectCoded,
   expectListShape,
   expectZoneUnchanged,
   ownDomain,

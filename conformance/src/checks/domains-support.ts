@@ -5,7 +5,6 @@
  */
 import { expect } from "expect";
 import type { CheckContext } from "../check.js";
-import type { CallResult } from "../contract-client.js";
 import { expectAnswer, expectConforming, expectStatus } from "./expectations.js";
 
 /** The sandbox helpers a check of these families uses to make its own data. */
@@ -46,18 +45,6 @@ export function expectYearsLater(actual: string, from: string | Date, years: num
     throw new Error(
       `${what} is ${actual}, expected ${years} calendar year(s) after ${new Date(from).toISOString()}: ${candidates.map((c) => c.toISOString()).join(" or ")}`,
     );
-}
-
-/** Fails unless the answer is `status` in the coded shape with `error` and, if given, `details.code` (and `details.field`). */
-export function expectError(result: CallResult, status: number, error: string, detailsCode?: string, field?: string, why = ""): void {
-  expectConforming(result);
-  expectStatus(result, status, why);
-  const prefix = `${result.label}${why ? ` (${why})` : ""}`;
-  if (result.body?.error !== error) throw new Error(`${prefix} answered error ${JSON.stringify(result.body?.error)}, expected ${error}`);
-  if (detailsCode !== undefined && result.body?.details?.code !== detailsCode)
-    throw new Error(`${prefix} answered details.code ${JSON.stringify(result.body?.details?.code)}, expected ${detailsCode}`);
-  if (field !== undefined && result.body?.details?.field !== field)
-    throw new Error(`${prefix} answered details.field ${JSON.stringify(result.body?.details?.field)}, expected ${field}`);
 }
 
 /** A new user of the partner, for this check alone. */

@@ -7,7 +7,6 @@ import {
   cents,
   DAY_MS,
   domainsOf,
-  expectError,
   expectWithin,
   expectYearsLater,
   getDomain,
@@ -20,7 +19,7 @@ import {
   tldCatalogue,
   totalSpent,
 } from "./domains-support.js";
-import { expectAnswer, expectStatus } from "./expectations.js";
+import { expectAnswer, expectCoded, expectStatus } from "./expectations.js";
 
 /** The fields a list item shares with the detail (the description: the detail is the list item minus dns_records_count, plus more). */
 const SHARED_FIELDS = ["id", "name", "status", "purchased_at", "expires_at", "auto_renew", "registrar"] as const;
@@ -179,7 +178,7 @@ export default defineChecks([
         expect({ after: change, listed_auto_renew: item.auto_renew }).toEqual({ after: change, listed_auto_renew: expected.auto_renew });
       }
       const empty = await context.api.call("updateDomain", { path: { domain_id: created.id }, body: {} });
-      expectError(empty, 400, "validation_error", undefined, undefined, "an update with no setting");
+      expectCoded(empty, 400, "validation_error", undefined, undefined, "an update with no setting");
     },
   },
   {
@@ -188,10 +187,10 @@ export default defineChecks([
     needs: ["state"],
     async run(context) {
       const missing = context.unique("dom_missing");
-      expectError(await context.api.call("getDomain", { path: { domain_id: missing } }), 404, "not_found");
-      expectError(await context.api.call("updateDomain", { path: { domain_id: missing }, body: { auto_renew: false } }), 404, "not_found");
-      expectError(await context.api.call("renewDomain", { path: { domain_id: missing }, body: { years: 1 } }), 404, "not_found");
-      expectError(
+      expectCoded(await context.api.call("getDomain", { path: { domain_id: missing } }), 404, "not_found");
+      expectCoded(await context.api.call("updateDomain", { path: { domain_id: missing }, body: { auto_renew: false } }), 404, "not_found");
+      expectCoded(await context.api.call("renewDomain", { path: { domain_id: missing }, body: { years: 1 } }), 404, "not_found");
+      expectCoded(
         await context.api.call("listUserDomains", { path: { user_identifier: context.unique("nobody").replace(/-/g, "_") } }),
         404,
         "not_found",

@@ -22,3 +22,13 @@ export function expectAnswer(result: CallResult, status: number | number[], shap
   expectStatus(result, status, why);
   if (shape) expect(result.body).toMatchObject(shape);
 }
+
+/** The coded error shape with exactly this status, `error` and (when given) `details.field` and `details.code`. */
+export function expectCoded(result: CallResult, status: number, error: string, field?: string, code?: string, why = ""): void {
+  expectConforming(result);
+  expectStatus(result, status, why);
+  const details = { ...(field === undefined ? {} : { field }), ...(code === undefined ? {} : { code }) };
+  expect({ label: `${result.label}${why ? ` (${why})` : ""}`, body: result.body }).toMatchObject({
+    body: { error, message: expect.any(String), ...(Object.keys(details).length ? { details } : {}) },
+  });
+}

@@ -6,9 +6,9 @@
 import { expect } from "expect";
 import { defineChecks } from "../check.js";
 import { setUp } from "../fixtures.js";
-import { expectCoded, ownDomain, seedD, zoneOf } from "./dns-records-support.js";
+import { ownDomain, seedD, zoneOf } from "./dns-records-support.js";
 import { expectEmbedStatus, openEmbedPage, openLoginUrl } from "./embed-support.js";
-import { expectConforming, expectStatus } from "./expectations.js";
+import { expectCoded, expectConforming, expectStatus } from "./expectations.js";
 import { uniqueUser } from "./users-support.js";
 
 /** The language the embedded page declares on its root element (WCAG 3.1.1 asks every page for one). */

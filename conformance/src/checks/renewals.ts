@@ -6,7 +6,6 @@ import {
   calendarYearsLater,
   anotherOpenTld,
   cents,
-  expectError,
   expectWithin,
   expectYearsLater,
   getDomain,
@@ -19,7 +18,7 @@ import {
   tldCatalogue,
   totalSpent,
 } from "./domains-support.js";
-import { expectAnswer } from "./expectations.js";
+import { expectAnswer, expectCoded } from "./expectations.js";
 
 const renew = (context: CheckContext, domainId: string, body: unknown) =>
   context.api.call("renewDomain", { path: { domain_id: domainId }, body });
@@ -103,10 +102,10 @@ export default defineChecks([
       const domain = await newDomain(context, user, { years: 1 });
       const spent = await totalSpent(context, user);
       for (const years of [0, 11, -1])
-        expectError(await renew(context, domain.id, { years }), 422, "validation_error", "out_of_range", "years", `years ${years}`);
-      expectError(await renew(context, domain.id, { years: "2" }), 400, "validation_error", "invalid_type", "years", 'years "2"');
-      expectError(await renew(context, domain.id, { years: 1.5 }), 400, "validation_error", "invalid_type", "years", "years 1.5");
-      expectError(await renew(context, domain.id, {}), 400, "validation_error", "missing_required_field", "years", "no years");
+        expectCoded(await renew(context, domain.id, { years }), 422, "validation_error", "years", "out_of_range", `years ${years}`);
+      expectCoded(await renew(context, domain.id, { years: "2" }), 400, "validation_error", "years", "invalid_type", 'years "2"');
+      expectCoded(await renew(context, domain.id, { years: 1.5 }), 400, "validation_error", "years", "invalid_type", "years 1.5");
+      expectCoded(await renew(context, domain.id, {}), 400, "validation_error", "years", "missing_required_field", "no years");
       await expectUnchanged(context, domain, user, spent, "refused renewals");
       expectAnswer(await renew(context, domain.id, { years: 1 }), 200, undefined, "years 1");
     },
@@ -123,12 +122,12 @@ export default defineChecks([
       const domain = await newDomain(context, user, { years: 1 });
       const spent = await totalSpent(context, user);
       // Registered for a year: ten more years would end eleven years from now.
-      expectError(
+      expectCoded(
         await renew(context, domain.id, { years: 10 }),
         422,
         "unprocessable_entity",
-        "out_of_range",
         "years",
+        "out_of_range",
         "years 10 on a 1-year registration",
       );
       await expectUnchanged(context, domain, user, spent, "a renewal beyond ten years");
@@ -136,12 +135,12 @@ export default defineChecks([
       expectAnswer(nine, 200, undefined, "years 9 on a 1-year registration (ends ten years from now)");
       expectYearsLater(nine.body.expires_at, domain.expires_at, 9, "expires_at after renewing for 9 years");
       const atCap = await getDomain(context, domain.id);
-      expectError(
+      expectCoded(
         await renew(context, domain.id, { years: 1 }),
         422,
         "unprocessable_entity",
-        "out_of_range",
         "years",
+        "out_of_range",
         "a year more at ten years ahead",
       );
       await expectUnchanged(context, atCap, user, spent + cents(nine.body.renewal_cost), "a renewal at the cap");
@@ -168,12 +167,12 @@ export default defineChecks([
         const set = await context.api.call("setSandboxDomainStatus", { path: { domain_id: domain.id }, body: { status } });
         expectAnswer(set, 200, { status });
         const spent = await totalSpent(context, user);
-        expectError(
+        expectCoded(
           await renew(context, domain.id, { years: 1 }),
           409,
           "conflict",
-          "invalid_status",
           "status",
+          "invalid_status",
           `renewing a ${status} domain`,
         );
         await expectUnchanged(context, set.body, user, spent, `renewing a ${status} domain`);

@@ -3,7 +3,6 @@ import { expect } from "expect";
 import { defineChecks, type CheckContext } from "../check.js";
 import {
   cents,
-  expectError,
   expectWithin,
   freeName,
   getDomain,
@@ -17,7 +16,7 @@ import {
   totalSpent,
 } from "./domains-support.js";
 import { announcedStatuses } from "./events-support.js";
-import { expectAnswer } from "./expectations.js";
+import { expectAnswer, expectCoded } from "./expectations.js";
 
 /** The schema's bound of one advance: ten years of 365.25 days, in seconds. */
 const MAX_ADVANCE_SECONDS = 315_576_000;
@@ -78,7 +77,7 @@ export default defineChecks([
     operations: SANDBOX_DOMAINS,
     async run(context) {
       const register = (body: unknown) => context.api.call("createSandboxDomain", { body });
-      expectError(
+      expectCoded(
         await register({ user_identifier: context.unique("nobody").replace(/-/g, "_"), domain_name: freeName(context) }),
         404,
         "not_found",
@@ -87,12 +86,12 @@ export default defineChecks([
       const domain = await newDomain(context, user);
       const other = await newUser(context);
       const spent = await totalSpent(context, other);
-      expectError(
+      expectCoded(
         await register({ user_identifier: other, domain_name: domain.name }),
         409,
         "conflict",
-        "not_available",
         "domain_name",
+        "not_available",
         "a name already registered",
       );
       expect(await totalSpent(context, other)).toBe(spent);
@@ -135,7 +134,7 @@ export default defineChecks([
         "domain.updated": await announcedStatuses(context, domain.id, "domain.updated"),
         "domain.expired": await announcedStatuses(context, domain.id, "domain.expired"),
       }).toEqual({ "domain.updated": ["pending", "suspended", "active", "active"], "domain.expired": ["expired"] });
-      expectError(
+      expectCoded(
         await context.api.call("setSandboxDomainStatus", {
           path: { domain_id: context.unique("dom_missing") },
           body: { status: "active" },
@@ -176,24 +175,24 @@ export default defineChecks([
     async run(context) {
       const start = await clock(context);
       for (const to of [new Date(start.now.getTime() - 3_600_000), new Date(start.now.getTime() - 1000)])
-        expectError(
+        expectCoded(
           await advance(context, { to: iso(to) }),
           422,
           "validation_error",
-          "invalid_value",
           "to",
+          "invalid_value",
           `advancing to ${iso(to)}, in the past`,
         );
       for (const seconds of [0, -60])
-        expectError(
+        expectCoded(
           await advance(context, { seconds }),
           422,
           "validation_error",
-          "out_of_range",
           "seconds",
+          "out_of_range",
           `advancing by ${seconds} seconds`,
         );
-      expectError(
+      expectCoded(
         await advance(context, { seconds: 60, to: iso(new Date(start.now.getTime() + 3_600_000)) }),
         400,
         "validation_error",
@@ -201,7 +200,7 @@ export default defineChecks([
         undefined,
         "both seconds and to",
       );
-      expectError(await advance(context, {}), 400, "validation_error", undefined, undefined, "neither seconds nor to");
+      expectCoded(await advance(context, {}), 400, "validation_error", undefined, undefined, "neither seconds nor to");
       const after = await clock(context);
       expect(after.advanced).toBe(start.advanced);
     },
@@ -213,21 +212,21 @@ export default defineChecks([
     operations: SANDBOX_CLOCK,
     async run(context) {
       const start = await clock(context);
-      expectError(
+      expectCoded(
         await advance(context, { seconds: MAX_ADVANCE_SECONDS + 1 }),
         422,
         "validation_error",
-        "out_of_range",
         "seconds",
+        "out_of_range",
         "one second past the bound",
       );
       const farTo = new Date(Math.ceil(start.now.getTime() / 1000) * 1000 + (MAX_ADVANCE_SECONDS + 3600) * 1000);
-      expectError(
+      expectCoded(
         await advance(context, { to: iso(farTo) }),
         422,
         "validation_error",
-        "out_of_range",
         "to",
+        "out_of_range",
         "a time an hour past the bound",
       );
       expect((await clock(context)).advanced).toBe(start.advanced);
@@ -278,7 +277,7 @@ export default defineChecks([
       }
       const reset = await context.api.call("resetSandbox", {});
       expectAnswer(reset, 204);
-      expectError(
+      expectCoded(
         await context.api.call("getUser", { path: { user_identifier: user } }),
         404,
         "not_found",
@@ -286,7 +285,7 @@ export default defineChecks([
         undefined,
         "the user after a reset",
       );
-      expectError(
+      expectCoded(
         await context.api.call("getDomain", { path: { domain_id: domain.id } }),
         404,
         "not_found",
@@ -294,7 +293,7 @@ export default defineChecks([
         undefined,
         "the domain after a reset",
       );
-      expectError(
+      expectCoded(
         await context.api.call("getTransfer", { path: { transfer_id: transfer.body.transfer_id } }),
         404,
         "not_found",

@@ -11,7 +11,6 @@ import {
   cents,
   DAY_MS,
   domainsOf,
-  expectError,
   expectWithin,
   expectYearsLater,
   freeName,
@@ -25,7 +24,7 @@ import {
   sandboxNow,
   tldCatalogue,
 } from "./domains-support.js";
-import { expectAnswer } from "./expectations.js";
+import { expectAnswer, expectCoded } from "./expectations.js";
 
 /** An auth code the sandbox gives no special path: the registry's usual one. */
 const GOOD_AUTH_CODE = "Xk8#pL2q!Rm9";
@@ -208,7 +207,7 @@ export default defineChecks([
         user_identifier: context.unique("nobody").replace(/-/g, "_"),
         auth_code: GOOD_AUTH_CODE,
       });
-      expectError(result, 404, "not_found");
+      expectCoded(result, 404, "not_found");
     },
   },
   {
@@ -224,7 +223,7 @@ export default defineChecks([
         [user, domain.name],
         [other, domain.name.toUpperCase()],
       ] as const)
-        expectError(
+        expectCoded(
           await initiate(context, { domain_name: spelled, user_identifier: who, auth_code: GOOD_AUTH_CODE }),
           409,
           "conflict",
@@ -243,7 +242,7 @@ export default defineChecks([
       const { user, name } = await startTransfer(context, GOOD_AUTH_CODE);
       const other = await newUser(context);
       for (const who of [user, other])
-        expectError(
+        expectCoded(
           await initiate(context, { domain_name: name, user_identifier: who, auth_code: GOOD_AUTH_CODE }),
           409,
           "conflict",
@@ -260,17 +259,17 @@ export default defineChecks([
     async run(context) {
       const user = await newUser(context);
       for (const name of ["-leading-hyphen.com", "😀.com", "xn--e28h.com", `${"a".repeat(64)}.com`])
-        expectError(
+        expectCoded(
           await initiate(context, { domain_name: name, user_identifier: user, auth_code: GOOD_AUTH_CODE }),
           422,
           "validation_error",
-          "invalid_format",
           "domain_name",
+          "invalid_format",
           `transferring ${name}`,
         );
       const catalogue = await tldCatalogue(context);
       const unsold = ["zz", "qq", "invalidtld"].find((tld) => !catalogue.has(tld))!;
-      expectError(
+      expectCoded(
         await initiate(context, {
           domain_name: `${context.unique("h2transfer")}.${unsold}`,
           user_identifier: user,
@@ -278,8 +277,8 @@ export default defineChecks([
         }),
         422,
         "validation_error",
-        undefined,
         "domain_name",
+        undefined,
         `transferring a .${unsold} name`,
       );
     },
@@ -289,7 +288,7 @@ export default defineChecks([
     title: "reading a transfer that does not exist gives 404 not_found",
     needs: ["state"],
     async run(context) {
-      expectError(await context.api.call("getTransfer", { path: { transfer_id: context.unique("trf_missing") } }), 404, "not_found");
+      expectCoded(await context.api.call("getTransfer", { path: { transfer_id: context.unique("trf_missing") } }), 404, "not_found");
     },
   },
   {

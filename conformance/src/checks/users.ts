@@ -6,15 +6,10 @@ import { expect } from "expect";
 import { defineChecks } from "../check.js";
 import type { CallResult } from "../contract-client.js";
 import { setUp } from "../fixtures.js";
-import { expectAnswer, expectStatus } from "./expectations.js";
+import { expectAnswer, expectCoded, expectStatus } from "./expectations.js";
 import { createUserEstate, type ListedUser, listedUser, secondsBetween, uniqueUser } from "./users-support.js";
 
 const DAY_SECONDS = 24 * 60 * 60;
-
-/** A coded error with this status, code and (when given) details. */
-function expectError(result: CallResult, status: number, error: string, details?: Record<string, string>, why = ""): void {
-  expectAnswer(result, status, { error, ...(details ? { details } : {}) }, why);
-}
 
 export default defineChecks([
   {
@@ -86,16 +81,17 @@ export default defineChecks([
       expectAnswer(await api.call("getUser", { path: { user_identifier: at } }), 200, { user_identifier: at });
       const over = stem.padEnd(256, "y");
       const refused = await api.call("createUserSession", { body: { user_identifier: over } });
-      expectError(refused, 422, "validation_error", { field: "user_identifier", code: "too_long" }, "256 characters");
-      expectError(
+      expectCoded(refused, 422, "validation_error", "user_identifier", "too_long", "256 characters");
+      expectCoded(
         await api.call("getUser", { path: { user_identifier: over.slice(0, 255) } }),
         404,
         "not_found",
         undefined,
+        undefined,
         "nothing made of it",
       );
       const empty = await api.call("createUserSession", { body: { user_identifier: "" } });
-      expectError(empty, 422, "validation_error", { field: "user_identifier", code: "too_short" }, "an empty identifier");
+      expectCoded(empty, 422, "validation_error", "user_identifier", "too_short", "an empty identifier");
     },
   },
   {
@@ -108,7 +104,7 @@ export default defineChecks([
       expectAnswer(await api.call("createUserSession", { body: { user_identifier: allowed } }), 201, { user_identifier: allowed });
       for (const bad of ["with space", "dot.ted", "at@sign", "slash/ed", "ümlaut", "emoji😀"]) {
         const result = await api.call("createUserSession", { body: { user_identifier: `${uniqueUser(context, "c")}${bad}` } });
-        expectError(result, 422, "validation_error", { field: "user_identifier", code: "invalid_format" }, JSON.stringify(bad));
+        expectCoded(result, 422, "validation_error", "user_identifier", "invalid_format", JSON.stringify(bad));
       }
     },
   },
@@ -119,7 +115,7 @@ export default defineChecks([
     needs: ["state"],
     async run({ api }) {
       const result = await api.call("createUserSession", { body: { email: "a@example.com" } });
-      expectError(result, 400, "validation_error", { field: "user_identifier", code: "missing_required_field" });
+      expectCoded(result, 400, "validation_error", "user_identifier", "missing_required_field");
     },
   },
   {
@@ -138,9 +134,16 @@ export default defineChecks([
         );
       for (const email of ["not-an-email", "a@", "@example.com", "a b@example.com"]) {
         const result = await api.call("createUserSession", { body: { user_identifier: user, email } });
-        expectError(result, 422, "validation_error", { field: "email", code: "invalid_format" }, JSON.stringify(email));
+        expectCoded(result, 422, "validation_error", "email", "invalid_format", JSON.stringify(email));
       }
-      expectError(await api.call("getUser", { path: { user_identifier: user } }), 404, "not_found", undefined, "refused, so not created");
+      expectCoded(
+        await api.call("getUser", { path: { user_identifier: user } }),
+        404,
+        "not_found",
+        undefined,
+        undefined,
+        "refused, so not created",
+      );
     },
   },
   {
@@ -158,7 +161,7 @@ export default defineChecks([
         expect(result.body.users.length).toBe(Math.min(limit, result.body.total));
       }
       for (const limit of [0, 101])
-        expectError(await api.call("listUsers", { query: { limit } }), 400, "validation_error", { field: "limit" }, `limit ${limit}`);
+        expectCoded(await api.call("listUsers", { query: { limit } }), 400, "validation_error", "limit", undefined, `limit ${limit}`);
     },
   },
   {
@@ -240,7 +243,7 @@ export default defineChecks([
       for (const query of refused) {
         const result = await api.call("listUsers", { query });
         // The parameter refused is named, with a code saying why.
-        expectError(result, 400, "validation_error", { field: Object.keys(query)[0]! }, JSON.stringify(query));
+        expectCoded(result, 400, "validation_error", Object.keys(query)[0]!, undefined, JSON.stringify(query));
         expect(typeof result.body.details.code).toBe("string");
       }
     },
@@ -263,17 +266,19 @@ export default defineChecks([
         ["x", "too_short"],
       ];
       for (const [locale, code] of refused)
-        expectError(
+        expectCoded(
           await api.call("createUserSession", { body: { user_identifier: refusedUser, locale } }),
           422,
           "validation_error",
-          { field: "locale", code },
+          "locale",
+          code,
           `locale ${JSON.stringify(locale)}`,
         );
-      expectError(
+      expectCoded(
         await api.call("getUser", { path: { user_identifier: refusedUser } }),
         404,
         "not_found",
+        undefined,
         undefined,
         "a refused locale creates no user",
       );
@@ -286,11 +291,11 @@ export default defineChecks([
     async run(context) {
       const { api } = context;
       const path = { user_identifier: uniqueUser(context, "nobody") };
-      expectError(await api.call("getUser", { path }), 404, "not_found");
-      expectError(await api.call("listUserDomains", { path }), 404, "not_found");
-      if (api.has("updateUser")) expectError(await api.call("updateUser", { path, body: { email: "x@example.com" } }), 404, "not_found");
-      if (api.has("deleteUser")) expectError(await api.call("deleteUser", { path }), 404, "not_found");
-      expectError(await api.call("getUser", { path }), 404, "not_found", undefined, "the calls above created nothing");
+      expectCoded(await api.call("getUser", { path }), 404, "not_found");
+      expectCoded(await api.call("listUserDomains", { path }), 404, "not_found");
+      if (api.has("updateUser")) expectCoded(await api.call("updateUser", { path, body: { email: "x@example.com" } }), 404, "not_found");
+      if (api.has("deleteUser")) expectCoded(await api.call("deleteUser", { path }), 404, "not_found");
+      expectCoded(await api.call("getUser", { path }), 404, "not_found", undefined, undefined, "the calls above created nothing");
     },
   },
   {
@@ -313,7 +318,7 @@ export default defineChecks([
         "an omitted e-mail changes nothing",
       );
       const refused = await api.call("updateUser", { path, body: { email: "no-at-sign" } });
-      expectError(refused, 422, "validation_error", { field: "email", code: "invalid_format" });
+      expectCoded(refused, 422, "validation_error", "email", "invalid_format");
       expectAnswer(await api.call("getUser", { path }), 200, { email: "after@example.com" }, "read after a refused update");
       expectAnswer(await api.call("updateUser", { path, body: { email: null } }), 200, { email: null });
       expectAnswer(await api.call("getUser", { path }), 200, { email: null }, "read after removing the e-mail");
