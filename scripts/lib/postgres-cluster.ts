@@ -4,7 +4,7 @@
  * it runs as the postgres user.
  */
 import { execFileSync } from "node:child_process";
-import { chownSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { chownSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -33,6 +33,7 @@ const serverOptions = (directory: string, port: number) =>
 
 export async function startCluster(directory?: string, port?: number): Promise<{ databaseUrl: string; directory: string; port: number }> {
   const dir = directory ?? mkdtempSync(join(tmpdir(), "partner-api-pg-"));
+  mkdirSync(dir, { recursive: true });
   if (asRoot) {
     const { uid, gid } = userIds("postgres");
     chownSync(dir, uid, gid);

@@ -30,7 +30,7 @@ describe.skipIf(!databaseUrl)("two instances on one database, raced", () => {
   it("finds or creates one user however many sessions are opened for it at once", async () => {
     const user = fresh("user");
     const answers = await race(24, () => ["POST", "/api/v1/users", { user_identifier: user }]);
-    expect(statuses(answers)).toEqual(Array(24).fill(201));
+    expect(answers.filter((answer) => answer.status !== 201)).toEqual([]);
     const read = await instances[0]!.call("GET", `/api/v1/users/${user}`);
     expect(read.status).toBe(200);
     expect(read.body.user_identifier).toBe(user);

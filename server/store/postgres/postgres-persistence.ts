@@ -28,10 +28,14 @@ const CONFLICTS = new Set(["40001", "40P01"]);
 const UNIQUE_VIOLATION = "23505";
 const UNIQUE_VIOLATION_ATTEMPTS = 3;
 /**
- * Attempts of one unit of work; races of a few writers settle in far fewer. Then the unit is
- * answered as unavailable (503 with Retry-After): the database is too contended to take it now.
+ * How long one unit of work is run again after conflicts, then answered as unavailable (503 with
+ * Retry-After): the database is too contended to take it now. A time, not a number of attempts:
+ * writers of one row take turns, so the last of many waits for all the others, and on a busy
+ * machine each turn is slower. Well inside the HTTP server's request timeout.
  */
-export const TRANSACTION_ATTEMPTS = 16;
+export const CONFLICT_RETRY_BUDGET_MS = 10_000;
+/** The longest pause between two runs of a unit that conflicted. */
+const MAX_CONFLICT_PAUSE_MS = 100;
 
 const codeOf = (error: unknown) => (error as { code?: unknown } | null)?.code;
 
@@ -53,7 +57,10 @@ export class PostgresPersistence implements Persistence {
     return this.sql.connections;
   }
 
-  constructor(readonly sql: Sql) {
+  constructor(
+    readonly sql: Sql,
+    private readonly conflictRetryBudgetMs = CONFLICT_RETRY_BUDGET_MS,
+  ) {
     this.store = new PgStore(sql);
     this.webhooks = new PgWebhookStore(sql);
     this.rateLimits = new PgWindowStore(sql);
@@ -69,6 +76,7 @@ export class PostgresPersistence implements Persistence {
 
   async transaction<T>(work: (stores: DataStores) => Promise<T>, kind: UnitOfWork = "serializable"): Promise<T> {
     const domainLocked = kind === "domain-locked";
+    const giveUpAt = performance.now() + this.conflictRetryBudgetMs;
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.sql.transaction(
@@ -85,10 +93,11 @@ export class PostgresPersistence implements Persistence {
         const code = codeOf(error) as string;
         if (code === UNIQUE_VIOLATION && attempt < UNIQUE_VIOLATION_ATTEMPTS) continue;
         if (!CONFLICTS.has(code)) throw error;
-        if (attempt >= TRANSACTION_ATTEMPTS)
-          throw new StoreUnavailableError(`a unit of work conflicted with concurrent ones ${attempt} times`, 1, { cause: error });
         // Jittered and growing, so the writers that conflicted do not meet again at once.
-        await sleep(Math.random() * Math.min(50, 2 ** attempt));
+        const pause = Math.random() * Math.min(MAX_CONFLICT_PAUSE_MS, 2 ** attempt);
+        if (performance.now() + pause >= giveUpAt)
+          throw new StoreUnavailableError(`a unit of work conflicted with concurrent ones ${attempt} times`, 1, { cause: error });
+        await sleep(pause);
       }
     }
   }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scaled } from "../../../scripts/lib/deadlines.js";
 import { StoreUnavailableError } from "../../../server/store/persistence.js";
 import { knownMigrations } from "../../../server/store/postgres/migrations.js";
-import { migrate, openPostgresPersistence, openSql, type PostgresPersistence, schemaState } from "../../../server/store/postgres/index.js";
+import { migrate, openPostgresPersistence, openSql, PostgresPersistence, schemaState } from "../../../server/store/postgres/index.js";
 import { poolSql } from "../../../server/store/postgres/sql-client.js";
 import { domainRow, describeStoreContract, transferRow, uniqueId, userRow } from "./store-contract.js";
 import { TEST_DATABASES } from "./test-databases.js";
@@ -22,6 +22,32 @@ for (const database of TEST_DATABASES) {
       ({ persistence, drop } = await database.open());
     });
     afterAll(() => drop());
+
+    /** The error a conflicting transaction ends with: what PostgreSQL reports as serialization_failure. */
+    const conflict = () => Object.assign(new Error("could not serialize access due to concurrent update"), { code: "40001" });
+
+    it("runs a unit of work again however many turns it waits for, within its time", async () => {
+      let runs = 0;
+      const answer = await persistence.transaction(async () => {
+        if (++runs <= 30) throw conflict();
+        return "done";
+      });
+      expect({ answer, runs }).toEqual({ answer: "done", runs: 31 });
+    });
+
+    it("answers a unit of work that keeps conflicting as unavailable once its time is spent", async () => {
+      const impatient = new PostgresPersistence(persistence.sql, 200);
+      let runs = 0;
+      const failure = await impatient
+        .transaction(async () => {
+          runs++;
+          throw conflict();
+        })
+        .catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(StoreUnavailableError);
+      expect((failure as StoreUnavailableError).retryAfterSeconds).toBeGreaterThan(0);
+      expect(runs).toBeGreaterThan(1);
+    });
 
     it("refuses a second domain of a name", async () => {
       const [one, other] = [userRow(uniqueId("ptn"), "one"), userRow(uniqueId("ptn"), "other")];
