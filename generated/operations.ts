@@ -150,7 +150,7 @@ export type RateLimitClass = keyof typeof rateLimits.classes;
 /** Bounds of one domain's DNS records (`x-dns-limits`): records it may hold, records per page. */
 export const dnsLimits = {
   "records_per_domain": 1000,
-  "records_per_page": 100,
+  "records_per_page": 1000,
   "changes_per_request": 1000
 } as const;
 

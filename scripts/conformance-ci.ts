@@ -5,7 +5,10 @@
  *      (`--errors`: any answer Prism finds non-conforming becomes an error the kit reports);
  *   2. against the Prism mock, stateless checks only (the spec's own examples conform);
  *   3. against the built reference server on the PostgreSQL store: PGlite in a directory of its own,
- *      or a fresh database on the server PARTNER_API_TEST_DATABASE_URL names.
+ *      or a fresh database on the server PARTNER_API_TEST_DATABASE_URL names;
+ *   4. the kit of the last release (releases/<version>/conformance-kit, with that release's documents)
+ *      against the built reference server on the memory store: a partner's tests written against the
+ *      last release still pass today (docs/releases.md).
  * `--postgres-only` (what `npm run test:postgres` runs on a real PostgreSQL) runs the third alone.
  * The kit runs directly against the reference server in vitest (test/conformance-kit/reference-server.test.ts,
  * in-process) and in `npm run conformance:mutants` (from source); here the built server is checked
@@ -26,6 +29,7 @@ import { freePort, NotServingError, waitUntilServing } from "./lib/local-ports.j
 import { spawnOwned, stopOwned } from "./lib/owned-processes.js";
 import { freshDatabase } from "./lib/fresh-database.js";
 import { writeConformancePartners } from "./lib/conformance-partners.js";
+import { lastRelease, runReleaseKit } from "./lib/release-kits.js";
 import { buildServerUnlessCurrent, SERVE_ARGUMENTS } from "./lib/server-build.js";
 import { servingAddress, spawnServer } from "./lib/server-process.js";
 
@@ -138,6 +142,16 @@ try {
         partners.key,
         "--stateless",
       ]),
+    );
+    const release = lastRelease();
+    console.log(`\n=== conformance: the kit of release ${release} against today's reference server ===`);
+    results.push(
+      await runReleaseKit(release, {
+        baseUrl: memoryUrl,
+        apiKey: partners.key,
+        secondKey: partners.secondKey,
+        junit: `test-output/conformance-release-${release}.xml`,
+      }),
     );
   }
   results.push(await run("reference server on the PostgreSQL store", "postgresql", ["--base-url", postgresUrl, ...partners.keyOptions]));

@@ -1,8 +1,10 @@
 /**
  * `npm test`: the whole suite, in two rounds.
- *   1. The quick checks: the Redocly lint of the spec and the published documents, Biome's lint and
- *      format check of the code, generated/ against the spec, the type check.
- *   2. The unit and API tests (vitest) and the contract suite three ways (`npm run conformance:ci`).
+ *   1. The quick checks: the Redocly lint of the spec and the published documents, their Spectral
+ *      lint with the OWASP rules, the breaking-change gate against the last release (`spec:diff`),
+ *      Biome's lint and format check of the code, generated/ against the spec, the type check.
+ *   2. The unit and API tests (vitest) and the conformance kit against the built server
+ *      (`npm run conformance:ci`, the last release's kit among its runs).
  * No step writes what another reads, so the steps of a round run at once: each waits on child
  * processes and sockets for much of its time, which the other fills. A failing first round stops the
  * run, as the checks did when they ran one after the other. Each step's output is printed whole when
@@ -24,7 +26,7 @@ const VITEST_JUNIT = "test-output/vitest-junit.xml";
 const npmRun = (script: string): Step => ({ name: `npm run ${script}`, command: "npm", args: ["run", "--silent", script] });
 
 const ROUNDS: Step[][] = [
-  [npmRun("lint:spec"), npmRun("lint:code"), npmRun("check:generated"), npmRun("typecheck")],
+  [npmRun("lint:spec"), npmRun("lint:owasp"), npmRun("spec:diff"), npmRun("lint:code"), npmRun("check:generated"), npmRun("typecheck")],
   [{ name: "vitest run", command: "node_modules/.bin/vitest", args: ["run", ...vitestReporters(VITEST_JUNIT)] }, npmRun("conformance:ci")],
 ];
 

@@ -17,6 +17,11 @@ export interface OperationRef {
 export interface CallInput {
   path?: Record<string, string>;
   query?: Record<string, string | number>;
+  /**
+   * The query string sent as it is, instead of `query`: how a client that leaves `*`, `@` or `:` unencoded
+   * (RFC 3986 allows them in a query) or encodes them asks, where URLSearchParams would choose.
+   */
+  rawQuery?: string;
   body?: unknown;
   /** Raw text instead of JSON, to send what no client library would. */
   rawBody?: string;
@@ -82,7 +87,7 @@ export class ContractClient {
     const op = this.operation(operationId);
     this.called.add(operationId);
     const path = op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(input.path?.[name] ?? `missing-${name}`));
-    const query = new URLSearchParams(Object.entries(input.query ?? {}).map(([k, v]) => [k, String(v)])).toString();
+    const query = input.rawQuery ?? new URLSearchParams(Object.entries(input.query ?? {}).map(([k, v]) => [k, String(v)])).toString();
     const url = `${this.target.baseUrl}${path}${query ? `?${query}` : ""}`;
     const key = input.key === undefined ? this.target.apiKey : input.key;
     const headers: Record<string, string> = {

@@ -124,7 +124,7 @@ export interface paths {
                  * @description The partner's own identifier of the user.
                  * @example user_12345
                  */
-                user_identifier: components["parameters"]["UserIdentifier"];
+                user_identifier: components["parameters"]["UserIdentifierPath"];
             };
             cookie?: never;
         };
@@ -159,7 +159,7 @@ export interface paths {
                  * @description The partner's own identifier of the user.
                  * @example user_12345
                  */
-                user_identifier: components["parameters"]["UserIdentifier"];
+                user_identifier: components["parameters"]["UserIdentifierPath"];
             };
             cookie?: never;
         };
@@ -771,9 +771,9 @@ export interface paths {
          *
          *     *Addition, pages:* one page at a time, at most `limit` records: from the start, or after
          *     the record a `cursor` points at. `next_cursor` continues the list and is null on its
-         *     last page; `total` counts the records of every page. A request with neither parameter
-         *     gets the first page of 100 records: the whole list of a domain of at most 100 records,
-         *     as before pages existed. Paging to the end lists every record that exists all along
+         *     last page; `total` counts the records of every page. Without `limit` the answer holds
+         *     every record from there on (a domain holds at most 1,000): a request with neither
+         *     parameter gets the whole list, as in 1.0.0, before pages existed. Paging to the end lists every record that exists all along
          *     exactly once, whatever is created or deleted between pages: a record created meanwhile
          *     appears when it sorts after the page last read, and a record renamed meanwhile may
          *     appear twice or not at all. A cursor stays valid while its domain exists, even when its
@@ -995,8 +995,12 @@ export interface components {
          * @example www
          */
         DnsRecordName: string;
-        /** @description Seconds. */
+        /**
+         * Format: int32
+         * @description Seconds.
+         */
         DnsTtl: number;
+        /** Format: int32 */
         DnsPriority: number;
         /**
          * @description By type: A an IPv4 address; AAAA an IPv6 address; CNAME, MX and NS a host name; TXT
@@ -1157,19 +1161,13 @@ export interface components {
             nameservers: string[];
             whois_privacy: boolean;
             /**
-             * @description The first page of the domain's records, in the order of its record list: all of
-             *     them when it has at most 100 (*addition:* at most 100 are embedded; the rest is
-             *     read through `GET /api/v1/domains/{domain_id}/dns` from
-             *     `dns_records_next_cursor`).
+             * @description Every record of the domain, in the order of its record list (`GET
+             *     /api/v1/domains/{domain_id}/dns`). *Decision:* complete, as in 1.0.0: a domain holds at
+             *     most 1,000 records (`x-dns-limits.records_per_domain`), so the detail stays bounded. (A
+             *     domain that held more before that bound existed embeds its first 1,000, the list's
+             *     first page.)
              */
             dns_records: components["schemas"]["DomainDnsRecordSummary"][];
-            /** @description *Addition.* Number of records of the domain, embedded or not. */
-            dns_records_total: number;
-            /**
-             * @description *Addition.* The `cursor` that continues the record list after the embedded
-             *     records; null when `dns_records` holds them all.
-             */
-            dns_records_next_cursor: string | null;
             pricing: components["schemas"]["DomainPricing"];
         };
         DomainUpdate: {
@@ -1184,6 +1182,7 @@ export interface components {
             updated_at: components["schemas"]["Timestamp"];
         };
         DomainRenew: {
+            /** Format: int32 */
             years: number;
         };
         DomainRenewal: {
@@ -1243,7 +1242,10 @@ export interface components {
         };
         /** @description Exactly one of `seconds` and `to`. */
         SandboxClockAdvance: {
-            /** @description Seconds to move forward; at most 315,576,000 (ten years of 365.25 days), the bound of every advance. */
+            /**
+             * Format: int32
+             * @description Seconds to move forward; at most 315,576,000 (ten years of 365.25 days), the bound of every advance.
+             */
             seconds?: number;
             /**
              * Format: date-time
@@ -1256,8 +1258,7 @@ export interface components {
             changes: components["schemas"]["SandboxChange"][];
         };
         SandboxChange: {
-            /** @enum {string} */
-            object: "transfer" | "domain";
+            object: components["schemas"]["SandboxChangeObject"];
             id: string;
             /** @description The transfer or domain status before. */
             from: string;
@@ -1265,11 +1266,20 @@ export interface components {
             to: string;
             at: components["schemas"]["Timestamp"];
         };
+        /**
+         * @description What a sandbox clock change moved: a transfer or a domain. A named schema, not an inline enum,
+         *     so that generators which name inline enums after their property (`object`) emit a legal name.
+         * @enum {string}
+         */
+        SandboxChangeObject: "transfer" | "domain";
         SandboxDomainCreate: {
             user_identifier: components["schemas"]["UserIdentifier"];
             /** @description The name to register; IDNs may be given in Unicode (IDNA2008 rules as on the Catalog tag). */
             domain_name: string;
-            /** @default 1 */
+            /**
+             * Format: int32
+             * @default 1
+             */
             years?: number;
             /** @default true */
             auto_renew?: boolean;
@@ -1362,6 +1372,7 @@ export interface components {
         };
         WebhookSecretRotation: {
             /**
+             * Format: int32
              * @description Seconds the previous secret keeps signing deliveries.
              * @default 86400
              */
@@ -1421,12 +1432,6 @@ export interface components {
             data: {
                 endpoint_id: string;
             };
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "webhook.test";
         };
         Tld: {
             /**
@@ -1458,7 +1463,10 @@ export interface components {
             type: components["schemas"]["DnsRecordType"];
             name: components["schemas"]["DnsRecordName"];
             content: components["schemas"]["DnsContent"];
-            /** @default 300 */
+            /**
+             * Format: int32
+             * @default 300
+             */
             ttl?: number;
             /** @description Required for MX; for SRV optional and equal to the first part of `content`; not allowed for other types. */
             priority?: components["schemas"]["DnsPriority"];
@@ -1689,36 +1697,18 @@ export interface components {
             /** @enum {string} */
             type?: "domain.registered" | "domain.renewed" | "domain.updated" | "domain.expired";
             data: components["schemas"]["DomainDetail"];
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "domain.registered" | "domain.renewed" | "domain.updated" | "domain.expired";
         };
         TransferEvent: components["schemas"]["WebhookEventBase"] & {
             /** @enum {string} */
             type?: "transfer.status_changed";
             previous_status: components["schemas"]["TransferStatusValue"];
             data: components["schemas"]["TransferStatus"];
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "transfer.status_changed";
         };
         DnsRecordEvent: components["schemas"]["WebhookEventBase"] & {
             /** @enum {string} */
             type?: "dns_record.created" | "dns_record.updated" | "dns_record.deleted";
             domain_id: string;
             data: components["schemas"]["DnsRecordD"];
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "dns_record.created" | "dns_record.updated" | "dns_record.deleted";
         };
         UserDeletedEvent: components["schemas"]["WebhookEventBase"] & {
             /** @enum {string} */
@@ -1726,17 +1716,16 @@ export interface components {
             data: {
                 user_identifier: components["schemas"]["UserIdentifier"];
             };
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "user.deleted";
         };
         /**
          * @description Any event the service sends, told apart by `type`: a receiver parses a delivery's body as this
          *     and branches on `type` (generated clients narrow on it). Each event of `x-webhooks` names its own
          *     member, and `createWebhookEndpoint` names this union as its callback.
+         *
+         *     *Decision:* no `discriminator`. Each member's own `type` enum already tells the members apart
+         *     (every event type belongs to exactly one), and a discriminator over `allOf` members made
+         *     generators that build a tagged union from it (openapi-zod-client) emit code that throws on
+         *     import.
          */
         WebhookEvent: components["schemas"]["DomainEvent"] | components["schemas"]["TransferEvent"] | components["schemas"]["DnsRecordEvent"] | components["schemas"]["UserDeletedEvent"] | components["schemas"]["TestEvent"];
     };
@@ -2121,7 +2110,7 @@ export interface components {
          */
         IdempotencyKey: string;
         /**
-         * @description *Addition.* Applies the change only if the resource is still in the state you read: one or more entity tags from `ETag` (comma-separated), or `*` for any state. Otherwise nothing changes and the answer is 412 with the current `ETag`. See "Concurrent edits".
+         * @description *Addition.* Applies the change only if the resource is still in the state you read: one or more entity tags from `ETag` (comma-separated), or `*` for any state. Otherwise nothing changes and the answer is 412 with the current `ETag`. See "Concurrent edits". A value that is neither `*` nor a list of entity tags (RFC 9110 8.8.3, optionally weak `W/`; weak tags never match) is answered 400 with `details.code` `invalid_format`.
          * @example "Yp3mQ0vJc8bX1tR5kL2nA7"
          */
         IfMatch: string;
@@ -2129,7 +2118,7 @@ export interface components {
          * @description The partner's own identifier of the user.
          * @example user_12345
          */
-        UserIdentifier: components["schemas"]["UserIdentifier"];
+        UserIdentifierPath: components["schemas"]["UserIdentifier"];
         /**
          * @description Domain id (`dom_...`).
          * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
@@ -2301,7 +2290,7 @@ export interface operations {
             query?: {
                 /** @description Page size. */
                 limit?: number;
-                /** @description Number of users to skip. *Decision:* at most 1000000. */
+                /** @description Number of users to skip. *Decision:* at most 2147483647 (the largest int32), which any list fits in: 1.1.0 restored offsets past 1000000, a bound an unreleased version had set, so a partner with more users can page to the end. */
                 offset?: number;
                 /** @description Sort key. */
                 sort?: "created_at" | "last_login" | "domain_count";
@@ -2427,7 +2416,7 @@ export interface operations {
                  * @description The partner's own identifier of the user.
                  * @example user_12345
                  */
-                user_identifier: components["parameters"]["UserIdentifier"];
+                user_identifier: components["parameters"]["UserIdentifierPath"];
             };
             cookie?: never;
         };
@@ -2472,7 +2461,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description *Addition.* Applies the change only if the resource is still in the state you read: one or more entity tags from `ETag` (comma-separated), or `*` for any state. Otherwise nothing changes and the answer is 412 with the current `ETag`. See "Concurrent edits".
+                 * @description *Addition.* Applies the change only if the resource is still in the state you read: one or more entity tags from `ETag` (comma-separated), or `*` for any state. Otherwise nothing changes and the answer is 412 with the current `ETag`. See "Concurrent edits". A value that is neither `*` nor a list of entity tags (RFC 9110 8.8.3, optionally weak `W/`; weak tags never match) is answered 400 with `details.code` `invalid_format`.
                  * @example "Yp3mQ0vJc8bX1tR5kL2nA7"
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
@@ -2482,7 +2471,7 @@ export interface operations {
                  * @description The partner's own identifier of the user.
                  * @example user_12345
                  */
-                user_identifier: components["parameters"]["UserIdentifier"];
+                user_identifier: components["parameters"]["UserIdentifierPath"];
             };
             cookie?: never;
         };
@@ -2537,7 +2526,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description *Addition.* Applies the change only if the resource is still in the state you read: one or more entity tags from `ETag` (comma-separated), or `*` for any state. Otherwise nothing changes and the answer is 412 with the current `ETag`. See "Concurrent edits".
+                 * @description *Addition.* Applies the change only if the resource is still in the state you read: one or more entity tags from `ETag` (comma-separated), or `*` for any state. Otherwise nothing changes and the answer is 412 with the current `ETag`. See "Concurrent edits". A value that is neither `*` nor a list of entity tags (RFC 9110 8.8.3, optionally weak `W/`; weak tags never match) is answered 400 with `details.code` `invalid_format`.
                  * @example "Yp3mQ0vJc8bX1tR5kL2nA7"
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
@@ -2547,7 +2536,7 @@ export interface operations {
                  * @description The partner's own identifier of the user.
                  * @example user_12345
                  */
-                user_identifier: components["parameters"]["UserIdentifier"];
+                user_identifier: components["parameters"]["UserIdentifierPath"];
             };
             cookie?: never;
         };
@@ -2579,7 +2568,7 @@ export interface operations {
                  * @description The partner's own identifier of the user.
                  * @example user_12345
                  */
-                user_identifier: components["parameters"]["UserIdentifier"];
+                user_identifier: components["parameters"]["UserIdentifierPath"];
             };
             cookie?: never;
         };
@@ -2689,8 +2678,6 @@ export interface operations {
                      *           "created_at": "2026-10-01T09:51:00Z"
                      *         }
                      *       ],
-                     *       "dns_records_total": 2,
-                     *       "dns_records_next_cursor": null,
                      *       "pricing": {
                      *         "registration_price": "12.99",
                      *         "renewal_price": "14.99",
@@ -2715,7 +2702,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description *Addition.* Applies the change only if the resource is still in the state you read: one or more entity tags from `ETag` (comma-separated), or `*` for any state. Otherwise nothing changes and the answer is 412 with the current `ETag`. See "Concurrent edits".
+                 * @description *Addition.* Applies the change only if the resource is still in the state you read: one or more entity tags from `ETag` (comma-separated), or `*` for any state. Otherwise nothing changes and the answer is 412 with the current `ETag`. See "Concurrent edits". A value that is neither `*` nor a list of entity tags (RFC 9110 8.8.3, optionally weak `W/`; weak tags never match) is answered 400 with `details.code` `invalid_format`.
                  * @example "Yp3mQ0vJc8bX1tR5kL2nA7"
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
@@ -3254,8 +3241,6 @@ export interface operations {
                      *           "created_at": "2026-10-01T09:51:00Z"
                      *         }
                      *       ],
-                     *       "dns_records_total": 2,
-                     *       "dns_records_next_cursor": null,
                      *       "pricing": {
                      *         "registration_price": "12.99",
                      *         "renewal_price": "14.99",
@@ -3349,8 +3334,6 @@ export interface operations {
                      *           "created_at": "2026-10-01T09:51:00Z"
                      *         }
                      *       ],
-                     *       "dns_records_total": 2,
-                     *       "dns_records_next_cursor": null,
                      *       "pricing": {
                      *         "registration_price": "12.99",
                      *         "renewal_price": "14.99",
@@ -3729,9 +3712,9 @@ export interface operations {
             query?: {
                 /** @description Only events of these types (repeat the parameter for several). */
                 type?: components["schemas"]["WebhookEventTypeSubscribable"][];
-                /** @description Only events created at or after this time. */
+                /** @description Only events created at or after this time. Its `:` may be sent as it is or as `%3A`; a `+` of an offset must be sent as `%2B`, as a query reads `+` as a space. */
                 created_after?: components["schemas"]["Timestamp"];
-                /** @description Only events created before this time. */
+                /** @description Only events created before this time. Its `:` may be sent as it is or as `%3A`; a `+` of an offset must be sent as `%2B`, as a query reads `+` as a space. */
                 created_before?: components["schemas"]["Timestamp"];
                 /** @description Events per page, 1 to 100, default 20. */
                 limit?: number;
@@ -3970,7 +3953,7 @@ export interface operations {
             query?: {
                 /** @description Page size. */
                 limit?: number;
-                /** @description Number of deliveries to skip. *Decision:* at most 1000000. */
+                /** @description Number of deliveries to skip. *Decision:* at most 2147483647 (the largest int32), which any list fits in: 1.1.0 restored offsets past 1000000, a bound an unreleased version had set, so a partner with more deliveries can page to the end. */
                 offset?: number;
             };
             header?: never;
@@ -4100,13 +4083,13 @@ export interface operations {
     listDomainDnsRecords: {
         parameters: {
             query?: {
-                /** @description *Addition.* Records per page: 1 to 100, default 100. */
+                /** @description *Addition.* Records per page: 1 to 1000, default 1000, so that without it the answer holds every record from the start or from the `cursor` (a domain holds at most 1,000), as the list answered in 1.0.0. */
                 limit?: number;
                 /** @description *Addition.* The `next_cursor` of the page before, with the same `type` and `name`; opaque, do not build or change it. */
                 cursor?: string;
                 /** @description *Addition.* Only records of this type; `total` counts what the filters select. */
                 type?: components["schemas"]["DnsRecordType"];
-                /** @description *Addition.* Only records at this name (`@` for the apex), compared without regard to case as DNS does. */
+                /** @description *Addition.* Only records at this name (`@` for the apex), compared without regard to case as DNS does. `@` and `*` may be sent as they are or percent-encoded (`%40`, `%2A`): RFC 3986 allows both in a query, and clients differ in which they encode. */
                 name?: components["schemas"]["DnsRecordName"];
             };
             header?: never;
@@ -4254,7 +4237,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description *Addition.* Applies the change only if the resource is still in the state you read: one or more entity tags from `ETag` (comma-separated), or `*` for any state. Otherwise nothing changes and the answer is 412 with the current `ETag`. See "Concurrent edits".
+                 * @description *Addition.* Applies the change only if the resource is still in the state you read: one or more entity tags from `ETag` (comma-separated), or `*` for any state. Otherwise nothing changes and the answer is 412 with the current `ETag`. See "Concurrent edits". A value that is neither `*` nor a list of entity tags (RFC 9110 8.8.3, optionally weak `W/`; weak tags never match) is answered 400 with `details.code` `invalid_format`.
                  * @example "Yp3mQ0vJc8bX1tR5kL2nA7"
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
@@ -4332,7 +4315,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description *Addition.* Applies the change only if the resource is still in the state you read: one or more entity tags from `ETag` (comma-separated), or `*` for any state. Otherwise nothing changes and the answer is 412 with the current `ETag`. See "Concurrent edits".
+                 * @description *Addition.* Applies the change only if the resource is still in the state you read: one or more entity tags from `ETag` (comma-separated), or `*` for any state. Otherwise nothing changes and the answer is 412 with the current `ETag`. See "Concurrent edits". A value that is neither `*` nor a list of entity tags (RFC 9110 8.8.3, optionally weak `W/`; weak tags never match) is answered 400 with `details.code` `invalid_format`.
                  * @example "Yp3mQ0vJc8bX1tR5kL2nA7"
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];

@@ -119,7 +119,7 @@ export interface paths {
                  * @description The partner's own identifier of the user.
                  * @example user_12345
                  */
-                user_identifier: components["parameters"]["UserIdentifier"];
+                user_identifier: components["parameters"]["UserIdentifierPath"];
             };
             cookie?: never;
         };
@@ -145,7 +145,7 @@ export interface paths {
                  * @description The partner's own identifier of the user.
                  * @example user_12345
                  */
-                user_identifier: components["parameters"]["UserIdentifier"];
+                user_identifier: components["parameters"]["UserIdentifierPath"];
             };
             cookie?: never;
         };
@@ -847,8 +847,12 @@ export interface components {
          * @example www
          */
         DnsRecordName: string;
-        /** @description Seconds. */
+        /**
+         * Format: int32
+         * @description Seconds.
+         */
         DnsTtl: number;
+        /** Format: int32 */
         DnsPriority: number;
         /**
          * @description By type: A an IPv4 address; AAAA an IPv6 address; CNAME, MX and NS a host name; TXT
@@ -969,19 +973,13 @@ export interface components {
             nameservers: string[];
             whois_privacy: boolean;
             /**
-             * @description The first page of the domain's records, in the order of its record list: all of
-             *     them when it has at most 100 (*addition:* at most 100 are embedded; the rest is
-             *     read through `GET /api/v1/domains/{domain_id}/dns` from
-             *     `dns_records_next_cursor`).
+             * @description Every record of the domain, in the order of its record list (`GET
+             *     /api/v1/domains/{domain_id}/dns`). *Decision:* complete, as in 1.0.0: a domain holds at
+             *     most 1,000 records (`x-dns-limits.records_per_domain`), so the detail stays bounded. (A
+             *     domain that held more before that bound existed embeds its first 1,000, the list's
+             *     first page.)
              */
             dns_records: components["schemas"]["DomainDnsRecordSummary"][];
-            /** @description *Addition.* Number of records of the domain, embedded or not. */
-            dns_records_total: number;
-            /**
-             * @description *Addition.* The `cursor` that continues the record list after the embedded
-             *     records; null when `dns_records` holds them all.
-             */
-            dns_records_next_cursor: string | null;
             pricing: components["schemas"]["DomainPricing"];
         };
         DomainUpdate: {
@@ -996,6 +994,7 @@ export interface components {
             updated_at: components["schemas"]["Timestamp"];
         };
         DomainRenew: {
+            /** Format: int32 */
             years: number;
         };
         DomainRenewal: {
@@ -1055,7 +1054,10 @@ export interface components {
         };
         /** @description Exactly one of `seconds` and `to`. */
         SandboxClockAdvance: {
-            /** @description Seconds to move forward; at most 315,576,000 (ten years of 365.25 days), the bound of every advance. */
+            /**
+             * Format: int32
+             * @description Seconds to move forward; at most 315,576,000 (ten years of 365.25 days), the bound of every advance.
+             */
             seconds?: number;
             /**
              * Format: date-time
@@ -1068,8 +1070,7 @@ export interface components {
             changes: components["schemas"]["SandboxChange"][];
         };
         SandboxChange: {
-            /** @enum {string} */
-            object: "transfer" | "domain";
+            object: components["schemas"]["SandboxChangeObject"];
             id: string;
             /** @description The transfer or domain status before. */
             from: string;
@@ -1077,11 +1078,20 @@ export interface components {
             to: string;
             at: components["schemas"]["Timestamp"];
         };
+        /**
+         * @description What a sandbox clock change moved: a transfer or a domain. A named schema, not an inline enum,
+         *     so that generators which name inline enums after their property (`object`) emit a legal name.
+         * @enum {string}
+         */
+        SandboxChangeObject: "transfer" | "domain";
         SandboxDomainCreate: {
             user_identifier: components["schemas"]["UserIdentifier"];
             /** @description The name to register; IDNs may be given in Unicode (IDNA2008 rules as on the Catalog tag). */
             domain_name: string;
-            /** @default 1 */
+            /**
+             * Format: int32
+             * @default 1
+             */
             years?: number;
             /** @default true */
             auto_renew?: boolean;
@@ -1174,6 +1184,7 @@ export interface components {
         };
         WebhookSecretRotation: {
             /**
+             * Format: int32
              * @description Seconds the previous secret keeps signing deliveries.
              * @default 86400
              */
@@ -1233,12 +1244,6 @@ export interface components {
             data: {
                 endpoint_id: string;
             };
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "webhook.test";
         };
         Tld: {
             /**
@@ -1272,7 +1277,10 @@ export interface components {
             name: components["schemas"]["DnsRecordName"];
             /** @description The record's value; for SRV, the target host. */
             value: components["schemas"]["DnsContent"];
-            /** @default 3600 */
+            /**
+             * Format: int32
+             * @default 3600
+             */
             ttl?: number;
             /** @description Required for MX and SRV. */
             priority?: components["schemas"]["DnsPriority"];
@@ -1288,8 +1296,11 @@ export interface components {
             name?: components["schemas"]["DnsRecordName"];
             value?: components["schemas"]["DnsContent"];
             ttl?: components["schemas"]["DnsTtl"];
+            /** Format: int32 */
             priority?: number | null;
+            /** Format: int32 */
             weight?: number | null;
+            /** Format: int32 */
             port?: number | null;
             target?: string | null;
         };
@@ -1432,36 +1443,18 @@ export interface components {
             /** @enum {string} */
             type?: "domain.registered" | "domain.renewed" | "domain.updated" | "domain.expired";
             data: components["schemas"]["DomainDetail"];
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "domain.registered" | "domain.renewed" | "domain.updated" | "domain.expired";
         };
         TransferEvent: components["schemas"]["WebhookEventBase"] & {
             /** @enum {string} */
             type?: "transfer.status_changed";
             previous_status: components["schemas"]["TransferStatusValue"];
             data: components["schemas"]["TransferStatus"];
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "transfer.status_changed";
         };
         DnsRecordEvent: components["schemas"]["WebhookEventBase"] & {
             /** @enum {string} */
             type?: "dns_record.created" | "dns_record.updated" | "dns_record.deleted";
             domain_id: string;
             data: components["schemas"]["DnsRecordD"];
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "dns_record.created" | "dns_record.updated" | "dns_record.deleted";
         };
         UserDeletedEvent: components["schemas"]["WebhookEventBase"] & {
             /** @enum {string} */
@@ -1469,17 +1462,16 @@ export interface components {
             data: {
                 user_identifier: components["schemas"]["UserIdentifier"];
             };
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "user.deleted";
         };
         /**
          * @description Any event the service sends, told apart by `type`: a receiver parses a delivery's body as this
          *     and branches on `type` (generated clients narrow on it). Each event of `x-webhooks` names its own
          *     member, and `createWebhookEndpoint` names this union as its callback.
+         *
+         *     *Decision:* no `discriminator`. Each member's own `type` enum already tells the members apart
+         *     (every event type belongs to exactly one), and a discriminator over `allOf` members made
+         *     generators that build a tagged union from it (openapi-zod-client) emit code that throws on
+         *     import.
          */
         WebhookEvent: components["schemas"]["DomainEvent"] | components["schemas"]["TransferEvent"] | components["schemas"]["DnsRecordEvent"] | components["schemas"]["UserDeletedEvent"] | components["schemas"]["TestEvent"];
     };
@@ -1944,7 +1936,7 @@ export interface components {
          */
         IdempotencyKey: string;
         /**
-         * @description *Addition.* Applies the change only if the resource is still in the state you read: one or more entity tags from `ETag` (comma-separated), or `*` for any state. Otherwise nothing changes and the answer is 412 with the current `ETag`. See "Concurrent edits".
+         * @description *Addition.* Applies the change only if the resource is still in the state you read: one or more entity tags from `ETag` (comma-separated), or `*` for any state. Otherwise nothing changes and the answer is 412 with the current `ETag`. See "Concurrent edits". A value that is neither `*` nor a list of entity tags (RFC 9110 8.8.3, optionally weak `W/`; weak tags never match) is answered 400 with `details.code` `invalid_format`.
          * @example "Yp3mQ0vJc8bX1tR5kL2nA7"
          */
         IfMatch: string;
@@ -1952,7 +1944,7 @@ export interface components {
          * @description The partner's own identifier of the user.
          * @example user_12345
          */
-        UserIdentifier: components["schemas"]["UserIdentifier"];
+        UserIdentifierPath: components["schemas"]["UserIdentifier"];
         /**
          * @description Domain id (`dom_...`).
          * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
@@ -2186,7 +2178,7 @@ export interface operations {
                  * @description The partner's own identifier of the user.
                  * @example user_12345
                  */
-                user_identifier: components["parameters"]["UserIdentifier"];
+                user_identifier: components["parameters"]["UserIdentifierPath"];
             };
             cookie?: never;
         };
@@ -2242,7 +2234,7 @@ export interface operations {
                  * @description The partner's own identifier of the user.
                  * @example user_12345
                  */
-                user_identifier: components["parameters"]["UserIdentifier"];
+                user_identifier: components["parameters"]["UserIdentifierPath"];
             };
             cookie?: never;
         };
@@ -2337,7 +2329,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description *Addition.* Applies the change only if the resource is still in the state you read: one or more entity tags from `ETag` (comma-separated), or `*` for any state. Otherwise nothing changes and the answer is 412 with the current `ETag`. See "Concurrent edits".
+                 * @description *Addition.* Applies the change only if the resource is still in the state you read: one or more entity tags from `ETag` (comma-separated), or `*` for any state. Otherwise nothing changes and the answer is 412 with the current `ETag`. See "Concurrent edits". A value that is neither `*` nor a list of entity tags (RFC 9110 8.8.3, optionally weak `W/`; weak tags never match) is answered 400 with `details.code` `invalid_format`.
                  * @example "Yp3mQ0vJc8bX1tR5kL2nA7"
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
@@ -2876,8 +2868,6 @@ export interface operations {
                      *           "created_at": "2026-10-01T09:51:00Z"
                      *         }
                      *       ],
-                     *       "dns_records_total": 2,
-                     *       "dns_records_next_cursor": null,
                      *       "pricing": {
                      *         "registration_price": "12.99",
                      *         "renewal_price": "14.99",
@@ -2971,8 +2961,6 @@ export interface operations {
                      *           "created_at": "2026-10-01T09:51:00Z"
                      *         }
                      *       ],
-                     *       "dns_records_total": 2,
-                     *       "dns_records_next_cursor": null,
                      *       "pricing": {
                      *         "registration_price": "12.99",
                      *         "renewal_price": "14.99",
@@ -3351,9 +3339,9 @@ export interface operations {
             query?: {
                 /** @description Only events of these types (repeat the parameter for several). */
                 type?: components["schemas"]["WebhookEventTypeSubscribable"][];
-                /** @description Only events created at or after this time. */
+                /** @description Only events created at or after this time. Its `:` may be sent as it is or as `%3A`; a `+` of an offset must be sent as `%2B`, as a query reads `+` as a space. */
                 created_after?: components["schemas"]["Timestamp"];
-                /** @description Only events created before this time. */
+                /** @description Only events created before this time. Its `:` may be sent as it is or as `%3A`; a `+` of an offset must be sent as `%2B`, as a query reads `+` as a space. */
                 created_before?: components["schemas"]["Timestamp"];
                 /** @description Events per page, 1 to 100, default 20. */
                 limit?: number;
@@ -3592,7 +3580,7 @@ export interface operations {
             query?: {
                 /** @description Page size. */
                 limit?: number;
-                /** @description Number of deliveries to skip. *Decision:* at most 1000000. */
+                /** @description Number of deliveries to skip. *Decision:* at most 2147483647 (the largest int32), which any list fits in: 1.1.0 restored offsets past 1000000, a bound an unreleased version had set, so a partner with more deliveries can page to the end. */
                 offset?: number;
             };
             header?: never;
@@ -3851,7 +3839,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description *Addition.* Applies the change only if the resource is still in the state you read: one or more entity tags from `ETag` (comma-separated), or `*` for any state. Otherwise nothing changes and the answer is 412 with the current `ETag`. See "Concurrent edits".
+                 * @description *Addition.* Applies the change only if the resource is still in the state you read: one or more entity tags from `ETag` (comma-separated), or `*` for any state. Otherwise nothing changes and the answer is 412 with the current `ETag`. See "Concurrent edits". A value that is neither `*` nor a list of entity tags (RFC 9110 8.8.3, optionally weak `W/`; weak tags never match) is answered 400 with `details.code` `invalid_format`.
                  * @example "Yp3mQ0vJc8bX1tR5kL2nA7"
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
@@ -3883,7 +3871,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description *Addition.* Applies the change only if the resource is still in the state you read: one or more entity tags from `ETag` (comma-separated), or `*` for any state. Otherwise nothing changes and the answer is 412 with the current `ETag`. See "Concurrent edits".
+                 * @description *Addition.* Applies the change only if the resource is still in the state you read: one or more entity tags from `ETag` (comma-separated), or `*` for any state. Otherwise nothing changes and the answer is 412 with the current `ETag`. See "Concurrent edits". A value that is neither `*` nor a list of entity tags (RFC 9110 8.8.3, optionally weak `W/`; weak tags never match) is answered 400 with `details.code` `invalid_format`.
                  * @example "Yp3mQ0vJc8bX1tR5kL2nA7"
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];

@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Express } from "express";
-import { html } from "../web/html.js";
+import { Html, html } from "../web/html.js";
 import { clientTarballVersion, LATEST_CLIENT_TARBALL } from "./client-tarball-files.js";
 import type { Dashboard } from "./dashboard-context.js";
 import { page } from "./views/layout.js";
@@ -21,6 +21,8 @@ export interface PortalFiles {
   client: string;
   /** The rule catalogue as `npm run generate` renders it (generated/rules.json); default the repository's. */
   rules?: string;
+  /** CHANGELOG.md as `npm run generate` renders it (generated/changelog.html); default the repository's. */
+  changelog?: string;
 }
 
 export const DEFAULT_PORTAL_FILES: PortalFiles = {
@@ -28,6 +30,7 @@ export const DEFAULT_PORTAL_FILES: PortalFiles = {
   reference: fileURLToPath(new URL("../../dist/docs/", import.meta.url)),
   client: fileURLToPath(new URL("../../dist/client/", import.meta.url)),
   rules: fileURLToPath(new URL("../../generated/rules.json", import.meta.url)),
+  changelog: fileURLToPath(new URL("../../generated/changelog.html", import.meta.url)),
 };
 
 interface CatalogueFamily {
@@ -106,7 +109,7 @@ ${installStep(available, portalUrl)}
 <li>Call the sandbox at <code>${dashboard.apiBaseUrl}</code>: <pre class="example"><code>curl -s ${dashboard.apiBaseUrl}/api/v1/domains/tlds -H 'Authorization: Bearer sk_sandbox_...'</code></pre></li>
 </ol>
 </section>
-<p>The <a href="/docs/rules">rules of the API</a>: every rule, with the conformance kit's checks that prove it.</p>
+<p>The <a href="/docs/rules">rules of the API</a>: every rule, with the conformance kit's checks that prove it. The <a href="/docs/changelog">changelog</a>: what each release added and changed.</p>
 <section aria-labelledby="documents-heading"><h2 id="documents-heading">OpenAPI documents and reference</h2>
 <div class="table-scroll" role="region" aria-labelledby="documents-heading" tabindex="0"><table>
 <caption class="visually-hidden">Published documents</caption>
@@ -148,6 +151,17 @@ export function registerDeveloperPortal(app: Express, files: PortalFiles, dashbo
     }
     res.setHeader("Cache-Control", "no-cache");
     res.type("html").send(rendered.page);
+  });
+  // Rendered when generating (generated/changelog.html): read once per version of the file, as the rules.
+  let changelog: { mtimeMs: number; page: string } | undefined;
+  app.get("/docs/changelog", (_req, res, next) => {
+    const file = files.changelog ?? DEFAULT_PORTAL_FILES.changelog!;
+    const stats = statSync(file, { throwIfNoEntry: false });
+    if (!stats) return next();
+    if (changelog?.mtimeMs !== stats.mtimeMs)
+      changelog = { mtimeMs: stats.mtimeMs, page: page("Changelog", html`<h1>Changelog</h1>\n${new Html(readFileSync(file, "utf8"))}`) };
+    res.setHeader("Cache-Control", "no-cache");
+    res.type("html").send(changelog.page);
   });
   app.get("/docs/:file", (req, res, next) => {
     const file = String(req.params.file);

@@ -30,8 +30,6 @@ async function embeddedRecords(services: Services, domain: DomainRow) {
       const { updated_at: _updatedAt, ...summary } = toRecordD(record);
       return summary;
     }),
-    dns_records_total: page.total,
-    dns_records_next_cursor: page.nextCursor,
   };
 }
 
@@ -41,7 +39,7 @@ export async function domainDetail(services: Services, domain: DomainRow): Promi
     user_identifier: domain.userIdentifier,
     nameservers: [...domain.nameservers],
     whois_privacy: domain.whoisPrivacy,
-    // The first page of the record list, not the whole zone: a detail (and every domain event) stays small.
+    // The record list's first page, which is the whole zone: a domain holds no more records than a page.
     ...(await embeddedRecords(services, domain)),
     pricing: {
       registration_price: formatCents(domain.registrationPrice),

@@ -35,9 +35,15 @@ const KEYWORDS: Record<string, { code: string; valueRule: boolean }> = {
   enum: { code: "invalid_value", valueRule: true },
 };
 
+/**
+ * A header's name as the spec and the service's own errors spell it (`If-Match`, `Idempotency-Key`):
+ * the validator reports headers by Node's lower-case names.
+ */
+const headerName = (name: string) => name.replace(/(^|-)([a-z])/g, (_match, dash: string, letter: string) => dash + letter.toUpperCase());
+
 function fromValidationItem(item: ValidatorItem): ApiError {
   const [, location = "body", ...rest] = (item.path ?? "").split("/");
-  const field = rest.join(".") || location;
+  const field = location === "headers" && rest.length === 1 ? headerName(rest[0]!) : rest.join(".") || location;
   // The validator reports an unknown query parameter without a keyword, by message only.
   const keyword = /^Unknown query parameter/.test(item.message ?? "")
     ? "additionalProperties"

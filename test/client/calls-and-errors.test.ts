@@ -47,6 +47,22 @@ describe("typed calls", () => {
     expect(read.data).toMatchObject({ id: created.data!.id, domain_id: domainId, value: "203.0.113.1" });
   });
 
+  it("filters a record list by name=@ and name=*, as the client sends them", async () => {
+    const d = createPartnerClient({ apiKey: PARTNER_A_KEY, baseUrl: s.baseUrl, variant: "D" });
+    const path = { domain_id: domainId };
+    for (const record of [
+      { type: "A" as const, name: "@", content: "203.0.113.1" },
+      { type: "A" as const, name: "*", content: "203.0.113.2" },
+      { type: "A" as const, name: "www", content: "203.0.113.3" },
+    ])
+      expect((await d.POST("/api/v1/domains/{domain_id}/dns", { params: { path }, body: record })).response.status).toBe(201);
+    for (const name of ["@", "*"]) {
+      const { data, error, response } = await d.GET("/api/v1/domains/{domain_id}/dns", { params: { path, query: { name } } });
+      expect({ name, status: response.status, error }).toEqual({ name, status: 200, error: undefined });
+      expect(data!.records.map((record) => record.name)).toEqual([name]);
+    }
+  });
+
   it("DELETE with 204 has no data and no error", async () => {
     const { data, error, response } = await api().DELETE("/api/v1/users/{user_identifier}", {
       params: { path: { user_identifier: "u1" } },

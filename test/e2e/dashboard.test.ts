@@ -165,6 +165,10 @@ describe("a newcomer, without reading code", () => {
     await visitor.getByRole("heading", { name: "The rules of the API" }).waitFor();
     await checkPage(visitor, "portal-rules");
     await visitor.goto(`${dashboardUrl}/docs/`);
+    await visitor.getByRole("link", { name: "changelog" }).click();
+    await visitor.getByRole("heading", { name: "Breaking changes" }).first().waitFor();
+    await checkPage(visitor, "portal-changelog");
+    await visitor.goto(`${dashboardUrl}/docs/`);
     const href = await visitor.getByRole("link", { name: "partner-api.yml" }).first().getAttribute("href");
     await expect((await visitor.request.get(`${dashboardUrl}${href}`)).text()).resolves.toContain("openapi: 3.0");
     await visitor.getByRole("link", { name: "Read Partner API (Variant R)" }).click();

@@ -89,6 +89,10 @@ export default defineChecks([
       expectAnswer(after, 200);
       expect(after.body.events.map((event: any) => event.id)).toContain(ours[0].id);
       for (const event of after.body.events) expect(Date.parse(event.created_at)).toBeGreaterThanOrEqual(Date.parse(newest));
+      // The same filter with its `:` unencoded, as clients that leave RFC 3986's query characters alone send it.
+      const unencoded = await context.api.call("listEvents", { rawQuery: `type=user.deleted&created_after=${newest}&limit=100` });
+      expectAnswer(unencoded, 200, undefined, "created_after with its `:` unencoded");
+      expect(unencoded.body.events.map((event: any) => event.id)).toEqual(after.body.events.map((event: any) => event.id));
       const before = await context.api.call("listEvents", { query: { type: "user.deleted", created_before: newest, limit: 100 } });
       expectAnswer(before, 200);
       expect(before.body.events.map((event: any) => event.id)).not.toContain(ours[0].id);

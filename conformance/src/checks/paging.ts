@@ -163,8 +163,8 @@ export default defineChecks([
       }
       const detail = await context.api.call("getDomain", { path });
       expectAnswer(detail, 200);
-      expect(detail.body.dns_records_total).toBe(total);
-      expect(detail.body.dns_records.map(byId)).toEqual(whole.body.records.slice(0, detail.body.dns_records.length).map(byId));
+      // Complete, as in 1.0.0: the detail embeds every record, in the list's order.
+      expect(detail.body.dns_records.map(byId)).toEqual(whole.body.records.map(byId));
 
       // A cursor stays valid when its record is deleted; what existed all along appears once.
       const first = await context.api.call("listDomainDnsRecords", { path, query: { limit: 3 } });
@@ -178,7 +178,7 @@ export default defineChecks([
         byId,
         "paging across a deletion",
       );
-      await expectLimitBounds(context, "listDomainDnsRecords", { path }, 100);
+      await expectLimitBounds(context, "listDomainDnsRecords", { path }, 1000);
       const foreign = await context.api.call("listDomainDnsRecords", {
         path: { domain_id: domains[1].id },
         query: { cursor: first.body.next_cursor },
@@ -189,6 +189,39 @@ export default defineChecks([
         { error: "validation_error", details: { field: "cursor", code: "invalid_cursor" } },
         "another domain's cursor",
       );
+    },
+  },
+  {
+    id: "paging.dns-records-whole-without-limit",
+    title:
+      "without limit, a domain's record list answers every record (next_cursor null) and the domain detail embeds every record, as 1.0.0 did",
+    needs: ["state", "sandbox"],
+    operations: ["listDomainDnsRecords", "bulkCreateDomainDnsRecords", "createSandboxDomain", "getDomain"],
+    async run(context) {
+      const { domains } = await userWithDomains(context, 1);
+      const path = { domain_id: domains[0].id };
+      // More than the 100 records a page once held, in bulk requests of at most 100.
+      const count = 150;
+      for (let start = 0; start < count; start += 100) {
+        const records = Array.from({ length: Math.min(100, count - start) }, (_, i) => ({
+          type: "TXT",
+          name: `whole${String(start + i).padStart(3, "0")}`,
+          content: "whole zone",
+        }));
+        expectStatus(await context.api.call("bulkCreateDomainDnsRecords", { path, body: { records } }), 200, "creating records in bulk");
+      }
+      const whole = await context.api.call("listDomainDnsRecords", { path });
+      expectAnswer(whole, 200);
+      expect({ records: whole.body.records.length, total: whole.body.total, next_cursor: whole.body.next_cursor }).toEqual({
+        records: count,
+        total: count,
+        next_cursor: null,
+      });
+      const detail = await context.api.call("getDomain", { path });
+      expectAnswer(detail, 200);
+      expect(detail.body.dns_records.map(byId)).toEqual(whole.body.records.map(byId));
+      const walk = await walkByCursor(context, "listDomainDnsRecords", { path }, "records", 1000);
+      expect(walk.pages).toHaveLength(1);
     },
   },
   {
@@ -245,8 +278,22 @@ export default defineChecks([
       const total = defaults.body.total;
       const past = await context.api.call("listUsers", { query: { offset: total + 5, limit: 10 } });
       expectAnswer(past, 200, { users: [], total, offset: total + 5, limit: 10 }, "an offset past the end");
+      // Offsets go to the largest int32, as in 1.0.0 (which had no bound): a partner of many users pages to the end.
+      const deepest = 2_147_483_647;
+      expectAnswer(
+        await context.api.call("listUsers", { query: { offset: deepest, limit: 10 } }),
+        200,
+        { users: [], total, offset: deepest },
+        "the largest offset",
+      );
       await expectLimitBounds(context, "listUsers", {}, 100);
       expectAnswer(await context.api.call("listUsers", { query: { offset: -1 } }), 400, { error: "validation_error" }, "a negative offset");
+      expectAnswer(
+        await context.api.call("listUsers", { query: { offset: deepest + 1 } }),
+        400,
+        { error: "validation_error" },
+        "an offset past int32",
+      );
     },
   },
   {

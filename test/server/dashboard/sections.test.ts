@@ -257,6 +257,16 @@ describe("the developer portal", () => {
     }
   });
 
+  it("renders the changelog, linked from the portal: every release's section", async () => {
+    const browser = server.browser();
+    expect((await browser.get("/docs/")).text).toContain('href="/docs/changelog"');
+    const changelog = await browser.get("/docs/changelog");
+    expect(changelog.status).toBe(200);
+    const source = readFileSync("CHANGELOG.md", "utf8");
+    for (const [, release] of source.matchAll(/^## (.+)$/gm)) expect(visibleText(changelog.text)).toContain(release);
+    expect(changelog.text).toContain('<h3 id="1-1-0-unreleased-breaking-changes">Breaking changes</h3>');
+  });
+
   it("serves the client's tarball where its install command points, and under the name that stays", async () => {
     const index = await server.browser().get("/docs/");
     const command = /npm install (\S+)/.exec(visibleText(index.text))?.[1];

@@ -1,4 +1,4 @@
-/** The record list read one page at a time, and a domain detail that embeds only its first page (x-dns-limits). */
+/** The record list read one page at a time (whole without `limit`, as in 1.0.0), and a domain detail that embeds every record (x-dns-limits). */
 import { describe, expect, it } from "vitest";
 import type { DnsRecordRow } from "../../../server/store/types.js";
 import { useDnsRecordFixture } from "./support/dns-record-fixture.js";
@@ -36,19 +36,20 @@ async function walk(limit: number | undefined, between: (page: number) => Promis
 }
 
 describe("GET /api/v1/domains/{domain_id}/dns, one page at a time", () => {
-  it("answers the first 100 records, the total and a next_cursor when given neither limit nor cursor", async () => {
+  it("answers every record, next_cursor null, when given neither limit nor cursor, as 1.0.0 did", async () => {
     const rows = await seedRecords(250);
     const { data } = await list();
-    expect(data!.records.map((record) => record.id)).toEqual(rows.slice(0, 100).map((row) => row.id));
+    expect(data!.records.map((record) => record.id)).toEqual(rows.map((row) => row.id));
     expect(data!.total).toBe(250);
-    expect(data!.next_cursor).toEqual(expect.any(String));
+    expect(data!.next_cursor).toBeNull();
   });
 
-  it("answers a whole list of 100 records in one page, next_cursor null", async () => {
-    await seedRecords(100);
+  it("answers the first 1000 records and a next_cursor for a domain that holds more from before the bound", async () => {
+    const rows = await seedRecords(1001);
     const { data } = await list();
-    expect(data!.records).toHaveLength(100);
-    expect(data!.next_cursor).toBeNull();
+    expect(data!.records.map((record) => record.id)).toEqual(rows.slice(0, 1000).map((row) => row.id));
+    const rest = await list({ cursor: data!.next_cursor! });
+    expect(rest.data).toMatchObject({ records: [{ id: rows[1000]!.id }], total: 1001, next_cursor: null });
   });
 
   it("answers an empty domain with no records and next_cursor null", async () => {
@@ -146,7 +147,7 @@ describe("GET /api/v1/domains/{domain_id}/dns, one page at a time", () => {
     });
   });
 
-  it.each([0, 101])("refuses limit %i with 400", async (limit) => {
+  it.each([0, 1001])("refuses limit %i with 400", async (limit) => {
     const { error, response } = await list({ limit });
     expect(response.status).toBe(400);
     expect(error).toMatchObject({ error: "validation_error", details: { field: "limit", code: "out_of_range" } });
@@ -214,30 +215,25 @@ describe("GET /api/v1/domains/{domain_id}/dns, filtered by type and name", () =>
   });
 });
 
-describe("GET /api/v1/domains/{domain_id} embeds at most the first page of records", () => {
-  it("embeds the first 100 records with the total and the cursor of the rest", async () => {
+describe("GET /api/v1/domains/{domain_id} embeds every record, as 1.0.0 did", () => {
+  it("embeds all 250 records of a domain in list order", async () => {
     const rows = await seedRecords(250);
     const { data } = await s.api.GET("/api/v1/domains/{domain_id}", domainPath());
-    expect(data!.dns_records.map((record) => record.id)).toEqual(rows.slice(0, 100).map((row) => row.id));
-    expect(data!.dns_records_total).toBe(250);
-    const rest = await list({ cursor: data!.dns_records_next_cursor! });
-    expect(rest.data!.records.map((record) => record.id)).toEqual(rows.slice(100, 200).map((row) => row.id));
+    expect(data!.dns_records.map((record) => record.id)).toEqual(rows.map((row) => row.id));
+    expect(data).not.toHaveProperty("dns_records_total");
   });
 
-  it("embeds every record of a domain of at most 100, next cursor null", async () => {
-    await seedRecords(100);
+  it("embeds the first 1000 of a domain that holds more from before the bound", async () => {
+    const rows = await seedRecords(1001);
     const { data } = await s.api.GET("/api/v1/domains/{domain_id}", domainPath());
-    expect(data!.dns_records).toHaveLength(100);
-    expect(data!.dns_records_total).toBe(100);
-    expect(data!.dns_records_next_cursor).toBeNull();
+    expect(data!.dns_records.map((record) => record.id)).toEqual(rows.slice(0, 1000).map((row) => row.id));
   });
 
-  it("bounds the domain in events the same way", async () => {
+  it("embeds every record in events too", async () => {
     await seedRecords(250);
     await s.api.PUT("/api/v1/domains/{domain_id}", { ...domainPath(), body: { auto_renew: false } });
     const event = s.outbox.events.find((e) => e.type === "domain.updated")!;
-    const data = (event.payload as { data: { dns_records: unknown[]; dns_records_total: number } }).data;
-    expect(data.dns_records).toHaveLength(100);
-    expect(data.dns_records_total).toBe(250);
+    const data = (event.payload as { data: { dns_records: unknown[] } }).data;
+    expect(data.dns_records).toHaveLength(250);
   });
 });
