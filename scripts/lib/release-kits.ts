@@ -4,7 +4,7 @@
  * today's server, each shows that a partner's tests written against that release still pass.
  */
 import { readdirSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { spawnOwned } from "./owned-processes.js";
 
 export const RELEASES_DIRECTORY = "releases";
@@ -50,7 +50,8 @@ export function runReleaseKit(version: string, target: ReleaseKitTarget): Promis
       join(RELEASES_DIRECTORY, version, "conformance-kit", "vitest.config.ts"),
       "--reporter=dot",
       "--reporter=junit",
-      `--outputFile.junit=${target.junit}`,
+      // The kit's runner works in its own folder: the report goes where the caller means, not under it.
+      `--outputFile.junit=${resolve(target.junit)}`,
     ],
     {
       stdio: "inherit",
