@@ -113,7 +113,9 @@ describe.skipIf(!databaseUrl)("the dashboard on two instances of one database", 
       await browser.get("/sign-in");
       return browser.post("/sign-in", { email: GUESSED.email, password });
     };
-    // Counted apart, each instance would give its own free attempts: twice as many wrong answers before a wait.
+    // Counted apart, each instance would give its own free attempts and then its first wait's attempt:
+    // 2 * (free + 1) wrong answers at least before a refusal. Counted together, fewer: the free ones
+    // and one a wait, of which a slow machine (the waits are windows on the clock's grid) may see a few.
     const answers: number[] = [];
     let refused: Awaited<ReturnType<typeof attempt>> | undefined;
     for (let i = 0; i < 20 && !refused; i++) {
@@ -122,7 +124,7 @@ describe.skipIf(!databaseUrl)("the dashboard on two instances of one database", 
       if (answer.status === 429) refused = answer;
     }
     expect(refused).toBeDefined();
-    expect(answers.filter((status) => status === 401).length).toBeLessThan(2 * DEFAULT_ACCOUNT_LIMITS.signInFreeAttempts);
+    expect(answers.filter((status) => status === 401).length).toBeLessThan(2 * (DEFAULT_ACCOUNT_LIMITS.signInFreeAttempts + 1));
     const wait = Number(refused!.headers.get("retry-after"));
     expect(wait * 1000).toBeLessThanOrEqual(DEFAULT_ACCOUNT_LIMITS.signInMaxDelayMs);
     await expect
