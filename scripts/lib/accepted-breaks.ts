@@ -5,10 +5,10 @@
  */
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
+import { CHANGELOG_PATH } from "./changelog.js";
 import type { SpecChange } from "./spec-diff.js";
 
 export const ACCEPTED_BREAKS_PATH = "releases/accepted-breaks.yml";
-export const CHANGELOG_PATH = "CHANGELOG.md";
 
 export interface AcceptedBreak {
   id: string;

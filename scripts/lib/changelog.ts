@@ -6,9 +6,9 @@
  */
 import { readFileSync } from "node:fs";
 import { Marked } from "marked";
-import { CHANGELOG_PATH } from "./accepted-breaks.js";
+import { escapeHtml } from "../../server/web/html.js";
 
-const escapeHtml = (text: string) => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+export const CHANGELOG_PATH = "CHANGELOG.md";
 
 /** Heading ids from the heading's text, so a version's section can be linked (#1-1-0). */
 const slug = (text: string) =>

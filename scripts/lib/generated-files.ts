@@ -8,8 +8,7 @@ import { renderHandlerContract, renderOperationTable } from "./operation-table.j
 import { validatorDocument } from "./validator-document.js";
 import { readSourceDocument } from "./source-document.js";
 import { readRuleCatalogue, renderRulesJson, renderRulesMarkdown, RULES_SOURCE } from "./rule-catalogue.js";
-import { renderChangelogHtml } from "./changelog.js";
-import { CHANGELOG_PATH } from "./accepted-breaks.js";
+import { CHANGELOG_PATH, renderChangelogHtml } from "./changelog.js";
 
 import { bundlePath, SOURCE_PATH, validatorDocumentPath } from "./bundle-paths.js";
 

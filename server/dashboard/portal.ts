@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { Express } from "express";
+import type { Express, RequestHandler } from "express";
 import { Html, html } from "../web/html.js";
 import { clientTarballVersion, LATEST_CLIENT_TARBALL } from "./client-tarball-files.js";
 import type { Dashboard } from "./dashboard-context.js";
@@ -122,6 +122,21 @@ ${installStep(available, portalUrl)}
   );
 }
 
+/**
+ * A page made from a file `npm run generate` writes: rendered once per version of the file (it
+ * rewrites it, requests only read it), and no page while the file is missing.
+ */
+function pageOfGeneratedFile(file: string, render: (text: string) => string): RequestHandler {
+  let rendered: { mtimeMs: number; page: string } | undefined;
+  return (_req, res, next) => {
+    const stats = statSync(file, { throwIfNoEntry: false });
+    if (!stats) return next();
+    if (rendered?.mtimeMs !== stats.mtimeMs) rendered = { mtimeMs: stats.mtimeMs, page: render(readFileSync(file, "utf8")) };
+    res.setHeader("Cache-Control", "no-cache");
+    res.type("html").send(rendered.page);
+  };
+}
+
 /** `portalUrl`: where people reach the dashboard, for the install command the page shows. */
 export function registerDeveloperPortal(app: Express, files: PortalFiles, dashboard: Dashboard, portalUrl: string): void {
   const listed = (directory: string, wanted: (file: string) => boolean) =>
@@ -139,30 +154,19 @@ export function registerDeveloperPortal(app: Express, files: PortalFiles, dashbo
     res.setHeader("Cache-Control", "no-cache");
     res.type("html").send(portalPage(available(), dashboard, baseUrl));
   });
-  // Rendered once per version of the file: `npm run generate` rewrites it, requests only read it.
-  let rendered: { mtimeMs: number; page: string } | undefined;
-  app.get("/docs/rules", (_req, res, next) => {
-    const file = files.rules ?? DEFAULT_PORTAL_FILES.rules!;
-    const stats = statSync(file, { throwIfNoEntry: false });
-    if (!stats) return next();
-    if (rendered?.mtimeMs !== stats.mtimeMs) {
-      const { families } = JSON.parse(readFileSync(file, "utf8")) as { families: CatalogueFamily[] };
-      rendered = { mtimeMs: stats.mtimeMs, page: rulesPage(families) };
-    }
-    res.setHeader("Cache-Control", "no-cache");
-    res.type("html").send(rendered.page);
-  });
-  // Rendered when generating (generated/changelog.html): read once per version of the file, as the rules.
-  let changelog: { mtimeMs: number; page: string } | undefined;
-  app.get("/docs/changelog", (_req, res, next) => {
-    const file = files.changelog ?? DEFAULT_PORTAL_FILES.changelog!;
-    const stats = statSync(file, { throwIfNoEntry: false });
-    if (!stats) return next();
-    if (changelog?.mtimeMs !== stats.mtimeMs)
-      changelog = { mtimeMs: stats.mtimeMs, page: page("Changelog", html`<h1>Changelog</h1>\n${new Html(readFileSync(file, "utf8"))}`) };
-    res.setHeader("Cache-Control", "no-cache");
-    res.type("html").send(changelog.page);
-  });
+  app.get(
+    "/docs/rules",
+    pageOfGeneratedFile(files.rules ?? DEFAULT_PORTAL_FILES.rules!, (text) => {
+      const { families } = JSON.parse(text) as { families: CatalogueFamily[] };
+      return rulesPage(families);
+    }),
+  );
+  app.get(
+    "/docs/changelog",
+    pageOfGeneratedFile(files.changelog ?? DEFAULT_PORTAL_FILES.changelog!, (text) =>
+      page("Changelog", html`<h1>Changelog</h1>\n${new Html(text)}`),
+    ),
+  );
   app.get("/docs/:file", (req, res, next) => {
     const file = String(req.params.file);
     // Only the files listed: a name is looked up, never joined into a path as given.

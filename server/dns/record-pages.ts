@@ -46,6 +46,14 @@ function positionOf(domain: DomainRow, cursor: string, filter: RecordFilter): Re
   return { name, type: type as RecordListPosition["type"], createdAt, id };
 }
 
+/**
+ * The records a domain's detail (and each domain event) embeds: the record list's first page, which
+ * holds the whole zone. Read without the count a page answers, which the detail does not show.
+ */
+export function embeddedRecords(store: Store, domain: DomainRow): Promise<DnsRecordRow[]> {
+  return store.recordPage(domain.id, null, dnsLimits.records_per_page);
+}
+
 /** At most `limit` of the domain's records the filter selects, in list order: from the start, or after `cursor`. */
 export async function recordPage(
   store: Store,

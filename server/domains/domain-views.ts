@@ -2,7 +2,7 @@
 import type { components } from "../../generated/types/full.js";
 import { timestamp } from "../clock.js";
 import type { Services } from "../context.js";
-import { recordPage } from "../dns/record-pages.js";
+import { embeddedRecords } from "../dns/record-pages.js";
 import { toRecordD } from "../dns/record-shapes.js";
 import { formatCents } from "../money.js";
 import type { DomainRow } from "../store/types.js";
@@ -23,24 +23,16 @@ export function domainSummary(domain: DomainRow) {
   };
 }
 
-async function embeddedRecords(services: Services, domain: DomainRow) {
-  const page = await recordPage(services.store, domain);
-  return {
-    dns_records: page.records.map((record) => {
-      const { updated_at: _updatedAt, ...summary } = toRecordD(record);
-      return summary;
-    }),
-  };
-}
-
 export async function domainDetail(services: Services, domain: DomainRow): Promise<Schemas["DomainDetail"]> {
   return {
     ...domainSummary(domain),
     user_identifier: domain.userIdentifier,
     nameservers: [...domain.nameservers],
     whois_privacy: domain.whoisPrivacy,
-    // The record list's first page, which is the whole zone: a domain holds no more records than a page.
-    ...(await embeddedRecords(services, domain)),
+    dns_records: (await embeddedRecords(services.store, domain)).map((record) => {
+      const { updated_at: _updatedAt, ...summary } = toRecordD(record);
+      return summary;
+    }),
     pricing: {
       registration_price: formatCents(domain.registrationPrice),
       renewal_price: formatCents(domain.renewalPrice),
