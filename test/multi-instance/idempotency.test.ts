@@ -28,10 +28,13 @@ describe.skipIf(!databaseUrl)("idempotency keys on two instances of one database
     const key = fresh("key");
     const answers = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
-        instances[i % 2]!.call("POST", `/api/v1/domains/${domainId}/renew`, { years: 1 }, { "Idempotency-Key": key }),
+        // A job queue's retry: after a 503 the same key is sent again when Retry-After says.
+        instances[i % 2]!.callUntilServed("POST", `/api/v1/domains/${domainId}/renew`, { years: 1 }, { "Idempotency-Key": key }),
       ),
     );
-    expect(answers.every((answer) => answer.status === 200 || answer.status === 409)).toBe(true);
+    expect(
+      answers.filter(({ status }) => status !== 200 && status !== 409).map(({ status, body }) => `${status} ${body?.message}`),
+    ).toEqual([]);
     const ran = answers.filter((answer) => answer.status === 200 && answer.headers.get("Idempotent-Replayed") === null);
     expect(ran).toHaveLength(1);
     for (const replay of answers.filter((answer) => answer.status === 200)) expect(replay.body).toEqual(ran[0]!.body);
