@@ -1,6 +1,7 @@
 /** The event history in this process's memory (the memory persistence). */
 import type { EventType, OutboxEvent } from "../events.js";
 import type { RetentionPolicy } from "../store/retention-policy.js";
+import { JournaledMap, journaling, recordUndo } from "../store/undo-journal.js";
 import { EVENT_RETENTION, isEarlier, type EventPageQuery, type EventStore } from "./event-store.js";
 
 /**
@@ -16,10 +17,14 @@ const copy = (event: OutboxEvent): OutboxEvent => ({
   payload: JSON.parse(JSON.stringify(event.payload)) as Record<string, unknown>,
 });
 
+/**
+ * Its maps are journaled and its lists' changes undone by their inverse (store/undo-journal.ts), so
+ * the events of a unit of work that throws are gone with it.
+ */
 export class MemoryEventStore implements EventStore {
   /** Per partner, its events oldest first: events mostly arrive in that order, so inserting is mostly appending. */
-  private readonly byPartner = new Map<string, OutboxEvent[]>();
-  private readonly byId = new Map<string, OutboxEvent>();
+  private readonly byPartner = new JournaledMap<string, OutboxEvent[]>();
+  private readonly byId = new JournaledMap<string, OutboxEvent>();
 
   /**
    * `policy` bounds each partner's list as it grows (the sweep's prune applies it by the clock):
@@ -36,6 +41,7 @@ export class MemoryEventStore implements EventStore {
       const index = this.indexAfter(list, stored);
       if (index === list.length) list.push(stored);
       else list.splice(index, 0, stored);
+      if (journaling()) recordUndo(() => this.remove(list, stored));
       this.byId.set(event.id, stored);
       if (list.length > this.policy.keepLatest + (this.policy.keepLatest >>> 3))
         this.forgetOldest(list, list.length - this.policy.keepLatest);
@@ -43,7 +49,15 @@ export class MemoryEventStore implements EventStore {
   }
 
   private forgetOldest(list: OutboxEvent[], count: number): void {
-    for (const event of list.splice(0, count)) this.byId.delete(event.id);
+    const forgotten = list.splice(0, count);
+    if (journaling()) recordUndo(() => list.unshift(...forgotten));
+    for (const event of forgotten) this.byId.delete(event.id);
+  }
+
+  /** Takes an event out of its list, found from the end, where a new one mostly is. */
+  private remove(list: OutboxEvent[], event: OutboxEvent): void {
+    const at = list.lastIndexOf(event);
+    if (at >= 0) list.splice(at, 1);
   }
 
   /** Where an event goes in a list oldest first: after every event earlier than it. */

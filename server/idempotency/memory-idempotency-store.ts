@@ -1,5 +1,6 @@
 /** Idempotency keys in this process's memory (the memory persistence). */
 import { randomUUID } from "node:crypto";
+import { JournaledMap } from "../store/undo-journal.js";
 import type { IdempotencyScope, IdempotencyStore, KeyClaim, StoredAnswer } from "./idempotency-store.js";
 
 interface KeyEntry {
@@ -15,7 +16,8 @@ const scopeKey = ({ partnerId, environment, method, path, key }: IdempotencyScop
   `${partnerId}\u0000${environment}\u0000${method}\u0000${path}\u0000${key}`;
 
 export class MemoryIdempotencyStore implements IdempotencyStore {
-  private readonly entries = new Map<string, KeyEntry>();
+  /** Journaled, and entries replaced rather than changed: an answer stored by a unit of work that throws is undone with it. */
+  private readonly entries = new JournaledMap<string, KeyEntry>();
 
   async claim(scope: IdempotencyScope, fingerprint: string, now: Date, keptSince: Date, leaseMs: number): Promise<KeyClaim> {
     const id = scopeKey(scope);
@@ -30,10 +32,10 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
   }
 
   async complete(scope: IdempotencyScope, token: string, answer: StoredAnswer): Promise<boolean> {
-    const entry = this.entries.get(scopeKey(scope));
+    const id = scopeKey(scope);
+    const entry = this.entries.get(id);
     if (entry?.token !== token) return false;
-    entry.answer = structuredClone(answer);
-    entry.lockedUntil = null;
+    this.entries.set(id, { ...entry, answer: structuredClone(answer), lockedUntil: null });
     return true;
   }
 

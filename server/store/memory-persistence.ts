@@ -13,6 +13,7 @@ import { MemoryWebhookStore } from "../webhooks/webhook-store.js";
 import { MemoryApiKeyStore } from "./memory-api-key-store.js";
 import { MemoryStore } from "./memory-store.js";
 import type { ClockOffsetStore, DataStores, Persistence } from "./persistence.js";
+import { inUnitOfWork, runUndoable } from "./undo-journal.js";
 
 export class MemoryClockOffsetStore implements ClockOffsetStore {
   private readonly offsets = new Map<string, number>();
@@ -55,12 +56,14 @@ export class MemoryPersistence implements Persistence {
 
   /**
    * One at a time, whatever the kind: the stores' calls are asynchronous, so without the queue two
-   * requests could interleave between one's check and its write. Reads outside transactions do not wait.
+   * requests could interleave between one's check and its write. Reads outside transactions do not
+   * wait. A unit that throws has its writes to the four stores undone (undo-journal.ts); a unit
+   * started within one of this persistence's units is part of it, as it could never start after it.
    */
   transaction<T>(work: (stores: DataStores) => Promise<T>): Promise<T> {
-    const run = this.queue.then(() =>
-      work({ store: this.store, webhooks: this.webhooks, idempotency: this.idempotency, events: this.events }),
-    );
+    const stores = { store: this.store, webhooks: this.webhooks, idempotency: this.idempotency, events: this.events };
+    if (inUnitOfWork(this)) return work(stores);
+    const run = this.queue.then(() => runUndoable(this, () => work(stores)));
     this.queue = run.catch(() => undefined);
     return run;
   }

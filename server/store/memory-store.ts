@@ -1,5 +1,10 @@
-/** In-memory Store: Maps with the indexes the operations need, so lookups never scan. */
+/**
+ * In-memory Store: Maps with the indexes the operations need, so lookups never scan. Every
+ * collection it writes is journaled (undo-journal.ts), so a unit of work that throws leaves it as
+ * it was; rows are replaced, never changed in place, for the same reason.
+ */
 import { SortedKeys } from "./sorted-keys.js";
+import { JournaledMap, JournaledSet, journaling, recordUndo, UnorderedJournaledSet } from "./undo-journal.js";
 import type {
   DnsRecordRow,
   DomainListPosition,
@@ -34,11 +39,26 @@ const isAfter = (domain: DomainRow, at: DomainListPosition) =>
   domain.purchasedAt.getTime() < at.purchasedAt.getTime() ||
   (domain.purchasedAt.getTime() === at.purchasedAt.getTime() && domain.name > at.name);
 
-/** Adds to a Set held in a Map, creating it on first use. */
-function addToIndex<K, V>(index: Map<K, Set<V>>, key: K, value: V): void {
+/** Adds to a Set held in a Map, creating it on first use (in insertion order when `ordered`). */
+function addToIndex<K, V>(index: Map<K, Set<V>>, key: K, value: V, ordered = false): void {
   let set = index.get(key);
-  if (!set) index.set(key, (set = new Set()));
+  if (!set) index.set(key, (set = ordered ? new JournaledSet() : new UnorderedJournaledSet()));
   set.add(value);
+}
+
+/** SortedKeys whose inserts and removals within a unit of work are undone should it throw. */
+class JournaledSortedKeys<K> extends SortedKeys<K> {
+  override insert(key: K): void {
+    super.insert(key);
+    if (journaling()) recordUndo(() => super.remove(key));
+  }
+
+  override remove(key: K): void {
+    const size = this.size;
+    super.remove(key);
+    // Undone newest first, so the comparator reads the rows as they were when the key was removed.
+    if (this.size < size && journaling()) recordUndo(() => super.insert(key));
+  }
 }
 
 /** Removes from a Set held in a Map, and the Set once empty, so no key outlives what it indexed. */
@@ -48,26 +68,26 @@ function removeFromIndex<K, V>(index: Map<K, Set<V>>, key: K, value: V): void {
 }
 
 export class MemoryStore implements Store {
-  private readonly users = new Map<string, UserRow>();
-  private readonly usersByPartner = new Map<string, Set<string>>();
-  private readonly domains = new Map<string, DomainRow>();
-  private readonly domainIdByName = new Map<string, string>();
-  private readonly domainIdsByUser = new Map<string, Set<string>>();
-  private readonly records = new Map<string, DnsRecordRow>();
+  private readonly users = new JournaledMap<string, UserRow>();
+  private readonly usersByPartner = new JournaledMap<string, Set<string>>();
+  private readonly domains = new JournaledMap<string, DomainRow>();
+  private readonly domainIdByName = new JournaledMap<string, string>();
+  private readonly domainIdsByUser = new JournaledMap<string, Set<string>>();
+  private readonly records = new JournaledMap<string, DnsRecordRow>();
   /** Per domain, its records' list keys in list order: pages start anywhere without sorting the zone. */
-  private readonly recordListByDomain = new Map<string, SortedKeys<string>>();
+  private readonly recordListByDomain = new JournaledMap<string, SortedKeys<string>>();
   /**
    * Conflict checks read the records at one name; a zone can hold thousands. Most names hold one
    * record, so the id is kept as it is and becomes a Set only when a second joins it: a Set per
    * name cost about 230 bytes per record at a million records.
    */
-  private readonly recordIdsByName = new Map<string, string | Set<string>>();
-  private readonly transfers = new Map<string, TransferRow>();
-  private readonly activeTransferIdByName = new Map<string, string>();
-  private readonly transferIdsByUser = new Map<string, Set<string>>();
-  private readonly sessions = new Map<string, SessionRow>();
+  private readonly recordIdsByName = new JournaledMap<string, string | Set<string>>();
+  private readonly transfers = new JournaledMap<string, TransferRow>();
+  private readonly activeTransferIdByName = new JournaledMap<string, string>();
+  private readonly transferIdsByUser = new JournaledMap<string, Set<string>>();
+  private readonly sessions = new JournaledMap<string, SessionRow>();
   /** Sets keep insertion order: each user's sessions oldest first (for the bound per user). */
-  private readonly sessionHashesByUser = new Map<string, Set<string>>();
+  private readonly sessionHashesByUser = new JournaledMap<string, Set<string>>();
   /**
    * Each partner's sessions in the order they were created, which is the order they end: every
    * session lives as long, by its partner's clock, and that clock only moves forward (a sandbox
@@ -75,17 +95,19 @@ export class MemoryStore implements Store {
    * the front. (Should the system clock step back, a session created after the step ends a little
    * before the one ahead of it and is removed with that one; lookups check the end time anyway.)
    */
-  private readonly sessionHashesByPartner = new Map<string, Set<string>>();
-  private readonly embedSessions = new Map<string, EmbedSessionRow>();
-  private readonly embedSessionHashesByUser = new Map<string, Set<string>>();
-  private readonly endedEmbedSessions = new Map<string, EndedEmbedSessionRow>();
+  private readonly sessionHashesByPartner = new JournaledMap<string, Set<string>>();
+  private readonly embedSessions = new JournaledMap<string, EmbedSessionRow>();
+  private readonly embedSessionHashesByUser = new JournaledMap<string, Set<string>>();
+  private readonly endedEmbedSessions = new JournaledMap<string, EndedEmbedSessionRow>();
   /** The ended browser sessions of each partner, which that partner's sweep removes. */
-  private readonly endedEmbedSessionHashesByPartner = new Map<string, Set<string>>();
+  private readonly endedEmbedSessionHashesByPartner = new JournaledMap<string, Set<string>>();
   /** The browser sessions opened from each login session, which end with it. */
-  private readonly embedSessionHashesByLogin = new Map<string, Set<string>>();
+  private readonly embedSessionHashesByLogin = new JournaledMap<string, Set<string>>();
 
   /** Per partner, the user keys in the order of every sort and direction of the user list. */
-  private readonly userOrders = new Map<string, Record<`${UserSort}:${"asc" | "desc"}`, SortedKeys<string>>>();
+  private readonly userOrders = new JournaledMap<string, Record<`${UserSort}:${"asc" | "desc"}`, SortedKeys<string>>>((orders) =>
+    Object.values(orders).every((order) => order.size === 0),
+  );
 
   private sortValue(sort: UserSort, key: string): number {
     const user = this.users.get(key)!;
@@ -99,7 +121,7 @@ export class MemoryStore implements Store {
       // Ties are broken by user_identifier ascending in both directions, so pages are stable.
       const byIdentifier = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
       const order = (sort: UserSort, direction: 1 | -1) =>
-        new SortedKeys<string>((a, b) => direction * (this.sortValue(sort, a) - this.sortValue(sort, b)) || byIdentifier(a, b));
+        new JournaledSortedKeys<string>((a, b) => direction * (this.sortValue(sort, a) - this.sortValue(sort, b)) || byIdentifier(a, b));
       orders = {
         "created_at:asc": order("created_at", 1),
         "created_at:desc": order("created_at", -1),
@@ -349,7 +371,7 @@ export class MemoryStore implements Store {
 
   private listOf(domainId: string): SortedKeys<string> {
     let list = this.recordListByDomain.get(domainId);
-    if (!list) this.recordListByDomain.set(domainId, (list = new SortedKeys(byCodeUnits)));
+    if (!list) this.recordListByDomain.set(domainId, (list = new JournaledSortedKeys(byCodeUnits)));
     return list;
   }
 
@@ -357,7 +379,7 @@ export class MemoryStore implements Store {
     const key = recordNameKey(record.domainId, record.name);
     const ids = this.recordIdsByName.get(key);
     if (ids === undefined || ids === record.id) this.recordIdsByName.set(key, record.id);
-    else if (typeof ids === "string") this.recordIdsByName.set(key, new Set([ids, record.id]));
+    else if (typeof ids === "string") this.recordIdsByName.set(key, new UnorderedJournaledSet([ids, record.id]));
     else ids.add(record.id);
   }
 
@@ -395,8 +417,8 @@ export class MemoryStore implements Store {
 
   async saveSession(session: SessionRow): Promise<void> {
     this.sessions.set(session.tokenHash, { ...session });
-    addToIndex(this.sessionHashesByUser, userKey(session.partnerId, session.userIdentifier), session.tokenHash);
-    addToIndex(this.sessionHashesByPartner, session.partnerId, session.tokenHash);
+    addToIndex(this.sessionHashesByUser, userKey(session.partnerId, session.userIdentifier), session.tokenHash, true);
+    addToIndex(this.sessionHashesByPartner, session.partnerId, session.tokenHash, true);
   }
 
   async findSession(tokenHash: string): Promise<SessionRow | undefined> {

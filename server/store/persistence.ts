@@ -15,7 +15,7 @@ import type { WindowStore } from "../rate-limits/window-store.js";
 import type { WebhookStore } from "../webhooks/webhook-store.js";
 import type { Store } from "./types.js";
 
-/** What one unit of work reads and writes through. */
+/** What one unit of work reads and writes through: should the work throw, none of its writes to them remain, on every store. */
 export interface DataStores {
   store: Store;
   webhooks: WebhookStore;
@@ -117,7 +117,7 @@ export interface Persistence {
    * every concurrent writer. PostgreSQL runs it SERIALIZABLE and runs it again from the start when
    * the database reports a serialization failure or deadlock (so `work` must do nothing outside
    * the stores it is given that it would regret doing twice); the memory store runs one at a time
-   * (its writes are not undone should `work` throw: handlers check before they write).
+   * and undoes the writes of a `work` that throws (undo-journal.ts).
    */
   transaction<T>(work: (stores: DataStores) => Promise<T>, kind?: UnitOfWork): Promise<T>;
   /** Resolves when the store answers (GET /health); throws StoreUnavailableError when it does not. */

@@ -2,6 +2,7 @@
 import type { components } from "../../generated/types/full.js";
 import type { OutboxEvent } from "../events.js";
 import { newId } from "../ids.js";
+import { JournaledMap, JournaledSet, journaling, recordUndo } from "../store/undo-journal.js";
 
 export type SubscribableEventType = components["schemas"]["WebhookEventTypeSubscribable"];
 
@@ -135,31 +136,42 @@ const copyDelivery = (row: WebhookDeliveryRow): WebhookDeliveryRow => ({
   attempts: row.attempts.map((attempt) => ({ ...attempt })),
 });
 
+/** Removes the first `value` from a list, if there. */
+function removeFrom<T>(list: T[], value: T): void {
+  const at = list.indexOf(value);
+  if (at >= 0) list.splice(at, 1);
+}
+
+/**
+ * Its collections are journaled (store/undo-journal.ts), so a unit of work that throws leaves them as
+ * they were; rows are replaced, never changed in place. The sequence is not given back, as a
+ * PostgreSQL sequence is not: numbers only order.
+ */
 export class MemoryWebhookStore implements WebhookStore {
-  private readonly endpoints = new Map<string, WebhookEndpointRow>();
+  private readonly endpoints = new JournaledMap<string, WebhookEndpointRow>();
   /** Endpoint ids per partner, in creation order: every emitted event looks its partner's up. */
-  private readonly endpointIdsByPartner = new Map<string, Set<string>>();
-  private readonly deliveries = new Map<string, WebhookDeliveryRow>();
+  private readonly endpointIdsByPartner = new JournaledMap<string, Set<string>>();
+  private readonly deliveries = new JournaledMap<string, WebhookDeliveryRow>();
   /** Delivery ids per endpoint, in creation order. */
-  private readonly deliveryIdsByEndpoint = new Map<string, string[]>();
+  private readonly deliveryIdsByEndpoint = new JournaledMap<string, string[]>();
   /** Pending delivery ids per endpoint, in the order they are attempted (by `seq`). */
-  private readonly pending = new Map<string, string[]>();
+  private readonly pending = new JournaledMap<string, string[]>();
   /** The claimed delivery of each endpoint and until when (real time); saving the delivery ends it. */
-  private readonly claims = new Map<string, { deliveryId: string; until: number }>();
+  private readonly claims = new JournaledMap<string, { deliveryId: string; until: number }>();
   /** Events not yet fanned out and the endpoints they go to, per partner, oldest first. */
-  private readonly outbox = new Map<string, Array<OutboxEntry & { seq: number }>>();
+  private readonly outbox = new JournaledMap<string, Array<OutboxEntry & { seq: number }>>();
   /**
    * One sequence for outbox entries and deliveries, as on PostgreSQL: a delivery fanned out from an
    * entry takes the entry's number, so an endpoint's deliveries go in the order their events
    * entered the outbox, whether fanned out or queued directly (test events, redeliveries).
    */
   private sequence = 0;
-  private readonly seqOfDelivery = new Map<string, number>();
+  private readonly seqOfDelivery = new JournaledMap<string, number>();
 
   async saveEndpoint(endpoint: WebhookEndpointRow): Promise<void> {
     this.endpoints.set(endpoint.id, { ...endpoint, events: endpoint.events && [...endpoint.events] });
     let ids = this.endpointIdsByPartner.get(endpoint.partnerId);
-    if (!ids) this.endpointIdsByPartner.set(endpoint.partnerId, (ids = new Set()));
+    if (!ids) this.endpointIdsByPartner.set(endpoint.partnerId, (ids = new JournaledSet()));
     ids.add(endpoint.id);
   }
 
@@ -191,7 +203,7 @@ export class MemoryWebhookStore implements WebhookStore {
 
   async markEndpointFailing(id: string, failing: boolean): Promise<void> {
     const endpoint = this.endpoints.get(id);
-    if (endpoint) endpoint.failing = failing;
+    if (endpoint) this.endpoints.set(id, { ...endpoint, failing });
   }
 
   async recordAttempt(delivery: WebhookDeliveryRow): Promise<boolean> {
@@ -203,9 +215,11 @@ export class MemoryWebhookStore implements WebhookStore {
   async addToOutbox(events: readonly OutboxEvent[]): Promise<void> {
     for (const entry of await outboxEntries(this, events)) {
       const numbered = { ...entry, seq: ++this.sequence };
-      const waiting = this.outbox.get(entry.event.partnerId);
-      if (waiting) waiting.push(numbered);
-      else this.outbox.set(entry.event.partnerId, [numbered]);
+      let waiting = this.outbox.get(entry.event.partnerId);
+      if (!waiting) this.outbox.set(entry.event.partnerId, (waiting = []));
+      waiting.push(numbered);
+      const list = waiting;
+      if (journaling()) recordUndo(() => removeFrom(list, numbered));
     }
   }
 
@@ -228,6 +242,7 @@ export class MemoryWebhookStore implements WebhookStore {
     const waiting = this.outbox.get(partnerId);
     if (!waiting) return 0;
     const taken = waiting.splice(0, limit);
+    if (journaling()) recordUndo(() => waiting.unshift(...taken));
     if (waiting.length === 0) this.outbox.delete(partnerId);
     for (const { event, endpointIds, seq } of taken)
       for (const id of endpointIds) {
@@ -255,19 +270,26 @@ export class MemoryWebhookStore implements WebhookStore {
     if (!isPending && wasPending) {
       const pending = this.pending.get(delivery.endpointId)!;
       pending.splice(pending.indexOf(delivery.id), 1);
+      if (journaling()) recordUndo(() => this.placeInOrder(pending, delivery.id));
       if (pending.length === 0) this.pending.delete(delivery.endpointId);
     }
   }
 
   /** Adds a delivery id to an endpoint's list kept in `seq` order. */
   private insertInOrder(lists: Map<string, string[]>, endpointId: string, id: string): void {
-    const ids = lists.get(endpointId) ?? [];
+    let ids = lists.get(endpointId);
+    if (!ids) lists.set(endpointId, (ids = []));
+    this.placeInOrder(ids, id);
+    const list = ids;
+    if (journaling()) recordUndo(() => removeFrom(list, id));
+  }
+
+  private placeInOrder(ids: string[], id: string): void {
     const seq = this.seqOfDelivery.get(id)!;
     // Nearly always the last place: only a fan-out that finds a newer direct delivery goes before it.
     let at = ids.length;
     while (at > 0 && this.seqOfDelivery.get(ids[at - 1]!)! > seq) at--;
     ids.splice(at, 0, id);
-    lists.set(endpointId, ids);
   }
 
   async findDelivery(id: string): Promise<WebhookDeliveryRow | undefined> {

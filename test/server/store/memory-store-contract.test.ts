@@ -2,6 +2,4 @@
 import { MemoryPersistence } from "../../../server/store/memory-persistence.js";
 import { describeStoreContract } from "./store-contract.js";
 
-describeStoreContract("memory", async () => ({ persistence: new MemoryPersistence(), close: async () => {} }), {
-  rollsBack: false,
-});
+describeStoreContract("memory", async () => ({ persistence: new MemoryPersistence(), close: async () => {} }));

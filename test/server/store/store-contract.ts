@@ -121,17 +121,7 @@ function deliveryRow(endpoint: WebhookEndpointRow, overrides: Partial<WebhookDel
   };
 }
 
-/** What a store does beyond the contract every store keeps. */
-export interface StoreTraits {
-  /** Undoes a unit of work's writes when it throws (a database; the memory store's handlers check before they write). */
-  rollsBack: boolean;
-}
-
-export function describeStoreContract(
-  name: string,
-  open: () => Promise<{ persistence: Persistence; close(): Promise<void> }>,
-  traits: StoreTraits = { rollsBack: true },
-): void {
+export function describeStoreContract(name: string, open: () => Promise<{ persistence: Persistence; close(): Promise<void> }>): void {
   describe(`the store contract on ${name}`, () => {
     let persistence: Persistence;
     let close: () => Promise<void>;
@@ -929,7 +919,7 @@ export function describeStoreContract(
     });
 
     describe("transactions", () => {
-      it.runIf(traits.rollsBack)("writes all of a unit of work, or none of it when the work throws", async () => {
+      it("writes all of a unit of work, or none of it when the work throws", async () => {
         const user = userRow(uniqueId("ptn"), uniqueId("usr"));
         await expect(
           persistence.transaction(async ({ store }) => {
@@ -940,6 +930,145 @@ export function describeStoreContract(
         expect(await persistence.store.findUser(user.partnerId, user.userIdentifier)).toBeUndefined();
         await persistence.transaction(({ store }) => store.saveUser(user));
         expect(await persistence.store.findUser(user.partnerId, user.userIdentifier)).toEqual(user);
+      });
+
+      it("leaves users, domains, records, transfers and sessions as they were when the work throws after writing", async () => {
+        const { store } = persistence;
+        const partnerId = uniqueId("ptn");
+        const kept = userRow(partnerId, uniqueId("usr"), { createdAt: at("01:00:00"), lastLogin: at("01:00:00") });
+        const deleted = userRow(partnerId, uniqueId("usr"), { createdAt: at("02:00:00"), lastLogin: at("00:30:00") });
+        const newcomer = userRow(partnerId, uniqueId("usr"), { createdAt: at("03:00:00"), lastLogin: at("03:00:00") });
+        const domain = domainRow(kept);
+        const deletedDomain = domainRow(deleted);
+        const record = recordRow(domain.id);
+        const session = (user: UserRow, tokenHash: string) => ({
+          tokenHash,
+          partnerId,
+          userIdentifier: user.userIdentifier,
+          expiresAt: at("12:00:00"),
+          locale: null,
+        });
+        const tokens = [uniqueId("tok"), uniqueId("tok"), uniqueId("tok")];
+        const transfer = transferRow(kept);
+        for (const user of [kept, deleted]) await store.saveUser(user);
+        for (const row of [domain, deletedDomain]) await store.saveDomain(row);
+        await store.addRecords(domain.id, [record], 10);
+        await store.addRecords(deletedDomain.id, [recordRow(deletedDomain.id, { name: "mail" })], 10);
+        for (const token of tokens) await store.saveSession(session(deleted, token));
+        await store.saveSession(session(kept, uniqueId("tok")));
+        await store.saveTransfer(transfer);
+        const newDomain = domainRow(newcomer);
+        const newToken = uniqueId("tok");
+        const users = [kept, deleted, newcomer];
+        const state = async () => ({
+          orders: await Promise.all(
+            (["created_at", "last_login", "domain_count"] as const).flatMap((sort) =>
+              (["asc", "desc"] as const).map(async (order) =>
+                (await store.listUsers(partnerId, { limit: 10, offset: 0, sort, order })).users.map(({ user, domainCount }) => [
+                  user,
+                  domainCount,
+                ]),
+              ),
+            ),
+          ),
+          users: await Promise.all(users.map((user) => store.findUser(partnerId, user.userIdentifier))),
+          domains: await Promise.all(users.map((user) => store.domainsOfUser(partnerId, user.userIdentifier))),
+          newDomain: [await store.findDomain(newDomain.id), await store.findDomainByName(newDomain.name)],
+          records: await Promise.all([domain, deletedDomain].map((row) => store.recordsOfDomain(row.id))),
+          atNames: await Promise.all(["www", "mail", "moved"].map((name) => store.recordsAtName(domain.id, name))),
+          counts: [await store.countRecords(domain.id), await store.countRecords(domain.id, { type: "A" })],
+          transfer: [await store.findTransfer(transfer.id), await store.activeTransferOf(transfer.domainName)],
+          sessions: await Promise.all(users.map((user) => store.sessionsOfUser(partnerId, user.userIdentifier))),
+          newSession: await store.findSession(newToken),
+        });
+        const before = await state();
+        await expect(
+          persistence.transaction(async ({ store }) => {
+            await store.saveUser(newcomer);
+            await store.saveUser({ ...kept, lastLogin: at("09:00:00"), email: "moved@example.com" });
+            await store.saveDomain(newDomain);
+            await store.saveDomain({ ...domain, autoRenew: false, nameservers: ["ns9.example.net"] });
+            await store.addRecords(
+              domain.id,
+              [recordRow(domain.id), recordRow(domain.id, { name: "mail", type: "TXT", content: "x" })],
+              10,
+            );
+            await store.saveRecord({ ...record, name: "moved", content: "192.0.2.9" });
+            await store.saveTransfer({ ...transfer, status: "completed", completedAt: at("02:00:00") });
+            await store.saveSession(session(newcomer, newToken));
+            await store.deleteSession(tokens[0]!);
+            await store.deleteUser(partnerId, deleted.userIdentifier);
+            throw new Error("the handler found a rule broken");
+          }),
+        ).rejects.toThrow("the handler found a rule broken");
+        expect(await state()).toEqual(before);
+      });
+
+      it("leaves webhook endpoints, deliveries and the outbox as they were when the work throws after writing", async () => {
+        const { webhooks } = persistence;
+        const partnerId = uniqueId("ptn");
+        const [first, second] = [endpointRow(partnerId), endpointRow(partnerId, { events: null })];
+        for (const endpoint of [first, second]) await webhooks.saveEndpoint(endpoint);
+        const pending = deliveryRow(first);
+        await webhooks.saveDelivery(pending);
+        const added = endpointRow(partnerId);
+        const redelivery = deliveryRow(second);
+        const state = async () => ({
+          endpoints: await webhooks.endpointsOf(partnerId),
+          added: await webhooks.findEndpoint(added.id),
+          deliveries: await Promise.all([first, second].map((endpoint) => webhooks.deliveriesOf(endpoint.id, { limit: 10, offset: 0 }))),
+          redelivery: await webhooks.findDelivery(redelivery.id),
+          due: await webhooks.dueDeliveriesOf(partnerId, at("01:00:00"), 10),
+          pending: (await webhooks.endpointsWithPendingDeliveries()).filter((id) => id === first.id || id === second.id).sort(),
+          outbox: (await webhooks.partnersWithOutbox()).includes(partnerId),
+        });
+        const before = await state();
+        await expect(
+          persistence.transaction(async ({ webhooks }) => {
+            await webhooks.saveEndpoint(added);
+            await webhooks.saveEndpoint({ ...first, url: "https://elsewhere.example/hooks", events: null });
+            await webhooks.markEndpointFailing(second.id, true);
+            await webhooks.saveDelivery(redelivery);
+            await webhooks.saveDelivery({ ...pending, status: "succeeded", nextAttemptAt: null });
+            await webhooks.addToOutbox([
+              { id: uniqueId("evt"), partnerId, type: "domain.registered", createdAt: at("00:00:01"), payload: {} },
+            ]);
+            await webhooks.deleteEndpoint(first.id);
+            throw new Error("the work failed");
+          }),
+        ).rejects.toThrow("the work failed");
+        expect(await state()).toEqual(before);
+      });
+
+      it("keeps none of the events a unit of work saved when it throws", async () => {
+        const { events } = persistence;
+        const partnerId = uniqueId("ptn");
+        const event = (iso: string, partner = partnerId): OutboxEvent => ({
+          id: uniqueId("evt"),
+          partnerId: partner,
+          type: "user.deleted",
+          createdAt: at(iso),
+          payload: { iso },
+        });
+        const kept = [event("01:00:00"), event("03:00:00")];
+        await events.saveEvents(kept);
+        const unsaved = [event("04:00:00"), event("02:00:00"), event("00:30:00"), event("01:00:00", uniqueId("ptn"))];
+        const all = { types: null, createdAfter: null, createdBefore: null, after: null, limit: 10 };
+        const state = async () => ({
+          page: await events.eventPage(partnerId, all),
+          between: await events.eventsBetween(partnerId, at("00:00:00"), at("05:00:00"), null, 10),
+          unsaved: await Promise.all(unsaved.map((row) => events.findEvent(row.partnerId, row.id))),
+          otherPartner: await events.eventPage(unsaved[3]!.partnerId, all),
+        });
+        const before = await state();
+        await expect(
+          persistence.transaction(async ({ events }) => {
+            await events.saveEvents(unsaved);
+            throw new Error("the work failed");
+          }),
+        ).rejects.toThrow("the work failed");
+        expect(await state()).toEqual(before);
+        expect(before.page).toEqual([kept[1], kept[0]]);
       });
 
       it("runs units of work that check and then write one after another: both see the rule", async () => {
@@ -1036,17 +1165,25 @@ export function describeStoreContract(
         expect((await persistence.idempotency.claim(recent, "fp", now, dayBefore, 60_000)).state).toBe("running");
       });
 
-      it.runIf(traits.rollsBack)("stores no answer from a transaction that rolls back", async () => {
-        const scope = aScope();
-        const claim = await persistence.idempotency.claim(scope, "fp", now, dayBefore, 60_000);
-        if (claim.state !== "claimed") throw new Error("not claimed");
+      it("stores no answer, and releases no key, in a transaction that rolls back", async () => {
+        const [answered, released] = [aScope(), aScope()];
+        const claims: string[] = [];
+        for (const scope of [answered, released]) {
+          const claim = await persistence.idempotency.claim(scope, "fp", now, dayBefore, 60_000);
+          if (claim.state !== "claimed") throw new Error("not claimed");
+          claims.push(claim.token);
+        }
         await expect(
           persistence.transaction(async ({ idempotency }) => {
-            await idempotency.complete(scope, claim.token, answer);
+            await idempotency.complete(answered, claims[0]!, answer);
+            await idempotency.release(released, claims[1]!);
             throw new Error("the work failed");
           }),
         ).rejects.toThrow("the work failed");
-        expect((await persistence.idempotency.claim(scope, "fp", now, dayBefore, 60_000)).state).toBe("running");
+        for (const scope of [answered, released])
+          expect((await persistence.idempotency.claim(scope, "fp", now, dayBefore, 60_000)).state).toBe("running");
+        // The claim is still the one taken: its answer can be stored.
+        expect(await persistence.idempotency.complete(answered, claims[0]!, answer)).toBe(true);
       });
     });
 
