@@ -1,5 +1,6 @@
 /** Forgetting a long backlog as many short statements: no statement holds its locks, or its WAL, for the whole backlog. */
 import { RETENTION_BATCH_ROWS } from "../retention-policy.js";
+import { decodeComputed } from "../../../generated/db-rows.js";
 import type { Sql } from "./sql-client.js";
 
 /**
@@ -10,12 +11,13 @@ import type { Sql } from "./sql-client.js";
 export async function deleteInBatches(sql: Sql, table: string, where: string, params: readonly unknown[]): Promise<number> {
   let deleted = 0;
   for (;;) {
-    const [row] = await sql.query<{ deleted: number }>(
+    const [row] = await sql.query(
       `WITH gone AS (DELETE FROM ${table} WHERE ctid = ANY (ARRAY(SELECT ctid FROM ${table} WHERE ${where} LIMIT $${params.length + 1})) RETURNING 1)
        SELECT count(*)::integer AS deleted FROM gone`,
       [...params, RETENTION_BATCH_ROWS],
     );
-    deleted += row!.deleted;
-    if (row!.deleted < RETENTION_BATCH_ROWS) return deleted;
+    const batch = decodeComputed(row!, { deleted: "number" }).deleted;
+    deleted += batch;
+    if (batch < RETENTION_BATCH_ROWS) return deleted;
   }
 }

@@ -5,7 +5,9 @@
  * instead would leave each new query one forgotten condition away from mixing sandbox and
  * production; a database of its own makes that impossible by construction.
  */
+import { decodeColumns, decodeComputed } from "../../../generated/db-rows.js";
 import { ENVIRONMENTS, type Environment } from "../../../generated/deployment.js";
+import { ENVIRONMENT_NAMES, oneOf } from "./column-values.js";
 import type { Sql } from "./sql-client.js";
 
 /** The database is not this deployment's environment's, or holds both: the message is one line saying what to do. */
@@ -21,8 +23,13 @@ const otherThan = (environment: Environment): Environment => ENVIRONMENTS.find((
 
 /** The environment the database was stamped with, or null when it has none yet. */
 export async function stampedEnvironment(sql: Sql): Promise<Environment | null> {
-  const [row] = await sql.query<{ environment: Environment }>("SELECT environment FROM deployment_environment");
-  return row?.environment ?? null;
+  const [row] = await sql.query("SELECT environment FROM deployment_environment");
+  if (!row) return null;
+  return oneOf(
+    decodeColumns(row, "deployment_environment", ["environment"]).environment,
+    ENVIRONMENT_NAMES,
+    "deployment_environment.environment",
+  );
 }
 
 /** One line saying why a deployment of `environment` cannot use a database stamped `stamped`, or null. */
@@ -57,8 +64,8 @@ export async function stampEnvironment(tx: Sql, environment: Environment, { forg
   const other = otherThan(environment);
   const holding: string[] = [];
   for (const table of ENVIRONMENT_TABLES) {
-    const [row] = await tx.query<{ found: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${table} WHERE environment = $1) AS found`, [other]);
-    if (row?.found) holding.push(table);
+    const [row] = await tx.query(`SELECT EXISTS (SELECT 1 FROM ${table} WHERE environment = $1) AS found`, [other]);
+    if (decodeComputed(row!, { found: "boolean" }).found) holding.push(table);
   }
   if (holding.length > 0) {
     if (!forgetOtherEnvironment)

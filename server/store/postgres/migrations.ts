@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Umzug, type UmzugStorage } from "umzug";
+import { type DbRow, decodeComputed } from "../../../generated/db-rows.js";
 import type { Environment } from "../../../generated/deployment.js";
 import { type StampOptions, stampEnvironment } from "./environment-stamp.js";
 import type { Sql } from "./sql-client.js";
@@ -23,12 +24,15 @@ export function knownMigrations(): string[] {
 /** Any number: every instance migrating the same database takes this one lock first. */
 const MIGRATION_LOCK = 7_264_553_811;
 
+/** schema_migrations is umzug's, created here rather than by a migration: generated/db-rows.ts does not have it. */
+const migrationName = (row: DbRow) => decodeComputed(row, { name: "string" }, "schema_migrations").name;
+
 const storage: UmzugStorage<Sql> = {
   async executed({ context }) {
     await context.exec(
       "CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
     );
-    return (await context.query<{ name: string }>("SELECT name FROM schema_migrations ORDER BY name")).map((row) => row.name);
+    return (await context.query("SELECT name FROM schema_migrations ORDER BY name")).map(migrationName);
   },
   async logMigration({ name, context }) {
     await context.query("INSERT INTO schema_migrations (name) VALUES ($1)", [name]);
@@ -75,9 +79,9 @@ export interface SchemaState {
 }
 
 export async function schemaState(sql: Sql): Promise<SchemaState> {
-  const [table] = await sql.query<{ found: boolean }>("SELECT to_regclass('schema_migrations') IS NOT NULL AS found");
-  const applied = table?.found
-    ? (await sql.query<{ name: string }>("SELECT name FROM schema_migrations ORDER BY name")).map((row) => row.name)
+  const [table] = await sql.query("SELECT to_regclass('schema_migrations') IS NOT NULL AS found");
+  const applied = decodeComputed(table!, { found: "boolean" }).found
+    ? (await sql.query("SELECT name FROM schema_migrations ORDER BY name")).map(migrationName)
     : [];
   const known = knownMigrations();
   return {

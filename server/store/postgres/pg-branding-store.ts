@@ -1,7 +1,8 @@
 /** The partners' look on PostgreSQL (migrations/0005_embedded_interface.sql). */
 import type { Environment } from "../../../generated/deployment.js";
 import { logoVersion, NO_BRANDING, type Branding, type BrandingStore, type Logo } from "../../branding/branding-store.js";
-import type { LogoType } from "../../branding/logo.js";
+import { decodeColumns } from "../../../generated/db-rows.js";
+import { LOGO_TYPES, oneOf } from "./column-values.js";
 import type { Sql } from "./sql-client.js";
 
 export class PgBrandingStore implements BrandingStore {
@@ -9,23 +10,30 @@ export class PgBrandingStore implements BrandingStore {
 
   async brandingOf(partnerId: string, environment: Environment): Promise<Branding> {
     // Never the logo's bytes: every page reads this, and only the logo's own address needs them.
-    const [row] = await this.sql.query<{ accent_colour: string | null; logo_type: LogoType | null; logo_version: string | null }>(
+    const [found] = await this.sql.query(
       "SELECT accent_colour, logo_type, logo_version FROM embed_branding WHERE partner_id = $1 AND environment = $2",
       [partnerId, environment],
     );
-    if (!row) return NO_BRANDING;
+    if (!found) return NO_BRANDING;
+    const row = decodeColumns(found, "embed_branding", ["accent_colour", "logo_type", "logo_version"]);
     return {
       accentColour: row.accent_colour,
-      logo: row.logo_type && row.logo_version ? { type: row.logo_type, version: row.logo_version } : null,
+      logo:
+        row.logo_type && row.logo_version
+          ? { type: oneOf(row.logo_type, LOGO_TYPES, "embed_branding.logo_type"), version: row.logo_version }
+          : null,
     };
   }
 
   async logoOf(partnerId: string, environment: Environment): Promise<Logo | null> {
-    const [row] = await this.sql.query<{ logo: Buffer | Uint8Array | null; logo_type: LogoType | null }>(
-      "SELECT logo, logo_type FROM embed_branding WHERE partner_id = $1 AND environment = $2",
-      [partnerId, environment],
-    );
-    return row?.logo && row.logo_type ? { type: row.logo_type, bytes: Buffer.from(row.logo) } : null;
+    const [found] = await this.sql.query("SELECT logo, logo_type FROM embed_branding WHERE partner_id = $1 AND environment = $2", [
+      partnerId,
+      environment,
+    ]);
+    const row = found && decodeColumns(found, "embed_branding", ["logo", "logo_type"]);
+    return row?.logo && row.logo_type
+      ? { type: oneOf(row.logo_type, LOGO_TYPES, "embed_branding.logo_type"), bytes: Buffer.from(row.logo) }
+      : null;
   }
 
   async setAccentColour(partnerId: string, environment: Environment, colour: string | null, now: Date): Promise<void> {

@@ -25,47 +25,65 @@ import {
   type RequestRecord,
   type RetentionPolicy,
 } from "../../request-history/request-history-store.js";
+import {
+  type DbRow,
+  decodeColumns,
+  decodeComputed,
+  decodeDashboardInvitationsRow,
+  decodeDashboardMembersRow,
+  decodeDashboardSessionsRow,
+  decodeDashboardSignUpsRow,
+  decodeDemoCredentialsRow,
+  decodePartnerAccountsRow,
+} from "../../../generated/db-rows.js";
 import { deleteInBatches } from "./batched-deletes.js";
-import type { Row, Sql } from "./sql-client.js";
+import { ENVIRONMENT_NAMES, MEMBER_ROLES, oneOf } from "./column-values.js";
+import type { Sql } from "./sql-client.js";
 
 const UNIQUE_VIOLATION = "23505";
 const isUniqueViolation = (error: unknown) => (error as { code?: unknown } | null)?.code === UNIQUE_VIOLATION;
 
-const member = (row: Row): MemberRow => ({
-  id: row.id as string,
-  partnerId: row.partner_id as string,
-  email: row.email as string,
-  passwordHash: row.password_hash as string,
-  role: row.role as MemberRole,
-  createdAt: row.created_at as Date,
-});
+const member = (row: DbRow): MemberRow => {
+  const r = decodeDashboardMembersRow(row);
+  return {
+    id: r.id,
+    partnerId: r.partner_id,
+    email: r.email,
+    passwordHash: r.password_hash,
+    role: oneOf(r.role, MEMBER_ROLES, "dashboard_members.role"),
+    createdAt: r.created_at,
+  };
+};
 
-const invitation = (row: Row): InvitationRow => ({
-  tokenHash: row.token_hash as string,
-  partnerId: row.partner_id as string,
-  email: row.email as string,
-  role: row.role as MemberRole,
-  invitedBy: row.invited_by as string,
-  createdAt: row.created_at as Date,
-  expiresAt: row.expires_at as Date,
-});
+const invitation = (row: DbRow): InvitationRow => {
+  const r = decodeDashboardInvitationsRow(row);
+  return {
+    tokenHash: r.token_hash,
+    partnerId: r.partner_id,
+    email: r.email,
+    role: oneOf(r.role, MEMBER_ROLES, "dashboard_invitations.role"),
+    invitedBy: r.invited_by,
+    createdAt: r.created_at,
+    expiresAt: r.expires_at,
+  };
+};
 
-const session = (row: Row): DashboardSessionRow => ({
-  idHash: row.id_hash as string,
-  memberId: row.member_id as string,
-  partnerId: row.partner_id as string,
-  csrfToken: row.csrf_token as string,
-  createdAt: row.created_at as Date,
-  expiresAt: row.expires_at as Date,
-});
+const session = (row: DbRow): DashboardSessionRow => {
+  const r = decodeDashboardSessionsRow(row);
+  return {
+    idHash: r.id_hash,
+    memberId: r.member_id,
+    partnerId: r.partner_id,
+    csrfToken: r.csrf_token,
+    createdAt: r.created_at,
+    expiresAt: r.expires_at,
+  };
+};
 
-const demoCredentials = (row: Row): DemoCredentialsRow => ({
-  partnerId: row.partner_id as string,
-  password: row.password as string,
-  passwordHash: row.password_hash as string,
-  keyId: row.key_id as string,
-  apiKey: row.api_key as string,
-});
+const demoCredentials = (row: DbRow): DemoCredentialsRow => {
+  const r = decodeDemoCredentialsRow(row);
+  return { partnerId: r.partner_id, password: r.password, passwordHash: r.password_hash, keyId: r.key_id, apiKey: r.api_key };
+};
 
 const INSERT_MEMBER =
   "INSERT INTO dashboard_members (id, partner_id, email, password_hash, role, created_at) VALUES ($1, $2, $3, $4, $5, $6)";
@@ -93,7 +111,9 @@ export class PgAccountStore implements AccountStore {
 
   async findPartner(id: string): Promise<PartnerAccountRow | undefined> {
     const [row] = await this.sql.query("SELECT * FROM partner_accounts WHERE id = $1", [id]);
-    return row && { id: row.id as string, name: row.name as string, createdAt: row.created_at as Date };
+    if (!row) return undefined;
+    const r = decodePartnerAccountsRow(row);
+    return { id: r.id, name: r.name, createdAt: r.created_at };
   }
 
   async findMember(id: string): Promise<MemberRow | undefined> {
@@ -130,11 +150,10 @@ export class PgAccountStore implements AccountStore {
 
   private async soleOwner(tx: Sql, current: MemberRow): Promise<boolean> {
     if (current.role !== "owner") return false;
-    const [row] = await tx.query<{ owners: number }>(
-      "SELECT count(*)::integer AS owners FROM dashboard_members WHERE partner_id = $1 AND role = 'owner'",
-      [current.partnerId],
-    );
-    return row!.owners <= 1;
+    const [row] = await tx.query("SELECT count(*)::integer AS owners FROM dashboard_members WHERE partner_id = $1 AND role = 'owner'", [
+      current.partnerId,
+    ]);
+    return decodeComputed(row!, { owners: "number" }).owners <= 1;
   }
 
   setRole(partnerId: string, memberId: string, role: MemberRole): Promise<MemberChange> {
@@ -199,15 +218,9 @@ export class PgAccountStore implements AccountStore {
 
   async takePendingSignUp(tokenHash: string): Promise<PendingSignUpRow | undefined> {
     const [row] = await this.sql.query("DELETE FROM dashboard_sign_ups WHERE token_hash = $1 RETURNING *", [tokenHash]);
-    return (
-      row && {
-        tokenHash: row.token_hash as string,
-        email: row.email as string,
-        partnerName: row.partner_name as string,
-        passwordHash: row.password_hash as string,
-        expiresAt: row.expires_at as Date,
-      }
-    );
+    if (!row) return undefined;
+    const r = decodeDashboardSignUpsRow(row);
+    return { tokenHash: r.token_hash, email: r.email, partnerName: r.partner_name, passwordHash: r.password_hash, expiresAt: r.expires_at };
   }
 
   async saveSession(row: DashboardSessionRow): Promise<void> {
@@ -231,14 +244,14 @@ export class PgAccountStore implements AccountStore {
   }
 
   async deleteExpired(now: Date): Promise<number> {
-    const [row] = await this.sql.query<{ deleted: number }>(
+    const [row] = await this.sql.query(
       `WITH s AS (DELETE FROM dashboard_sessions WHERE expires_at <= $1 RETURNING 1),
             i AS (DELETE FROM dashboard_invitations WHERE expires_at <= $1 RETURNING 1),
             u AS (DELETE FROM dashboard_sign_ups WHERE expires_at <= $1 RETURNING 1)
        SELECT ((SELECT count(*) FROM s) + (SELECT count(*) FROM i) + (SELECT count(*) FROM u))::integer AS deleted`,
       [now],
     );
-    return row!.deleted;
+    return decodeComputed(row!, { deleted: "number" }).deleted;
   }
 
   async findDemoCredentials(partnerId: string): Promise<DemoCredentialsRow | undefined> {
@@ -269,20 +282,35 @@ export class PgAccountStore implements AccountStore {
   }
 }
 
-const logged = (row: Row): LoggedRequest => ({
-  partnerId: row.partner_id as string,
-  environment: row.environment as Environment,
-  at: row.at as Date,
-  method: row.method as string,
-  route: row.route as string | null,
-  status: row.status as number,
-  requestId: row.request_id as string,
-  durationMs: row.duration_ms as number,
-  keyName: row.key_name as string,
-  count: row.count as number,
-});
+const LOG_COLUMN_NAMES = [
+  "partner_id",
+  "environment",
+  "at",
+  "method",
+  "route",
+  "status",
+  "request_id",
+  "duration_ms",
+  "key_name",
+  "count",
+] as const;
+const LOG_COLUMNS = LOG_COLUMN_NAMES.join(", ");
 
-const LOG_COLUMNS = "partner_id, environment, at, method, route, status, request_id, duration_ms, key_name, count";
+const logged = (row: DbRow): LoggedRequest => {
+  const r = decodeColumns(row, "request_log", LOG_COLUMN_NAMES);
+  return {
+    partnerId: r.partner_id,
+    environment: oneOf(r.environment, ENVIRONMENT_NAMES, "request_log.environment"),
+    at: r.at,
+    method: r.method,
+    route: r.route,
+    status: r.status,
+    requestId: r.request_id,
+    durationMs: r.duration_ms,
+    keyName: r.key_name,
+    count: r.count,
+  };
+};
 
 export class PgRequestHistoryStore implements RequestHistoryStore {
   constructor(private readonly sql: Sql) {}
@@ -350,7 +378,7 @@ export class PgRequestHistoryStore implements RequestHistoryStore {
    */
   async prune(now: Date, { maxAgeMs, keepLatest }: RetentionPolicy): Promise<number> {
     // One row per partner and environment, each found by one index probe (a skip scan), with the oldest entry it keeps by count.
-    const owners = await this.sql.query<{ partner_id: string; environment: string; at: Date | null; request_id: string | null }>(
+    const owners = await this.sql.query(
       `WITH RECURSIVE owners AS (
          (SELECT partner_id, environment FROM request_log ORDER BY partner_id, environment LIMIT 1)
          UNION ALL
@@ -368,7 +396,9 @@ export class PgRequestHistoryStore implements RequestHistoryStore {
     );
     const cutoff = new Date(now.getTime() - maxAgeMs);
     let forgotten = 0;
-    for (const owner of owners) {
+    for (const row of owners) {
+      // at and request_id come from a LEFT JOIN: null when the owner has no more entries than it keeps.
+      const owner = decodeComputed(row, { partner_id: "string", environment: "string", at: "Date | null", request_id: "string | null" });
       const of = [owner.partner_id, owner.environment];
       forgotten += await deleteInBatches(this.sql, "request_log", "partner_id = $1 AND environment = $2 AND at < $3", [...of, cutoff]);
       if (owner.at !== null)
@@ -388,11 +418,11 @@ export class PgFramingOriginStore implements FramingOriginStore {
   constructor(private readonly sql: Sql) {}
 
   async originsOf(partnerId: string, environment: Environment): Promise<string[]> {
-    const [row] = await this.sql.query<{ origins: string[] }>(
-      "SELECT origins FROM framing_origins WHERE partner_id = $1 AND environment = $2",
-      [partnerId, environment],
-    );
-    return row?.origins ?? [];
+    const [row] = await this.sql.query("SELECT origins FROM framing_origins WHERE partner_id = $1 AND environment = $2", [
+      partnerId,
+      environment,
+    ]);
+    return row ? decodeColumns(row, "framing_origins", ["origins"]).origins : [];
   }
 
   async setOrigins(partnerId: string, environment: Environment, origins: readonly string[]): Promise<void> {

@@ -1,19 +1,25 @@
 /** The event history in PostgreSQL, shared by every instance (migrations/0003_events.sql). */
+import { type DbRow, decodeColumns } from "../../../generated/db-rows.js";
 import type { EventType, OutboxEvent } from "../../events.js";
 import type { EventPageQuery, EventStore } from "../../event-history/event-store.js";
 import type { RetentionPolicy } from "../retention-policy.js";
 import { deleteInBatches } from "./batched-deletes.js";
-import type { Row, Sql } from "./sql-client.js";
+import { EVENT_TYPES, jsonObject, oneOf } from "./column-values.js";
+import type { Sql } from "./sql-client.js";
 
-const COLUMNS = "id, partner_id, type, created_at, payload";
+const COLUMN_NAMES = ["id", "partner_id", "type", "created_at", "payload"] as const;
+const COLUMNS = COLUMN_NAMES.join(", ");
 
-const eventOf = (row: Row): OutboxEvent => ({
-  id: row.id as string,
-  partnerId: row.partner_id as string,
-  type: row.type as EventType,
-  createdAt: row.created_at as Date,
-  payload: row.payload as Record<string, unknown>,
-});
+const eventOf = (row: DbRow): OutboxEvent => {
+  const r = decodeColumns(row, "events", COLUMN_NAMES);
+  return {
+    id: r.id,
+    partnerId: r.partner_id,
+    type: oneOf(r.type, EVENT_TYPES, "events.type"),
+    createdAt: r.created_at,
+    payload: jsonObject(r.payload, "events.payload"),
+  };
+};
 
 export class PgEventStore implements EventStore {
   constructor(private readonly sql: Sql) {}
@@ -76,7 +82,7 @@ export class PgEventStore implements EventStore {
   async prune(now: Date, { maxAgeMs, keepLatest }: RetentionPolicy): Promise<number> {
     let deleted = await deleteInBatches(this.sql, "events", "created_at < $1", [new Date(now.getTime() - maxAgeMs)]);
     // One row per partner, each found by one index probe (a skip scan), with the oldest event it keeps by count.
-    const partners = await this.sql.query<{ partner_id: string; created_at: Date | null; id: string | null }>(
+    const partners = await this.sql.query(
       `WITH RECURSIVE partners AS (
          (SELECT partner_id FROM events ORDER BY partner_id LIMIT 1)
          UNION ALL
@@ -89,12 +95,15 @@ export class PgEventStore implements EventStore {
          ORDER BY created_at DESC, id DESC OFFSET $1 LIMIT 1) AS kept ON true`,
       [Math.max(0, keepLatest - 1)],
     );
-    for (const partner of partners)
+    for (const row of partners) {
+      // The JOIN LATERAL returns only partners with an event to keep by count, so none of these is null.
+      const partner = decodeColumns(row, "events", ["partner_id", "created_at", "id"]);
       deleted += await deleteInBatches(this.sql, "events", "partner_id = $1 AND (created_at, id) < ($2::timestamptz, $3::text)", [
         partner.partner_id,
         partner.created_at,
         partner.id,
       ]);
+    }
     if (deleted > 0) await this.sql.exec("VACUUM (SKIP_LOCKED) events");
     return deleted;
   }

@@ -1,18 +1,12 @@
 /** Idempotency keys in PostgreSQL: shared by every instance on the database (migrations/0002_idempotency_keys.sql). */
 import { randomUUID } from "node:crypto";
 import type { IdempotencyScope, IdempotencyStore, KeyClaim, StoredAnswer } from "../../idempotency/idempotency-store.js";
+import { decodeColumns } from "../../../generated/db-rows.js";
+import { jsonStringRecord } from "./column-values.js";
 import type { Sql } from "./sql-client.js";
 
 const SCOPE = "partner_id = $1 AND environment = $2 AND method = $3 AND path = $4 AND idempotency_key = $5";
 const scopeParams = (s: IdempotencyScope) => [s.partnerId, s.environment, s.method, s.path, s.key];
-
-type KeyRow = {
-  fingerprint: string;
-  claim_token: string;
-  answer_status: number | null;
-  answer_body: unknown;
-  answer_headers: Record<string, string> | null;
-};
 
 export class PgIdempotencyStore implements IdempotencyStore {
   constructor(private readonly sql: Sql) {}
@@ -33,17 +27,22 @@ export class PgIdempotencyStore implements IdempotencyStore {
     );
     if (row) return { state: "claimed", token };
     // The key is held: read what holds it (a row the statement above did not update returns nothing).
-    const [held] = await this.sql.query<KeyRow>(
+    const [found] = await this.sql.query(
       `SELECT fingerprint, claim_token, answer_status, answer_body, answer_headers FROM idempotency_keys WHERE ${SCOPE}`,
       scopeParams(scope),
     );
-    if (!held) return this.claim(scope, fingerprint, now, keptSince, leaseMs);
+    if (!found) return this.claim(scope, fingerprint, now, keptSince, leaseMs);
+    const held = decodeColumns(found, "idempotency_keys", ["fingerprint", "answer_status", "answer_body", "answer_headers"]);
     return held.answer_status === null
       ? { state: "running", fingerprint: held.fingerprint }
       : {
           state: "completed",
           fingerprint: held.fingerprint,
-          answer: { status: held.answer_status, body: held.answer_body, headers: held.answer_headers ?? {} },
+          answer: {
+            status: held.answer_status,
+            body: held.answer_body,
+            headers: held.answer_headers === null ? {} : jsonStringRecord(held.answer_headers, "idempotency_keys.answer_headers"),
+          },
         };
   }
 

@@ -2,27 +2,31 @@
 import type { Environment } from "../../../generated/deployment.js";
 import type { ConsumeResult, WindowCounter, WindowStore } from "../../rate-limits/window-store.js";
 import type { ApiKeyStore, ClockOffsetStore, StoredApiKey } from "../persistence.js";
+import { type DbRow, decodeApiKeysRow, decodeColumns, decodeComputed } from "../../../generated/db-rows.js";
 import { deleteInBatches } from "./batched-deletes.js";
-import type { Row, Sql } from "./sql-client.js";
+import { ENVIRONMENT_NAMES, oneOf } from "./column-values.js";
+import type { Sql } from "./sql-client.js";
 
 /** Fixed-window counters; `consume` is one call of the function the schema defines (migrations/0001_initial.sql). */
 export class PgWindowStore implements WindowStore {
   constructor(private readonly sql: Sql) {}
 
   async consume(counters: readonly WindowCounter[]): Promise<ConsumeResult> {
-    const [row] = await this.sql.query<{ counts: number[]; refused: number[] }>(
-      "SELECT counts, refused FROM consume_rate_limits($1::text[], $2::bigint[], $3::integer[])",
-      [counters.map((c) => c.key), counters.map((c) => c.windowStart), counters.map((c) => c.limit)],
-    );
-    return { counts: row!.counts, refused: row!.refused };
+    const [row] = await this.sql.query("SELECT counts, refused FROM consume_rate_limits($1::text[], $2::bigint[], $3::integer[])", [
+      counters.map((c) => c.key),
+      counters.map((c) => c.windowStart),
+      counters.map((c) => c.limit),
+    ]);
+    return decodeComputed(row!, { counts: "number[]", refused: "number[]" });
   }
 
   async peek(counters: readonly WindowCounter[]): Promise<number[]> {
-    const rows = await this.sql.query<{ key: string; window_start: number; count: number }>(
-      "SELECT key, window_start, count FROM rate_limit_counters WHERE key = ANY ($1::text[])",
-      [counters.map((c) => c.key)],
+    const rows = await this.sql.query("SELECT key, window_start, count FROM rate_limit_counters WHERE key = ANY ($1::text[])", [
+      counters.map((c) => c.key),
+    ]);
+    const byKey = new Map(
+      rows.map((row) => decodeColumns(row, "rate_limit_counters", ["key", "window_start", "count"])).map((row) => [row.key, row]),
     );
-    const byKey = new Map(rows.map((row) => [row.key, row]));
     return counters.map(({ key, windowStart }) => {
       const row = byKey.get(key);
       return row && row.window_start === windowStart ? row.count : 0;
@@ -43,20 +47,18 @@ export class PgClockOffsetStore implements ClockOffsetStore {
   constructor(private readonly sql: Sql) {}
 
   async offsetOf(partnerId: string): Promise<number> {
-    const [row] = await this.sql.query<{ offset_ms: number }>("SELECT offset_ms FROM sandbox_clock_offsets WHERE partner_id = $1", [
-      partnerId,
-    ]);
-    return row?.offset_ms ?? 0;
+    const [row] = await this.sql.query("SELECT offset_ms FROM sandbox_clock_offsets WHERE partner_id = $1", [partnerId]);
+    return row ? decodeColumns(row, "sandbox_clock_offsets", ["offset_ms"]).offset_ms : 0;
   }
 
   async advance(partnerId: string, milliseconds: number): Promise<number> {
-    const [row] = await this.sql.query<{ offset_ms: number }>(
+    const [row] = await this.sql.query(
       `INSERT INTO sandbox_clock_offsets (partner_id, offset_ms) VALUES ($1, $2)
        ON CONFLICT (partner_id) DO UPDATE SET offset_ms = sandbox_clock_offsets.offset_ms + EXCLUDED.offset_ms
        RETURNING offset_ms`,
       [partnerId, milliseconds],
     );
-    return row!.offset_ms;
+    return decodeColumns(row!, "sandbox_clock_offsets", ["offset_ms"]).offset_ms;
   }
 
   async reset(partnerId: string): Promise<void> {
@@ -64,19 +66,22 @@ export class PgClockOffsetStore implements ClockOffsetStore {
   }
 }
 
-const apiKey = (row: Row): StoredApiKey => ({
-  id: row.id as string,
-  hash: row.hash as string,
-  partnerId: row.partner_id as string,
-  partnerName: row.partner_name as string,
-  environment: row.environment as Environment,
-  name: row.name as string,
-  createdAt: row.created_at as Date,
-  hint: row.hint as string,
-  lastFour: row.last_four as string,
-  lastUsedAt: row.last_used_at as Date | null,
-  expiresAt: row.expires_at as Date | null,
-});
+const apiKey = (row: DbRow): StoredApiKey => {
+  const r = decodeApiKeysRow(row);
+  return {
+    id: r.id,
+    hash: r.hash,
+    partnerId: r.partner_id,
+    partnerName: r.partner_name,
+    environment: oneOf(r.environment, ENVIRONMENT_NAMES, "api_keys.environment"),
+    name: r.name,
+    createdAt: r.created_at,
+    hint: r.hint,
+    lastFour: r.last_four,
+    lastUsedAt: r.last_used_at,
+    expiresAt: r.expires_at,
+  };
+};
 
 const ACCEPTED = "(expires_at IS NULL OR expires_at > $2)";
 

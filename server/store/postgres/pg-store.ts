@@ -14,67 +14,97 @@ import type {
   UserPageQuery,
   UserRow,
 } from "../types.js";
-import type { Row, Sql } from "./sql-client.js";
+import {
+  type DbRow,
+  decodeColumns,
+  decodeComputed,
+  decodeDomainsRow,
+  decodeEmbedSessionsRow,
+  decodeEndedEmbedSessionsRow,
+  decodeLoginSessionsRow,
+  decodeTransfersRow,
+  decodeUsersRow,
+} from "../../../generated/db-rows.js";
+import { DOMAIN_STATUSES, jsonArray, jsonObject, oneOf, RECORD_TYPES, TRANSFER_STATUSES } from "./column-values.js";
+import type { Sql } from "./sql-client.js";
 
-const user = (row: Row): UserRow => ({
-  partnerId: row.partner_id as string,
-  userIdentifier: row.user_identifier as string,
-  email: row.email as string | null,
-  createdAt: row.created_at as Date,
-  lastLogin: row.last_login as Date,
-  updatedAt: row.updated_at as Date,
-  totalSpent: row.total_spent as number,
-});
+const user = (row: DbRow): UserRow => {
+  const r = decodeUsersRow(row);
+  return {
+    partnerId: r.partner_id,
+    userIdentifier: r.user_identifier,
+    email: r.email,
+    createdAt: r.created_at,
+    lastLogin: r.last_login,
+    updatedAt: r.updated_at,
+    totalSpent: r.total_spent,
+  };
+};
 
-const domain = (row: Row): DomainRow => ({
-  id: row.id as string,
-  partnerId: row.partner_id as string,
-  userIdentifier: row.user_identifier as string,
-  name: row.name as string,
-  status: row.status as DomainRow["status"],
-  purchasedAt: row.purchased_at as Date,
-  expiresAt: row.expires_at as Date,
-  autoRenew: row.auto_renew as boolean,
-  whoisPrivacy: row.whois_privacy as boolean,
-  nameservers: row.nameservers as string[],
-  registrationPrice: row.registration_price as number,
-  renewalPrice: row.renewal_price as number,
-  currency: row.currency as string,
-  updatedAt: row.updated_at as Date,
-});
+const domain = (row: DbRow): DomainRow => {
+  const r = decodeDomainsRow(row);
+  return {
+    id: r.id,
+    partnerId: r.partner_id,
+    userIdentifier: r.user_identifier,
+    name: r.name,
+    status: oneOf(r.status, DOMAIN_STATUSES, "domains.status"),
+    purchasedAt: r.purchased_at,
+    expiresAt: r.expires_at,
+    autoRenew: r.auto_renew,
+    whoisPrivacy: r.whois_privacy,
+    nameservers: r.nameservers,
+    registrationPrice: r.registration_price,
+    renewalPrice: r.renewal_price,
+    currency: r.currency,
+    updatedAt: r.updated_at,
+  };
+};
 
-const RECORD_COLUMNS = "id, domain_id, type, name, content, ttl, priority, created_at, updated_at";
-const record = (row: Row): DnsRecordRow => ({
-  id: row.id as string,
-  domainId: row.domain_id as string,
-  type: row.type as DnsRecordRow["type"],
-  name: row.name as string,
-  content: row.content as string,
-  ttl: row.ttl as number,
-  priority: row.priority as number | null,
-  createdAt: row.created_at as Date,
-  updatedAt: row.updated_at as Date,
-});
+/** Every column but name_key, which only orders and filters. */
+const RECORD_COLUMN_NAMES = ["id", "domain_id", "type", "name", "content", "ttl", "priority", "created_at", "updated_at"] as const;
+const RECORD_COLUMNS = RECORD_COLUMN_NAMES.join(", ");
+const record = (row: DbRow): DnsRecordRow => {
+  const r = decodeColumns(row, "dns_records", RECORD_COLUMN_NAMES);
+  return {
+    id: r.id,
+    domainId: r.domain_id,
+    type: oneOf(r.type, RECORD_TYPES, "dns_records.type"),
+    name: r.name,
+    content: r.content,
+    ttl: r.ttl,
+    priority: r.priority,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+};
 
-const transfer = (row: Row): TransferRow => ({
-  id: row.id as string,
-  partnerId: row.partner_id as string,
-  userIdentifier: row.user_identifier as string,
-  domainName: row.domain_name as string,
-  status: row.status as TransferRow["status"],
-  authCode: row.auth_code as string,
-  extendRegistration: row.extend_registration as boolean,
-  cost: row.cost as number,
-  currency: row.currency as string,
-  startedAt: row.started_at as Date,
-  estimatedCompletion: row.estimated_completion as Date,
-  completedAt: row.completed_at as Date | null,
-  domainId: row.domain_id as string | null,
-  history: (row.history as Array<{ status: TransferRow["status"]; at: string }>).map((step) => ({
-    status: step.status,
-    at: new Date(step.at),
-  })),
-});
+/** transfers.history: every status reached, as JSON `[{ status, at }]` with `at` in ISO 8601. */
+const transferHistory = (history: unknown): TransferRow["history"] =>
+  jsonArray(history, "transfers.history").map((item) => {
+    const step = decodeComputed(jsonObject(item, "transfers.history[]"), { status: "string", at: "string" }, "transfers.history[]");
+    return { status: oneOf(step.status, TRANSFER_STATUSES, "transfers.history[].status"), at: new Date(step.at) };
+  });
+
+const transfer = (row: DbRow): TransferRow => {
+  const r = decodeTransfersRow(row);
+  return {
+    id: r.id,
+    partnerId: r.partner_id,
+    userIdentifier: r.user_identifier,
+    domainName: r.domain_name,
+    status: oneOf(r.status, TRANSFER_STATUSES, "transfers.status"),
+    authCode: r.auth_code,
+    extendRegistration: r.extend_registration,
+    cost: r.cost,
+    currency: r.currency,
+    startedAt: r.started_at,
+    estimatedCompletion: r.estimated_completion,
+    completedAt: r.completed_at,
+    domainId: r.domain_id,
+    history: transferHistory(r.history),
+  };
+};
 
 /** Each sort and direction of the users list; every one has its index (migrations/0001_initial.sql). */
 const USER_ORDER: Record<`${UserPageQuery["sort"]}:${UserPageQuery["order"]}`, string> = {
@@ -127,11 +157,12 @@ export class PgStore implements Store {
         offset,
       ]),
       // The partner's kept count (partner_user_counts), not a count of its users.
-      this.sql.query<{ total: number }>("SELECT coalesce(sum(count), 0)::integer AS total FROM partner_user_counts WHERE partner_id = $1", [
-        partnerId,
-      ]),
+      this.sql.query("SELECT coalesce(sum(count), 0)::integer AS total FROM partner_user_counts WHERE partner_id = $1", [partnerId]),
     ]);
-    return { users: rows.map((row) => ({ user: user(row), domainCount: row.domain_count as number })), total: count!.total };
+    return {
+      users: rows.map((row) => ({ user: user(row), domainCount: decodeColumns(row, "users", ["domain_count"]).domain_count })),
+      total: decodeComputed(count!, { total: "number" }).total,
+    };
   }
 
   async deleteUser(partnerId: string, userIdentifier: string): Promise<void> {
@@ -146,14 +177,16 @@ export class PgStore implements Store {
   }
 
   async partnersWithData(): Promise<string[]> {
-    return (await this.sql.query<{ partner_id: string }>("SELECT DISTINCT partner_id FROM users")).map((row) => row.partner_id);
+    return (await this.sql.query("SELECT DISTINCT partner_id FROM users")).map(
+      (row) => decodeColumns(row, "users", ["partner_id"]).partner_id,
+    );
   }
 
   async partnersWithSessions(): Promise<string[]> {
-    const rows = await this.sql.query<{ partner_id: string }>(
+    const rows = await this.sql.query(
       "SELECT DISTINCT partner_id FROM login_sessions UNION SELECT DISTINCT partner_id FROM ended_embed_sessions",
     );
-    return rows.map((row) => row.partner_id);
+    return rows.map((row) => decodeColumns(row, "login_sessions", ["partner_id"]).partner_id);
   }
 
   async findDomain(id: string): Promise<DomainRow | undefined> {
@@ -183,21 +216,17 @@ export class PgStore implements Store {
          ORDER BY purchased_at DESC, name COLLATE "C" LIMIT $6`,
         [partnerId, userIdentifier, status, after?.purchasedAt ?? null, after?.name ?? null, limit],
       ),
-      this.sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM domains WHERE ${selected}`, [
-        partnerId,
-        userIdentifier,
-        status,
-      ]),
+      this.sql.query(`SELECT count(*)::int AS total FROM domains WHERE ${selected}`, [partnerId, userIdentifier, status]),
     ]);
-    return { domains: rows.map(domain), total: count!.total };
+    return { domains: rows.map(domain), total: decodeComputed(count!, { total: "number" }).total };
   }
 
   async countDomains(partnerId: string, userIdentifier: string): Promise<number> {
-    const [row] = await this.sql.query<{ domain_count: number }>(
-      "SELECT domain_count FROM users WHERE partner_id = $1 AND user_identifier = $2",
-      [partnerId, userIdentifier],
-    );
-    return row?.domain_count ?? 0;
+    const [row] = await this.sql.query("SELECT domain_count FROM users WHERE partner_id = $1 AND user_identifier = $2", [
+      partnerId,
+      userIdentifier,
+    ]);
+    return row ? decodeColumns(row, "users", ["domain_count"]).domain_count : 0;
   }
 
   async activeDomainsEndingBy(partnerId: string, until: Date): Promise<DomainRow[]> {
@@ -278,22 +307,20 @@ export class PgStore implements Store {
   }
 
   async countRecords(domainId: string, filter: RecordFilter = {}): Promise<number> {
-    const [row] = await this.sql.query<{ count: number }>(
+    const [row] = await this.sql.query(
       `SELECT count(*)::integer AS count FROM dns_records
        WHERE domain_id = $1 AND ($2::text IS NULL OR name_key = lower($2)) AND ($3::text IS NULL OR type = $3)`,
       [domainId, filter.name ?? null, filter.type ?? null],
     );
-    return row!.count;
+    return decodeComputed(row!, { count: "number" }).count;
   }
 
   async addRecords(domainId: string, records: readonly DnsRecordRow[], maxRecords: number): Promise<boolean> {
     return this.sql.transaction(async (sql) => {
       // The domain's row is the lock: writers of one zone count and insert one after another.
       await sql.query("SELECT 1 FROM domains WHERE id = $1 FOR UPDATE", [domainId]);
-      const [row] = await sql.query<{ count: number }>("SELECT count(*)::integer AS count FROM dns_records WHERE domain_id = $1", [
-        domainId,
-      ]);
-      if (row!.count + records.length > maxRecords) return false;
+      const [row] = await sql.query("SELECT count(*)::integer AS count FROM dns_records WHERE domain_id = $1", [domainId]);
+      if (decodeComputed(row!, { count: "number" }).count + records.length > maxRecords) return false;
       await insertRecords(sql, records);
       return true;
       // On its own, READ COMMITTED: the count after the lock sees what the writer before committed.
@@ -362,23 +389,23 @@ export class PgStore implements Store {
 
   async findSession(tokenHash: string): Promise<SessionRow | undefined> {
     const [row] = await this.sql.query("SELECT * FROM login_sessions WHERE token_hash = $1", [tokenHash]);
-    return (
-      row && {
-        tokenHash: row.token_hash as string,
-        partnerId: row.partner_id as string,
-        userIdentifier: row.user_identifier as string,
-        expiresAt: row.expires_at as Date,
-        locale: row.locale as string | null,
-      }
-    );
+    if (!row) return undefined;
+    const r = decodeLoginSessionsRow(row);
+    return {
+      tokenHash: r.token_hash,
+      partnerId: r.partner_id,
+      userIdentifier: r.user_identifier,
+      expiresAt: r.expires_at,
+      locale: r.locale,
+    };
   }
 
   async sessionsOfUser(partnerId: string, userIdentifier: string): Promise<string[]> {
-    const rows = await this.sql.query<{ token_hash: string }>(
-      "SELECT token_hash FROM login_sessions WHERE partner_id = $1 AND user_identifier = $2 ORDER BY seq",
-      [partnerId, userIdentifier],
-    );
-    return rows.map((row) => row.token_hash);
+    const rows = await this.sql.query("SELECT token_hash FROM login_sessions WHERE partner_id = $1 AND user_identifier = $2 ORDER BY seq", [
+      partnerId,
+      userIdentifier,
+    ]);
+    return rows.map((row) => decodeColumns(row, "login_sessions", ["token_hash"]).token_hash);
   }
 
   async deleteSession(tokenHash: string): Promise<void> {
@@ -405,28 +432,30 @@ export class PgStore implements Store {
 
   async findEmbedSession(idHash: string): Promise<EmbedSessionRow | undefined> {
     const [row] = await this.sql.query("SELECT * FROM embed_sessions WHERE id_hash = $1", [idHash]);
-    return (
-      row && {
-        idHash: row.id_hash as string,
-        loginTokenHash: row.login_token_hash as string,
-        partnerId: row.partner_id as string,
-        userIdentifier: row.user_identifier as string,
-        csrfToken: row.csrf_token as string,
-      }
-    );
+    if (!row) return undefined;
+    const r = decodeEmbedSessionsRow(row);
+    return {
+      idHash: r.id_hash,
+      loginTokenHash: r.login_token_hash,
+      partnerId: r.partner_id,
+      userIdentifier: r.user_identifier,
+      csrfToken: r.csrf_token,
+    };
   }
 
   async findEndedEmbedSession(idHash: string): Promise<EndedEmbedSessionRow | undefined> {
     const [row] = await this.sql.query("SELECT * FROM ended_embed_sessions WHERE id_hash = $1", [idHash]);
-    return row && { idHash: row.id_hash as string, partnerId: row.partner_id as string, expiresAt: row.expires_at as Date };
+    if (!row) return undefined;
+    const r = decodeEndedEmbedSessionsRow(row);
+    return { idHash: r.id_hash, partnerId: r.partner_id, expiresAt: r.expires_at };
   }
 
   async embedSessionsOfUser(partnerId: string, userIdentifier: string): Promise<string[]> {
-    const rows = await this.sql.query<{ id_hash: string }>(
-      "SELECT id_hash FROM embed_sessions WHERE partner_id = $1 AND user_identifier = $2 ORDER BY seq",
-      [partnerId, userIdentifier],
-    );
-    return rows.map((row) => row.id_hash);
+    const rows = await this.sql.query("SELECT id_hash FROM embed_sessions WHERE partner_id = $1 AND user_identifier = $2 ORDER BY seq", [
+      partnerId,
+      userIdentifier,
+    ]);
+    return rows.map((row) => decodeColumns(row, "embed_sessions", ["id_hash"]).id_hash);
   }
 
   async deleteEmbedSession(idHash: string): Promise<void> {

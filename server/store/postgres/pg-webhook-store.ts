@@ -2,6 +2,13 @@
  * Webhook endpoints, the outbox of events and their deliveries in PostgreSQL: deliveries claimed
  * with FOR UPDATE SKIP LOCKED, the outbox fanned out under a per-partner advisory lock.
  */
+import {
+  type DbRow,
+  decodeColumns,
+  decodeComputed,
+  decodeWebhookEndpointsRow,
+  type WebhookEndpointsRow,
+} from "../../../generated/db-rows.js";
 import type { OutboxEvent } from "../../events.js";
 import {
   type DeliveryAttempt,
@@ -11,50 +18,85 @@ import {
   type WebhookEndpointRow,
   type WebhookStore,
 } from "../../webhooks/webhook-store.js";
-import type { Row, Sql } from "./sql-client.js";
+import {
+  allOf,
+  DELIVERY_STATUSES,
+  EVENT_TYPES,
+  jsonArray,
+  jsonObject,
+  jsonStrings,
+  oneOf,
+  SUBSCRIBABLE_EVENT_TYPES,
+} from "./column-values.js";
+import type { Sql } from "./sql-client.js";
 
-const endpoint = (row: Row): WebhookEndpointRow => ({
-  id: row.id as string,
-  partnerId: row.partner_id as string,
-  url: row.url as string,
-  events: row.events as WebhookEndpointRow["events"],
-  description: row.description as string | null,
-  enabled: row.enabled as boolean,
-  failing: row.failing as boolean,
-  secret: row.secret as string,
-  previousSecret:
-    row.previous_secret === null ? null : { secret: row.previous_secret as string, expiresAt: row.previous_secret_expires_at as Date },
-  createdAt: row.created_at as Date,
-  updatedAt: row.updated_at as Date,
-});
-
-interface StoredEvent extends Omit<OutboxEvent, "createdAt"> {
-  createdAt: string;
-}
-interface StoredAttempt extends Omit<DeliveryAttempt, "attemptedAt"> {
-  attemptedAt: string;
+/** The rotated-out secret: saved with its end, or both null. */
+function previousSecret(r: WebhookEndpointsRow): WebhookEndpointRow["previousSecret"] {
+  if (r.previous_secret === null) return null;
+  if (r.previous_secret_expires_at === null) throw new Error("webhook_endpoints.previous_secret_expires_at: null beside a previous secret");
+  return { secret: r.previous_secret, expiresAt: r.previous_secret_expires_at };
 }
 
+const endpoint = (row: DbRow): WebhookEndpointRow => {
+  const r = decodeWebhookEndpointsRow(row);
+  return {
+    id: r.id,
+    partnerId: r.partner_id,
+    url: r.url,
+    events: r.events === null ? null : allOf(r.events, SUBSCRIBABLE_EVENT_TYPES, "webhook_endpoints.events"),
+    description: r.description,
+    enabled: r.enabled,
+    failing: r.failing,
+    secret: r.secret,
+    previousSecret: previousSecret(r),
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+};
+
+/** An event as a jsonb column keeps it (webhook_outbox.event, webhook_deliveries.event): its time in ISO 8601. */
 const storedEvent = (event: OutboxEvent) => JSON.stringify({ ...event, createdAt: event.createdAt.toISOString() });
 const storedAttempts = (attempts: DeliveryAttempt[]) =>
   JSON.stringify(attempts.map((attempt) => ({ ...attempt, attemptedAt: attempt.attemptedAt.toISOString() })));
-const eventOf = (stored: StoredEvent): OutboxEvent => ({ ...stored, createdAt: new Date(stored.createdAt) });
+
+function eventOf(stored: unknown, column: string): OutboxEvent {
+  const object = jsonObject(stored, column);
+  const fields = decodeComputed(object, { id: "string", partnerId: "string", type: "string", createdAt: "string" }, column);
+  return {
+    id: fields.id,
+    partnerId: fields.partnerId,
+    type: oneOf(fields.type, EVENT_TYPES, `${column}.type`),
+    createdAt: new Date(fields.createdAt),
+    payload: jsonObject(object.payload, `${column}.payload`),
+  };
+}
+
+const attemptsOf = (stored: unknown): DeliveryAttempt[] =>
+  jsonArray(stored, "webhook_deliveries.attempts").map((item) => {
+    const attempt = decodeComputed(
+      jsonObject(item, "webhook_deliveries.attempts[]"),
+      { attemptedAt: "string", statusCode: "number | null", error: "string | null", durationMs: "number" },
+      "webhook_deliveries.attempts[]",
+    );
+    return { ...attempt, attemptedAt: new Date(attempt.attemptedAt) };
+  });
 
 /** The advisory lock of one partner's fan-out: the first key names the purpose, the second the partner. */
 const FAN_OUT_LOCK = "hashtext('webhook_outbox')";
 
-const DELIVERY_COLUMNS = "id, endpoint_id, partner_id, event, status, attempts, next_attempt_at, created_at";
-const delivery = (row: Row): WebhookDeliveryRow => {
-  const event = row.event as StoredEvent;
+const DELIVERY_COLUMN_NAMES = ["id", "endpoint_id", "partner_id", "event", "status", "attempts", "next_attempt_at", "created_at"] as const;
+const DELIVERY_COLUMNS = DELIVERY_COLUMN_NAMES.join(", ");
+const delivery = (row: DbRow): WebhookDeliveryRow => {
+  const r = decodeColumns(row, "webhook_deliveries", DELIVERY_COLUMN_NAMES);
   return {
-    id: row.id as string,
-    endpointId: row.endpoint_id as string,
-    partnerId: row.partner_id as string,
-    event: eventOf(event),
-    status: row.status as WebhookDeliveryRow["status"],
-    attempts: (row.attempts as StoredAttempt[]).map((attempt) => ({ ...attempt, attemptedAt: new Date(attempt.attemptedAt) })),
-    nextAttemptAt: row.next_attempt_at as Date | null,
-    createdAt: row.created_at as Date,
+    id: r.id,
+    endpointId: r.endpoint_id,
+    partnerId: r.partner_id,
+    event: eventOf(r.event, "webhook_deliveries.event"),
+    status: oneOf(r.status, DELIVERY_STATUSES, "webhook_deliveries.status"),
+    attempts: attemptsOf(r.attempts),
+    nextAttemptAt: r.next_attempt_at,
+    createdAt: r.created_at,
   };
 };
 
@@ -133,12 +175,12 @@ export class PgWebhookStore implements WebhookStore {
   }
 
   async partnersWithOutbox(): Promise<string[]> {
-    const rows = await this.sql.query<{ partner_id: string }>("SELECT DISTINCT partner_id FROM webhook_outbox");
-    return rows.map((row) => row.partner_id);
+    const rows = await this.sql.query("SELECT DISTINCT partner_id FROM webhook_outbox");
+    return rows.map((row) => decodeColumns(row, "webhook_outbox", ["partner_id"]).partner_id);
   }
 
   async dueDeliveriesOf(partnerId: string, now: Date, atMost: number): Promise<number> {
-    const [row] = await this.sql.query<{ due: number }>(
+    const [row] = await this.sql.query(
       // Only those no older outbox entry holds back: entries committed out of their numbers' order
       // hold back the deliveries fanned out before them, which must not stop their own fan-out.
       `SELECT count(*)::integer AS due FROM (
@@ -149,31 +191,31 @@ export class PgWebhookStore implements WebhookStore {
        ) AS due`,
       [partnerId, now, atMost],
     );
-    return row!.due;
+    return decodeComputed(row!, { due: "number" }).due;
   }
 
   async fanOutOldest(partnerId: string, limit: number, now: Date): Promise<number> {
     return this.sql.transaction(async (sql) => {
       // One fan-out of a partner at a time across instances, so its deliveries are written in event order.
-      const [lock] = await sql.query<{ held: boolean }>(`SELECT pg_try_advisory_xact_lock(${FAN_OUT_LOCK}, hashtext($1)) AS held`, [
-        partnerId,
-      ]);
-      if (!lock!.held) return 0;
-      const entries = await sql.query<{ seq: number; event: StoredEvent; endpoint_ids: string[] }>(
-        "SELECT seq, event, endpoint_ids FROM webhook_outbox WHERE partner_id = $1 ORDER BY seq LIMIT $2",
-        [partnerId, limit],
-      );
+      const [lock] = await sql.query(`SELECT pg_try_advisory_xact_lock(${FAN_OUT_LOCK}, hashtext($1)) AS held`, [partnerId]);
+      if (!decodeComputed(lock!, { held: "boolean" }).held) return 0;
+      const entries = (
+        await sql.query("SELECT seq, event, endpoint_ids FROM webhook_outbox WHERE partner_id = $1 ORDER BY seq LIMIT $2", [
+          partnerId,
+          limit,
+        ])
+      ).map((row) => decodeColumns(row, "webhook_outbox", ["seq", "event", "endpoint_ids"]));
       if (entries.length === 0) return 0;
       // Held against deletion until the deliveries are written: an endpoint deleted meanwhile gets none.
       const endpoints = new Map(
-        (await sql.query("SELECT * FROM webhook_endpoints WHERE partner_id = $1 FOR KEY SHARE", [partnerId])).map((row) => [
-          row.id as string,
-          endpoint(row),
-        ]),
+        (await sql.query("SELECT * FROM webhook_endpoints WHERE partner_id = $1 FOR KEY SHARE", [partnerId])).map((row) => {
+          const target = endpoint(row);
+          return [target.id, target];
+        }),
       );
       const deliveries = entries.flatMap(({ seq, event: stored, endpoint_ids }) => {
-        const event = eventOf(stored);
-        return endpoint_ids.flatMap((id) => {
+        const event = eventOf(stored, "webhook_outbox.event");
+        return jsonStrings(endpoint_ids, "webhook_outbox.endpoint_ids").flatMap((id) => {
           const target = endpoints.get(id);
           return target ? [{ seq, row: newDelivery(target, event, now) }] : [];
         });
@@ -231,9 +273,9 @@ export class PgWebhookStore implements WebhookStore {
         limit,
         offset,
       ]),
-      this.sql.query<{ total: number }>("SELECT count(*)::integer AS total FROM webhook_deliveries WHERE endpoint_id = $1", [endpointId]),
+      this.sql.query("SELECT count(*)::integer AS total FROM webhook_deliveries WHERE endpoint_id = $1", [endpointId]),
     ]);
-    return { deliveries: rows.map(delivery), total: count!.total };
+    return { deliveries: rows.map(delivery), total: decodeComputed(count!, { total: "number" }).total };
   }
 
   async claimDueDelivery(endpointId: string, now: Date, leaseMs: number): Promise<WebhookDeliveryRow | undefined> {
@@ -263,10 +305,8 @@ export class PgWebhookStore implements WebhookStore {
   }
 
   async endpointsWithPendingDeliveries(): Promise<string[]> {
-    const rows = await this.sql.query<{ endpoint_id: string }>(
-      "SELECT DISTINCT endpoint_id FROM webhook_deliveries WHERE status = 'pending'",
-    );
-    return rows.map((row) => row.endpoint_id);
+    const rows = await this.sql.query("SELECT DISTINCT endpoint_id FROM webhook_deliveries WHERE status = 'pending'");
+    return rows.map((row) => decodeColumns(row, "webhook_deliveries", ["endpoint_id"]).endpoint_id);
   }
 
   async deleteFinishedDeliveriesBefore(endpointId: string, before: Date): Promise<number> {

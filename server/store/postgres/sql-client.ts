@@ -1,7 +1,9 @@
 /**
  * The one seam between the PostgreSQL store and its engines: node-postgres's pool for a server
  * (DATABASE_URL) and PGlite, PostgreSQL compiled to WebAssembly, in a directory or in memory. Both
- * give rows of the same JavaScript types: the store's SQL casts where the engines differ.
+ * give rows of the same JavaScript types: the store's SQL casts where the engines differ. The stores
+ * read rows through the decoders of generated/db-rows.ts (`npm run generate` writes them from the
+ * migrations), which check each column's type, rather than through `query`'s unchecked type argument.
  */
 import pg from "pg";
 import type { PGlite } from "@electric-sql/pglite";

@@ -85,7 +85,8 @@ describe("the plans of the hot lookups, with 20k records, 20k users and 20k deli
       INSERT INTO webhook_endpoints (id, partner_id, url, enabled, failing, secret, created_at, updated_at)
         SELECT 'whe_' || i, 'ptn_' || i, 'https://receiver.example/' || i, true, false, 's', now(), now() FROM generate_series(1, ${ENDPOINTS}) i;
       INSERT INTO webhook_deliveries (id, endpoint_id, partner_id, event, status, attempts, next_attempt_at, created_at)
-        SELECT 'whd_' || i, 'whe_' || (i % ${ENDPOINTS} + 1), 'ptn_' || (i % ${ENDPOINTS} + 1), '{}', CASE WHEN i % 10 = 0 THEN 'pending' ELSE 'succeeded' END,
+        SELECT 'whd_' || i, 'whe_' || (i % ${ENDPOINTS} + 1), 'ptn_' || (i % ${ENDPOINTS} + 1),
+          jsonb_build_object('id', 'evt_' || i, 'partnerId', 'ptn_' || (i % ${ENDPOINTS} + 1), 'type', 'dns_record.created', 'createdAt', '2026-01-01T00:00:00.000Z', 'payload', '{}'::jsonb), CASE WHEN i % 10 = 0 THEN 'pending' ELSE 'succeeded' END,
                '[]', now(), now() - i * interval '1 second'
         FROM generate_series(1, ${DELIVERIES}) i;
       INSERT INTO api_keys (hash, id, partner_id, partner_name, environment, name, hint, last_four, created_at)
