@@ -13,9 +13,10 @@ import type { Services } from "../context.js";
 import { apiErrors } from "../errors.js";
 import { newId } from "../ids.js";
 import type { DnsRecordRow, DomainRow } from "../store/types.js";
-import { canonicalRecord, recordConflict, recordViolations, type RecordDraft } from "./record-rules.js";
+import { parseRecord, storedFields, updatedDraft, zoneConflict, type ParsedRecord, type RecordDraft } from "./record-rules.js";
 import { newRecordRow } from "./record-service.js";
 import { toRecordD } from "./record-shapes.js";
+import { ZoneIndex } from "./zone-index.js";
 
 type Schemas = components["schemas"];
 export type ChangeSet = Schemas["DnsChangeSet"];
@@ -29,54 +30,18 @@ export interface ChangeSetOutcome {
   created: DnsRecordRow[];
 }
 
-const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-
-/** The zone as the operations checked so far leave it, by record id, in the order records were met. */
-class ZoneDraft {
-  private readonly records = new Map<string, DnsRecordRow>();
-
-  constructor(rows: readonly DnsRecordRow[]) {
-    for (const row of rows) this.records.set(row.id, row);
-  }
-
-  get size(): number {
-    return this.records.size;
-  }
-
-  find(id: string): DnsRecordRow | undefined {
-    return this.records.get(id);
-  }
-
-  set(name: string, type: DnsRecordRow["type"]): DnsRecordRow[] {
-    return [...this.records.values()].filter((row) => row.type === type && sameName(row.name, name));
-  }
-
-  /** The records at a name but `except`: what a record there must not conflict with. */
-  atName(name: string, except?: string): DnsRecordRow[] {
-    return [...this.records.values()].filter((row) => row.id !== except && sameName(row.name, name));
-  }
-
-  remove(id: string): void {
-    this.records.delete(id);
-  }
-
-  put(row: DnsRecordRow): void {
-    this.records.set(row.id, row);
-  }
-}
-
 /** Checks a set's operations in order against `zone`, collecting every failure, and returns what it would do. */
-function plan(services: Services, domain: DomainRow, zone: ZoneDraft, set: ChangeSet, errors: ChangeError[]): ChangeSetOutcome {
+function plan(services: Services, domain: DomainRow, zone: ZoneIndex, set: ChangeSet, errors: ChangeError[]): ChangeSetOutcome {
   const fail = (operation: Operation, index: number, code: string, message: string, field?: string) =>
     errors.push({ operation, index, code, message, ...(field === undefined ? {} : { field }) });
-  /** A draft's rule violations and zone conflict, each a failure of the operation. */
-  const check = (operation: Operation, index: number, draft: RecordDraft, except?: string): boolean => {
-    const violations = recordViolations(draft, domain.name);
-    for (const violation of violations) fail(operation, index, violation.code, violation.message, violation.field);
-    if (violations.length > 0) return false;
-    const conflict = recordConflict(draft, zone.atName(draft.name, except));
+  /** The record a draft is, or null with its rule violations or zone conflict, each a failure of the operation. */
+  const check = (operation: Operation, index: number, draft: RecordDraft, except?: string): ParsedRecord | null => {
+    const { record, violations } = parseRecord(draft, domain.name);
+    for (const violation of violations ?? []) fail(operation, index, violation.code, violation.message, violation.field);
+    if (!record) return null;
+    const conflict = zoneConflict(record, record.spelledName, zone.atName(record.name, except));
     if (conflict) fail(operation, index, conflict.code, conflict.message, "name");
-    return conflict === null;
+    return conflict === null ? record : null;
   };
   const outcome: ChangeSetOutcome = { id: null, deleted: [], updated: [], created: [] };
   const touched = new Set<string>();
@@ -118,27 +83,20 @@ function plan(services: Services, domain: DomainRow, zone: ZoneDraft, set: Chang
         `DNS record ${update.id} changed since it was read; its ETag is ${entityTag(before)}`,
         "if_match",
       );
-    const draft: RecordDraft = {
-      type: before.type,
-      name: update.name ?? before.name,
-      content: update.content ?? before.content,
-      ttl: update.ttl ?? before.ttl,
-      // SRV keeps its priority in content: a new content brings a new priority.
-      priority: update.priority ?? (before.type === "SRV" && update.content !== undefined ? null : before.priority),
-    };
-    if (!check("updates", index, draft, before.id)) return;
-    const after: DnsRecordRow = { ...before, ...canonicalRecord(draft), updatedAt: services.clock.now() };
-    zone.put(after);
+    const record = check("updates", index, updatedDraft(before, update), before.id);
+    if (!record) return;
+    const after: DnsRecordRow = { ...before, ...storedFields(record), updatedAt: services.clock.now() };
+    zone.put(after, record);
     outcome.updated.push({ before, after });
   });
 
   (set.creates ?? []).forEach((create, index) => {
-    const draft: RecordDraft = { ...create, ttl: create.ttl ?? DEFAULT_TTL.D, priority: create.priority ?? null };
-    if (!check("creates", index, draft)) return;
-    const row = newRecordRow(services, domain, draft);
+    const record = check("creates", index, { ...create, ttl: create.ttl ?? DEFAULT_TTL.D, priority: create.priority ?? null });
+    if (!record) return;
+    const row = newRecordRow(services, domain, record);
     if (zone.size >= dnsLimits.records_per_domain)
       return fail("creates", index, "record_limit_exceeded", `A domain holds at most ${dnsLimits.records_per_domain} DNS records`);
-    zone.put(row);
+    zone.put(row, record);
     outcome.created.push(row);
   });
   return outcome;
@@ -159,7 +117,7 @@ export async function applyChangeSet(services: Services, domain: DomainRow, set:
       message: `A change set holds at most ${dnsLimits.changes_per_request} operations; this one holds ${operations}`,
     });
   const outcome =
-    errors.length > 0 ? null : plan(services, domain, new ZoneDraft(await services.store.recordsOfDomain(domain.id)), set, errors);
+    errors.length > 0 ? null : plan(services, domain, new ZoneIndex(await services.store.recordsOfDomain(domain.id)), set, errors);
   if (outcome === null || errors.length > 0) {
     const count = errors.length === 1 ? "1 operation fails" : `${errors.length} operations fail`;
     throw apiErrors.unprocessable(`The change set was not applied; ${count}`, { code: "change_set_rejected", errors });

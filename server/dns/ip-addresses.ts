@@ -29,7 +29,7 @@ function carriesIPv4(address: ipaddr.IPv6): boolean {
 /**
  * The address with its dotted IPv4 tail, if any, written as two hex groups. ipaddr.js reads
  * `::a.b.c.d` as `::ffff:a.b.c.d` (its "deprecatedTransitional" form, added for
- * whitequark/ipaddr.js#101) where RFC 4291 2.5.5.1 reads `::` followed by those 32 bits; given hex
+ * https://github.com/whitequark/ipaddr.js/issues/101) where RFC 4291 2.5.5.1 reads `::` followed by those 32 bits; given hex
  * only, it parses the 128 bits the text says. Delete once ipaddr.js reads `::a.b.c.d` as ::/96.
  */
 function withHexTail(text: string): string {

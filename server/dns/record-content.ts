@@ -9,7 +9,16 @@ import { canonicalIPv4, readIPv6 } from "./ip-addresses.js";
 
 type RecordType = DnsRecordRow["type"];
 
-export type ContentReading = { canonical: string } | { problem: string };
+/**
+ * Content read into its type's parts, with its canonical spelling: what the rules, the zone checks
+ * and the store work on once a draft is parsed, so none of them reads the text again.
+ */
+export type ParsedContent =
+  | { type: "A" | "AAAA" | "CNAME" | "MX" | "NS"; canonical: string }
+  | { type: "SRV"; canonical: string; srv: SrvParts }
+  | { type: "TXT"; canonical: string; strings: string[] };
+
+export type ContentReading = ParsedContent | { problem: string };
 
 const HOST_LABEL = "(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)";
 const HOST_NAME = new RegExp(`^(?=.{1,253}\\.?$)${HOST_LABEL}(?:\\.${HOST_LABEL})+\\.?$`);
@@ -54,20 +63,20 @@ export function parseSrv(content: string): SrvParts | null {
 }
 
 const hostOf =
-  (what: string) =>
+  (type: "CNAME" | "MX" | "NS", what: string) =>
   (content: string): ContentReading =>
-    isHostName(content) ? { canonical: canonicalHostName(content) } : { problem: `content must be a valid ${what}` };
+    isHostName(content) ? { type, canonical: canonicalHostName(content) } : { problem: `content must be a valid ${what}` };
 
 const READERS: Record<RecordType, (content: string) => ContentReading> = {
   A: (content) => {
     const canonical = canonicalIPv4(content);
-    return canonical ? { canonical } : { problem: "content must be a valid IPv4 address for A records" };
+    return canonical ? { type: "A", canonical } : { problem: "content must be a valid IPv4 address for A records" };
   },
   AAAA: (content) => {
     const reading = readIPv6(content);
     switch (reading.kind) {
       case "address":
-        return { canonical: reading.canonical };
+        return { type: "AAAA", canonical: reading.canonical };
       case "zone_index":
         return {
           problem: "content must not carry a zone index (%...): it names a network interface of one host and means nothing in the DNS",
@@ -81,22 +90,22 @@ const READERS: Record<RecordType, (content: string) => ContentReading> = {
         return { problem: "content must be a valid IPv6 address for AAAA records" };
     }
   },
-  CNAME: hostOf("domain name for CNAME records"),
-  MX: hostOf("domain name for MX records"),
-  NS: hostOf("host name for NS records"),
+  CNAME: hostOf("CNAME", "domain name for CNAME records"),
+  MX: hostOf("MX", "domain name for MX records"),
+  NS: hostOf("NS", "host name for NS records"),
   SRV: (content) => {
     const srv = parseSrv(content);
     if (!srv) return { problem: "content must be 'priority weight port target' for SRV records, numbers 0 to 65535" };
-    return { canonical: `${srv.priority} ${srv.weight} ${srv.port} ${srv.target}` };
+    return { type: "SRV", canonical: `${srv.priority} ${srv.weight} ${srv.port} ${srv.target}`, srv };
   },
   TXT: (content) => {
     const strings = txtStrings(content);
     if (strings.some((text) => text.length > MAX_TXT_STRING)) {
       return { problem: `each TXT string must be at most ${MAX_TXT_STRING} characters; give longer text as several quoted strings` };
     }
-    return { canonical: writeTxt(strings) };
+    return { type: "TXT", canonical: writeTxt(strings), strings };
   },
 };
 
-/** The content's canonical spelling, or the rule it breaks (a message naming the field `content`). */
+/** The content read into its parts with its canonical spelling, or the rule it breaks (a message naming the field `content`). */
 export const readContent = (type: RecordType, content: string): ContentReading => READERS[type](content);

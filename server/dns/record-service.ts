@@ -5,29 +5,47 @@ import { ApiError, apiErrors } from "../errors.js";
 import type { OutboxEvent } from "../events.js";
 import { newId } from "../ids.js";
 import type { DnsRecordRow, DomainRow } from "../store/types.js";
-import { canonicalRecord, recordConflict, recordViolations, type RecordDraft } from "./record-rules.js";
+import {
+  keyOf,
+  parseRecord,
+  storedFields,
+  zoneConflict,
+  type ParsedRecord,
+  type RecordDraft,
+  type RecordKey,
+  type RuleViolation,
+} from "./record-rules.js";
 import { toRecordD } from "./record-shapes.js";
+import { ZoneIndex } from "./zone-index.js";
 
-/** 422 naming every violated rule of a record of `domain` (the list shape shows all, the coded shape the first). */
-export function assertRecordValid(draft: RecordDraft, domain: DomainRow, fieldNames: Partial<Record<string, string>> = {}): void {
-  const violations = recordViolations(draft, domain.name);
-  if (violations.length === 0) return;
+/**
+ * The record a draft of `domain` is, parsed once; else 422 naming every violated rule (the list
+ * shape shows all, the coded shape the first).
+ */
+export function parseRecordOrRefuse(draft: RecordDraft, domain: DomainRow, fieldNames: Partial<Record<string, string>> = {}): ParsedRecord {
+  const { record, violations } = parseRecord(draft, domain.name);
+  if (record) return record;
+  throw violationsRefusal(violations, fieldNames);
+}
+
+/** The 422 of a record's rule violations; `fieldNames` renames fields a variant calls otherwise. */
+export function violationsRefusal(violations: readonly RuleViolation[], fieldNames: Partial<Record<string, string>> = {}): ApiError {
   // Messages start with the field they name; a variant that calls the field otherwise (R's value) sees its own name.
   const named = (word: string) => (Object.hasOwn(fieldNames, word) ? fieldNames[word]! : word);
-  throw apiErrors.invalidValues(
+  return apiErrors.invalidValues(
     violations.map((v) => ({ field: named(v.field), code: v.code, message: v.message.replace(/^[a-z_]+(?= )/, named) })),
   );
 }
 
-function assertNoConflict(draft: RecordDraft, others: DnsRecordRow[]): void {
-  const conflict = recordConflict(draft, others);
+function assertNoConflict(record: ParsedRecord, others: readonly RecordKey[]): void {
+  const conflict = zoneConflict(record, record.spelledName, others);
   if (conflict) throw apiErrors.conflict(conflict.message, { field: "name", code: conflict.code });
 }
 
-/** The row a checked draft becomes; not stored yet. */
-export function newRecordRow(services: Services, domain: DomainRow, draft: RecordDraft): DnsRecordRow {
+/** The row a checked record becomes; not stored yet. */
+export function newRecordRow(services: Services, domain: DomainRow, record: ParsedRecord): DnsRecordRow {
   const now = services.clock.now();
-  return { id: newId("rec"), domainId: domain.id, ...canonicalRecord(draft), createdAt: now, updatedAt: now };
+  return { id: newId("rec"), domainId: domain.id, ...storedFields(record), createdAt: now, updatedAt: now };
 }
 
 /**
@@ -57,18 +75,22 @@ export async function createRecord(
   draft: RecordDraft,
   fieldNames?: Partial<Record<string, string>>,
 ): Promise<DnsRecordRow> {
-  assertRecordValid(draft, domain, fieldNames);
-  assertNoConflict(draft, await services.store.recordsAtName(domain.id, draft.name));
-  const record = newRecordRow(services, domain, draft);
+  const parsed = parseRecordOrRefuse(draft, domain, fieldNames);
+  assertNoConflict(parsed, (await services.store.recordsAtName(domain.id, parsed.name)).map(keyOf));
+  const record = newRecordRow(services, domain, parsed);
   await addNewRecords(services, domain, [record]);
   return record;
 }
 
-/** Creates drafts already checked against the rules, the zone and each other (a template's): all or none. */
-export async function createCheckedRecords(services: Services, domain: DomainRow, drafts: RecordDraft[]): Promise<DnsRecordRow[]> {
-  const records = drafts.map((draft) => newRecordRow(services, domain, draft));
-  await addNewRecords(services, domain, records);
-  return records;
+/** Creates records already checked against the rules, the zone and each other (a template's): all or none. */
+export async function createCheckedRecords(
+  services: Services,
+  domain: DomainRow,
+  records: readonly ParsedRecord[],
+): Promise<DnsRecordRow[]> {
+  const rows = records.map((record) => newRecordRow(services, domain, record));
+  await addNewRecords(services, domain, rows);
+  return rows;
 }
 
 export interface BulkOutcome {
@@ -85,11 +107,15 @@ export interface BulkOutcome {
 export async function createRecordsInBulk(services: Services, domain: DomainRow, drafts: RecordDraft[]): Promise<BulkOutcome> {
   const created: DnsRecordRow[] = [];
   const refused: BulkOutcome["refused"] = [];
-  for (const [index, draft] of drafts.entries()) {
+  const parses = drafts.map((draft) => parseRecord(draft, domain.name));
+  const zone = await zoneAtNames(services, domain, parses);
+  for (const [index, { record, violations }] of parses.entries()) {
     try {
-      assertRecordValid(draft, domain);
-      assertNoConflict(draft, [...(await services.store.recordsAtName(domain.id, draft.name)), ...created]);
-      created.push(newRecordRow(services, domain, draft));
+      if (!record) throw violationsRefusal(violations);
+      assertNoConflict(record, zone.atName(record.name));
+      const row = newRecordRow(services, domain, record);
+      zone.put(row, record);
+      created.push(row);
     } catch (error) {
       if (!(error instanceof ApiError) || error.status >= 500) throw error;
       refused.push({ index, error });
@@ -99,6 +125,14 @@ export async function createRecordsInBulk(services: Services, domain: DomainRow,
   return { created, refused };
 }
 
+/** The stored records at the names of the parsed drafts, each name read once. */
+async function zoneAtNames(services: Services, domain: DomainRow, parses: ReadonlyArray<{ record?: ParsedRecord }>): Promise<ZoneIndex> {
+  const names = new Set(parses.flatMap(({ record }) => (record ? [record.name] : [])));
+  const rows: DnsRecordRow[] = [];
+  for (const name of names) rows.push(...(await services.store.recordsAtName(domain.id, name)));
+  return new ZoneIndex(rows);
+}
+
 export async function updateRecord(
   services: Services,
   domain: DomainRow,
@@ -106,12 +140,12 @@ export async function updateRecord(
   draft: RecordDraft,
   fieldNames?: Partial<Record<string, string>>,
 ): Promise<DnsRecordRow> {
-  assertRecordValid(draft, domain, fieldNames);
+  const parsed = parseRecordOrRefuse(draft, domain, fieldNames);
   assertNoConflict(
-    draft,
-    (await services.store.recordsAtName(domain.id, draft.name)).filter((other) => other.id !== existing.id),
+    parsed,
+    (await services.store.recordsAtName(domain.id, parsed.name)).filter((other) => other.id !== existing.id).map(keyOf),
   );
-  const record: DnsRecordRow = { ...existing, ...canonicalRecord(draft), updatedAt: services.clock.now() };
+  const record: DnsRecordRow = { ...existing, ...storedFields(parsed), updatedAt: services.clock.now() };
   await services.store.saveRecord(record);
   services.outbox.emit(domain.partnerId, "dns_record.updated", { domain_id: domain.id, data: toRecordD(record) });
   return record;

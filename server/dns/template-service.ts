@@ -3,13 +3,23 @@ import type { DnsTemplateId } from "../../generated/operations.js";
 import type { Services } from "../context.js";
 import { apiErrors } from "../errors.js";
 import type { DnsRecordRow, DomainRow, Store } from "../store/types.js";
-import { recordConflict, recordViolations, type RecordConflict, type RecordDraft, type RuleViolation } from "./record-rules.js";
-import { assertRecordValid, createCheckedRecords } from "./record-service.js";
+import {
+  keyOf,
+  parseRecord,
+  zoneConflict,
+  type ParsedRecord,
+  type RecordConflict,
+  type RecordDraft,
+  type RuleViolation,
+} from "./record-rules.js";
+import { createCheckedRecords, violationsRefusal } from "./record-service.js";
 import { expandTemplate } from "./templates.js";
 
 /** A record a template adds, with the rules it breaks and its conflict with the zone or the template's records before it. */
 export interface TemplateRecordCheck {
   draft: RecordDraft;
+  /** The draft parsed, when it meets the rules. */
+  record: ParsedRecord | null;
   violations: RuleViolation[];
   conflict: RecordConflict | null;
 }
@@ -22,11 +32,18 @@ export async function checkTemplateRecords(
   variables: Record<string, string>,
 ): Promise<TemplateRecordCheck[]> {
   const drafts = expandTemplate(templateId, domain.name, variables);
+  // A draft that breaks a rule is still checked against the zone, keyed as written, so every problem is shown at once.
+  const parses = drafts.map((draft) => parseRecord(draft, domain.name));
+  const keys = parses.map(({ record }, index) => record ?? keyOf(drafts[index]!));
   return Promise.all(
     drafts.map(async (draft, index) => ({
       draft,
-      violations: recordViolations(draft, domain.name),
-      conflict: recordConflict(draft, [...(await store.recordsAtName(domain.id, draft.name)), ...drafts.slice(0, index)]),
+      record: parses[index]!.record ?? null,
+      violations: parses[index]!.violations ?? [],
+      conflict: zoneConflict(keys[index]!, draft.name, [
+        ...(await store.recordsAtName(domain.id, draft.name)).map(keyOf),
+        ...keys.slice(0, index),
+      ]),
     })),
   );
 }
@@ -39,13 +56,11 @@ export async function applyTemplate(
   variables: Record<string, string>,
 ): Promise<DnsRecordRow[]> {
   const checks = await checkTemplateRecords(services.store, domain, templateId, variables);
-  for (const { draft, conflict } of checks) {
-    assertRecordValid(draft, domain);
+  const records: ParsedRecord[] = [];
+  for (const { record, violations, conflict } of checks) {
+    if (!record) throw violationsRefusal(violations);
     if (conflict) throw apiErrors.conflict(`Template ${templateId}: ${conflict.message}`, { field: "template_id", code: conflict.code });
+    records.push(record);
   }
-  return createCheckedRecords(
-    services,
-    domain,
-    checks.map(({ draft }) => draft),
-  );
+  return createCheckedRecords(services, domain, records);
 }

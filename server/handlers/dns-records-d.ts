@@ -3,7 +3,7 @@ import { DEFAULT_TTL } from "../dns/default-ttl.js";
 import type { OperationHandlers } from "../../generated/handlers.js";
 import { partnerOf, type RequestContext, type Services } from "../context.js";
 import { applyChangeSet } from "../dns/change-sets.js";
-import type { RecordDraft } from "../dns/record-rules.js";
+import { updatedDraft, type RecordDraft } from "../dns/record-rules.js";
 import { recordPage } from "../dns/record-pages.js";
 import { createRecord, createRecordsInBulk, deleteRecord, updateRecord } from "../dns/record-service.js";
 import { toRecordD } from "../dns/record-shapes.js";
@@ -13,8 +13,6 @@ import { domainOfPartner } from "../domains/domain-access.js";
 import { apiErrors } from "../errors.js";
 
 type Handlers = OperationHandlers<RequestContext>;
-
-/** Variant D's default TTL (Variant R's is 3600). */
 
 async function domainAndRecord(services: Services, partnerId: string, domainId: string, recordId: string) {
   const domain = await domainOfPartner(services.store, partnerId, domainId);
@@ -68,15 +66,7 @@ export const dnsRecordDHandlers: Pick<
   updateDomainDnsRecord: async ({ path, header, body }, context) => {
     const { domain, record } = await domainAndRecord(context.services, partnerOf(context).id, path.domain_id, path.record_id);
     assertIfMatch(header["If-Match"], record, "DNS record");
-    const draft: RecordDraft = {
-      type: record.type,
-      name: body.name ?? record.name,
-      content: body.content ?? record.content,
-      ttl: body.ttl ?? record.ttl,
-      // SRV keeps its priority in content: a new content brings a new priority.
-      priority: body.priority ?? (record.type === "SRV" && body.content !== undefined ? null : record.priority),
-    };
-    const updated = await updateRecord(context.services, domain, record, draft);
+    const updated = await updateRecord(context.services, domain, record, updatedDraft(record, body));
     return { status: 200, body: toRecordD(updated), etag: entityTag(updated) };
   },
 

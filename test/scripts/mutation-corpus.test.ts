@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -31,6 +32,16 @@ describe("the mutation corpus", () => {
   it("takes the same day all day, in UTC", () => {
     expect(dayNumber(new Date("2026-11-26T00:00:00Z"))).toBe(dayNumber(new Date("2026-11-26T23:59:59Z")));
     expect(dayNumber(new Date("2026-11-27T00:00:00Z"))).toBe(dayNumber(new Date("2026-11-26T00:00:00Z")) + 1);
+  });
+
+  it("holds patches that each apply to this checkout: a patch cut against another tree tests nothing", () => {
+    const corpus = readCorpus(join(process.cwd(), "test", "conformance-kit", "mutants"));
+    expect(corpus.length).toBeGreaterThan(0);
+    const broken = corpus.flatMap(({ name, patch }) => {
+      const check = spawnSync("git", ["apply", "--check", "--whitespace=nowarn", patch], { encoding: "utf8" });
+      return check.status === 0 ? [] : [`${name}: ${check.stderr.trim().split("\n")[0]}`];
+    });
+    expect(broken).toEqual([]);
   });
 
   it("reads Prism's violations without colours, numbers and generated ids, each once", () => {

@@ -1,12 +1,14 @@
 import { describe, expect, it } from "vitest";
 import {
-  canonicalRecord,
   isRecordName,
+  parseRecord,
   recordConflict,
   recordViolations,
-  storedPriority,
+  storedFields,
+  updatedDraft,
   type RecordDraft,
 } from "../../../server/dns/record-rules.js";
+import type { DnsRecordRow } from "../../../server/store/types.js";
 
 /** The domain the drafts below are written for: 11 characters, so names of up to 241 fit under it. */
 const DOMAIN = "example.com";
@@ -207,9 +209,10 @@ describe("rules across fields", () => {
   });
 
   it("stores MX priority as given, SRV priority from content, and null otherwise", () => {
-    expect(storedPriority(draft({ type: "MX", content: "mail.example.com", priority: 5 }))).toBe(5);
-    expect(storedPriority(draft({ type: "SRV", content: "7 1 443 svc.example.com" }))).toBe(7);
-    expect(storedPriority(draft({ type: "A" }))).toBeNull();
+    const priority = (overrides: Partial<RecordDraft>) => parseRecord(draft(overrides), DOMAIN).record?.priority;
+    expect(priority({ type: "MX", content: "mail.example.com", priority: 5 })).toBe(5);
+    expect(priority({ type: "SRV", content: "7 1 443 svc.example.com" })).toBe(7);
+    expect(priority({ type: "A" })).toBeNull();
   });
 
   it("reports every violation, not only the first", () => {
@@ -291,18 +294,72 @@ describe("zone conflicts (RFC 1034 3.6.2, RFC 2181 10.1)", () => {
   });
 });
 
-describe("the canonical record: what is stored", () => {
+describe("the parsed record: what is compared and stored", () => {
+  const stored = (overrides: Partial<RecordDraft>) => storedFields(parseRecord(draft(overrides), DOMAIN).record!);
+
   it("writes the name in lower case and the content in its type's one spelling", () => {
-    expect(canonicalRecord(draft({ type: "SRV", name: "_SIP._TCP", content: " 10 60  5060 SIP.Example.com. " }))).toEqual(
+    expect(stored({ type: "SRV", name: "_SIP._TCP", content: " 10 60  5060 SIP.Example.com. " })).toEqual(
       draft({ type: "SRV", name: "_sip._tcp", content: "10 60 5060 sip.example.com", priority: 10 }),
     );
   });
 
-  it("takes the priority as storedPriority does", () => {
-    expect(canonicalRecord(draft({ type: "MX", content: "Mail.Example.com.", priority: 5 }))).toMatchObject({
-      content: "mail.example.com",
-      priority: 5,
+  it("takes the priority from the rules: MX's own, null for types without one", () => {
+    expect(stored({ type: "MX", content: "Mail.Example.com.", priority: 5 })).toMatchObject({ content: "mail.example.com", priority: 5 });
+    expect(stored({ type: "A" }).priority).toBeNull();
+  });
+
+  it("carries the content's parts and the name as written, for messages", () => {
+    const { record } = parseRecord(draft({ type: "SRV", name: "_SIP._tcp", content: "10 60 5060 sip.example.com" }), DOMAIN);
+    expect(record).toMatchObject({
+      spelledName: "_SIP._tcp",
+      srv: { priority: 10, weight: 60, port: 5060, target: "sip.example.com" },
     });
-    expect(canonicalRecord(draft({ type: "A" })).priority).toBeNull();
+    expect(parseRecord(draft({ type: "TXT", content: '"v=spf1" " -all"' }), DOMAIN).record).toMatchObject({
+      strings: ["v=spf1", " -all"],
+      mailPolicy: "spf",
+    });
+  });
+
+  it("answers the violations instead of a record when a rule is broken", () => {
+    expect(parseRecord(draft({ ttl: 10 }), DOMAIN)).toEqual({ violations: recordViolations(draft({ ttl: 10 }), DOMAIN) });
+  });
+});
+
+describe("an update over a stored record", () => {
+  const row = (overrides: Partial<DnsRecordRow>): DnsRecordRow => ({
+    id: "rec_1",
+    domainId: "dom_1",
+    type: "SRV",
+    name: "_sip._tcp",
+    content: "10 60 5060 sip.example.com",
+    ttl: 300,
+    priority: 10,
+    createdAt: new Date(0),
+    updatedAt: new Date(0),
+    ...overrides,
+  });
+
+  it.each([
+    ["an SRV's new content brings its own priority", row({}), { content: "20 60 5060 sip.example.com" }, null],
+    ["an SRV's priority given with new content is kept", row({}), { content: "20 60 5060 sip.example.com", priority: 20 }, 20],
+    ["an SRV without new content keeps its priority", row({}), { ttl: 600 }, 10],
+    [
+      "an MX's new content keeps its priority",
+      row({ type: "MX", content: "mail.example.com", priority: 5 }),
+      { content: "mx.example.com" },
+      5,
+    ],
+  ] as const)("%s", (_label, before, change, priority) => {
+    expect(updatedDraft(before, change).priority).toBe(priority);
+  });
+
+  it("takes each field given and keeps the others", () => {
+    expect(updatedDraft(row({}), { ttl: 600 })).toEqual({
+      type: "SRV",
+      name: "_sip._tcp",
+      content: "10 60 5060 sip.example.com",
+      ttl: 600,
+      priority: 10,
+    });
   });
 });
