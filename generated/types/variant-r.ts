@@ -914,7 +914,7 @@ export interface components {
             user_identifier: components["schemas"]["UserIdentifier"];
             email?: components["schemas"]["Email"];
             /**
-             * @description *Addition.* The language of the embedded interface this session opens, as a BCP 47 language tag (`de`, `de-CH`, `en-GB`). Its language picks the messages (English and German are shipped); the whole tag formats dates and prices. A tag whose language is not shipped, or no `locale`, leaves the choice to the browser's `Accept-Language`, then English. A tag that is not well-formed BCP 47 is refused (422 `invalid_format`, as a malformed `email` is).
+             * @description *Addition.* The language of the embedded interface this session opens, as a BCP 47 language tag (`de`, `de-CH`, `en-GB`, `fr-CA`). Its language picks the messages: English, German and French are shipped (French is an addition of 1.1.0, as is `locale`); the whole tag formats dates and prices. A tag whose language is not shipped, or no `locale`, leaves the choice to the browser's `Accept-Language`, then English. A tag that is not well-formed BCP 47 is refused (422 `invalid_format`, as a malformed `email` is).
              * @example de-CH
              */
             locale?: string;

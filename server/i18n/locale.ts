@@ -1,14 +1,14 @@
 /**
  * Which language a page speaks, and how it writes dates and prices. The messages come in the
  * languages shipped (SHIPPED_LANGUAGES); the whole tag chosen (de-CH, en-GB) formats numbers and
- * dates with Intl, so a Swiss reader gets Swiss figures in German words.
+ * dates with Intl, so a Swiss reader gets Swiss figures in German or French words.
  *
  * The partner's choice for the session (`locale` of POST /api/v1/users) comes first when its
  * language is shipped; then the browser's Accept-Language, best quality first; then English.
  */
 import Negotiator from "negotiator";
 
-export const SHIPPED_LANGUAGES = ["en", "de"] as const;
+export const SHIPPED_LANGUAGES = ["en", "de", "fr"] as const;
 export type Language = (typeof SHIPPED_LANGUAGES)[number];
 
 export interface Locale {

@@ -43,12 +43,27 @@ async function openSession(locale: string | undefined, acceptLanguage = "en-US")
 
 const text = (page: Page, selector: string) => page.locator(selector).first().innerText();
 
-/** What a notice says; Intl separates an amount from its symbol with a no-break space. */
-const statusOf = async (page: Page) => (await page.getByRole("status").innerText()).replace(/\u00a0/g, " ");
+/** What a notice says; Intl separates an amount from its symbol, and French its high punctuation, with no-break spaces. */
+const statusOf = async (page: Page) => (await page.getByRole("status").innerText()).replace(/[\u00a0\u202f]/g, " ");
 
 /** The words each language's journey looks for. */
 const WORDS = {
   en: {
+    /** The session's locale, the browser's Accept-Language, and the page's lang they give. */
+    session: { locale: undefined, acceptLanguage: "en-US,en;q=0.9", lang: "en-US" },
+    logoAlt: "partner_a logo",
+    price: /\$\d+\.\d\d/,
+    available: /Available/,
+    registerFor: "Register for",
+    typeColumn: /^Type/,
+    name: "Name",
+    editMx: "Edit MX record @",
+    editA: "Edit A record api",
+    spfTwice: "already has an SPF record",
+    autoRenew: "Auto-renew",
+    postalAddress: "your postal address",
+    noRecords: "0 records of adalovelace.com",
+    oneRecord: "1 record of adalovelace.com",
     yourDomains: "Your domains",
     search: "Search",
     searchLabel: "Domain name or word",
@@ -79,6 +94,21 @@ const WORDS = {
     sessionEnded: "This session has expired",
   },
   de: {
+    // German is the partner's choice for the session, over the browser's English.
+    session: { locale: "de-DE", acceptLanguage: "en-US", lang: "de-DE" },
+    logoAlt: "Logo von partner_a",
+    price: /\d,\d\d\s\$/,
+    available: /Verfügbar/,
+    registerFor: "Registrieren für",
+    typeColumn: /^Typ/,
+    name: "Name",
+    editMx: "Bearbeiten MX-Eintrag @",
+    editA: "Bearbeiten A-Eintrag api",
+    spfTwice: "hat bereits einen SPF-Eintrag",
+    autoRenew: "Automatisch verlängern",
+    postalAddress: "Ihre Postanschrift",
+    noRecords: "0 Einträge von adalovelace.com",
+    oneRecord: "1 Eintrag von adalovelace.com",
     yourDomains: "Ihre Domains",
     search: "Suchen",
     searchLabel: "Domainname oder Wort",
@@ -109,9 +139,56 @@ const WORDS = {
     applied: "Webhosting: 2 Einträge zu adalovelace.com hinzugefügt.",
     sessionEnded: "Diese Sitzung ist abgelaufen",
   },
+  fr: {
+    // French is the partner's choice for the session, over the browser's German; 0 and 1 are both singular.
+    session: { locale: "fr", acceptLanguage: "de-CH,de;q=0.9", lang: "fr" },
+    logoAlt: "Logo de partner_a",
+    price: /\d,\d\d\s\$US/,
+    available: /Disponible/,
+    registerFor: "Enregistrer pour",
+    typeColumn: /^Type/,
+    name: "Nom",
+    editMx: "Modifier l’enregistrement MX @",
+    editA: "Modifier l’enregistrement A api",
+    spfTwice: "a déjà un enregistrement SPF",
+    autoRenew: "Renouvellement automatique",
+    postalAddress: "votre adresse postale",
+    noRecords: "0 enregistrement de adalovelace.com",
+    oneRecord: "1 enregistrement de adalovelace.com",
+    yourDomains: "Vos domaines",
+    search: "Rechercher",
+    searchLabel: "Nom de domaine ou mot",
+    review: /^Vérifier l’achat/,
+    buy: "Acheter pour 25,98 $US",
+    purchased: "adalovelace.com est à vous. Nous avons prélevé 25,98 $US pour 2 ans ; le domaine est enregistré jusqu’au 22 novembre 2028.",
+    addRecord: "Ajouter l’enregistrement",
+    type: "Type",
+    value: "Valeur",
+    badIp: "Saisissez une adresse IPv4 comme 192.0.2.1.",
+    renewReview: "Vérifier le renouvellement",
+    renewFor: "Renouveler pour 14,99 $US",
+    renewed:
+      "adalovelace.com est renouvelé pour 1 an : nous avons prélevé 14,99 $US, et le domaine est enregistré jusqu’au 22 novembre 2029.",
+    autoRenewOff:
+      "Le renouvellement automatique est désactivé pour adalovelace.com. Le domaine expire le 22 novembre 2029, sauf si vous le renouvelez.",
+    privacySwitch: "Confidentialité WHOIS",
+    privacyConfirm: "Désactiver la confidentialité WHOIS",
+    privacyOff: "La confidentialité WHOIS est désactivée pour adalovelace.com : vos coordonnées sont publiques dans le WHOIS.",
+    deleteLink: "Supprimer l’enregistrement A api",
+    deleteConfirm: "Supprimer l’enregistrement",
+    deleted: "L’enregistrement A api est supprimé.",
+    restore: "Le restaurer",
+    restored: "L’enregistrement A api est restauré.",
+    webHost: "Hébergement web",
+    ipLabel: "Adresse IPv4 de votre serveur",
+    reviewTemplate: "Vérifier Hébergement web",
+    applyTemplate: "Ajouter 2 enregistrements",
+    applied: "Hébergement web : 2 enregistrements ajoutés à adalovelace.com.",
+    sessionEnded: "Cette session a expiré",
+  },
 } as const;
 
-describe.each(["en", "de"] as const)("the embedded interface in %s", (language) => {
+describe.each(["en", "de", "fr"] as const)("the embedded interface in %s", (language) => {
   const words = WORDS[language];
   let context: BrowserContext;
   let page: Page;
@@ -126,15 +203,14 @@ describe.each(["en", "de"] as const)("the embedded interface in %s", (language) 
       { type: "image/png", bytes: solidPng(120, 40, [106, 27, 154]) },
       new Date(),
     );
-    // German is the partner's choice for the session; English comes from the browser.
-    ({ context, page } = await openSession(language === "de" ? "de-DE" : undefined, language === "de" ? "en-US" : "en-US,en;q=0.9"));
+    ({ context, page } = await openSession(words.session.locale, words.session.acceptLanguage));
   });
   afterAll(() => context?.close());
 
   it("speaks the language, with the partner's logo and accent", async () => {
     await page.getByRole("heading", { name: words.yourDomains, level: 1 }).waitFor();
-    expect(await page.locator("html").getAttribute("lang")).toBe(language === "de" ? "de-DE" : "en-US");
-    expect(await page.locator("img.partner-logo").getAttribute("alt")).toBe(language === "de" ? "Logo von partner_a" : "partner_a logo");
+    expect(await page.locator("html").getAttribute("lang")).toBe(words.session.lang);
+    expect(await page.locator("img.partner-logo").getAttribute("alt")).toBe(words.logoAlt);
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--accent").trim())).toBe(ACCENT);
     await check("domains-empty");
   });
@@ -148,7 +224,7 @@ describe.each(["en", "de"] as const)("the embedded interface in %s", (language) 
     await rows.first().waitFor();
     expect(await rows.count()).toBeGreaterThan(20);
     expect(await text(page, ".name-row")).toMatch(/adalovelace\.\w+/);
-    expect(await page.locator(".name-row .name-row-price").first().innerText()).toMatch(language === "de" ? /\d,\d\d\s\$/ : /\$\d+\.\d\d/);
+    expect(await page.locator(".name-row .name-row-price").first().innerText()).toMatch(words.price);
     await check("search-word");
   });
 
@@ -160,7 +236,7 @@ describe.each(["en", "de"] as const)("the embedded interface in %s", (language) 
     const button = await page.getByRole("button", { name: words.search, exact: true }).boundingBox();
     expect(card!.y).toBeGreaterThanOrEqual(Math.max(input!.y + input!.height, button!.y + button!.height) + 12);
     expect(await page.locator(".result .name-row").count()).toBeGreaterThan(0);
-    expect(await page.locator(".result .name-row").first().innerText()).toMatch(language === "de" ? /Verfügbar/ : /Available/);
+    expect(await page.locator(".result .name-row").first().innerText()).toMatch(words.available);
     await check("search-name");
   });
 
@@ -176,7 +252,7 @@ describe.each(["en", "de"] as const)("the embedded interface in %s", (language) 
 
   it("reviews the purchase with its total before anything is charged", async () => {
     await page.goto(`${s.embedUrl}/search?q=adalovelace.com`);
-    await page.getByLabel(language === "de" ? "Registrieren für" : "Register for").selectOption("2");
+    await page.getByLabel(words.registerFor).selectOption("2");
     await page.getByRole("button", { name: words.review }).click();
     await page.getByRole("button", { name: words.buy }).waitFor();
     const spent = await s.api.GET("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } });
@@ -191,6 +267,24 @@ describe.each(["en", "de"] as const)("the embedded interface in %s", (language) 
     const spent = await s.api.GET("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u1" } } });
     expect(spent.data!.total_spent).toBe("25.98");
     await check("purchased");
+  });
+
+  it("counts a domain's records by the language's plural rules, 0 and 1 alike", async () => {
+    const owned = await s.api.GET("/api/v1/users/{user_identifier}/domains", { params: { path: { user_identifier: "u1" } } });
+    const domainId = owned.data!.domains[0]!.id;
+    await page.getByRole("navigation").getByRole("link", { name: words.yourDomains }).click();
+    await page.getByRole("link", { name: words.noRecords, exact: true }).waitFor();
+    const added = await s.api.POST("/api/v1/domains/{domain_id}/dns", {
+      params: { path: { domain_id: domainId } },
+      body: { type: "A", name: "counted", content: "192.0.2.99", ttl: 300 },
+    });
+    expect(added.response.status).toBe(201);
+    await page.reload();
+    await page.getByRole("link", { name: words.oneRecord, exact: true }).waitFor();
+    await s.api.DELETE("/api/v1/domains/{domain_id}/dns/{record_id}", {
+      params: { path: { domain_id: domainId, record_id: added.data!.id } },
+    });
+    await page.goto(`${s.embedUrl}/domains/${domainId}`);
   });
 
   it("says a wrong value in people's words, at its field", async () => {
@@ -210,7 +304,7 @@ describe.each(["en", "de"] as const)("the embedded interface in %s", (language) 
       ["TXT", "@", "v=spf1 include:_spf.a-very-long-provider-name.example.com ~all", ""],
     ] as const) {
       await page.getByLabel(words.type, { exact: true }).selectOption(type);
-      await page.getByLabel("Name", { exact: true }).fill(name);
+      await page.getByLabel(words.name, { exact: true }).fill(name);
       await page.getByLabel(words.value, { exact: true }).fill(content);
       if (priority) await page.locator("#add-priority").fill(priority);
       await page.getByRole("button", { name: words.addRecord }).click();
@@ -220,21 +314,18 @@ describe.each(["en", "de"] as const)("the embedded interface in %s", (language) 
     expect(await table.locator("tbody tr").count()).toBe(3);
     // By name first (@ before api), then by type; then by type, both ways.
     expect(await table.locator("tbody tr td:first-child").allInnerTexts()).toEqual(["MX", "TXT", "A"]);
-    await table.getByRole("link", { name: language === "de" ? /^Typ/ : /^Type/ }).click();
+    await table.getByRole("link", { name: words.typeColumn }).click();
     expect(await page.locator("th[aria-sort]").getAttribute("aria-sort")).toBe("ascending");
     expect(await table.locator("tbody tr td:first-child").allInnerTexts()).toEqual(["A", "MX", "TXT"]);
-    await page
-      .getByRole("table")
-      .getByRole("link", { name: language === "de" ? /^Typ/ : /^Type/ })
-      .click();
+    await page.getByRole("table").getByRole("link", { name: words.typeColumn }).click();
     expect(await page.locator("th[aria-sort]").getAttribute("aria-sort")).toBe("descending");
     expect(await page.getByRole("table").locator("tbody tr td:first-child").allInnerTexts()).toEqual(["TXT", "MX", "A"]);
     await check("records");
-    await page.getByRole("link", { name: language === "de" ? "Bearbeiten MX-Eintrag @" : "Edit MX record @" }).click();
+    await page.getByRole("link", { name: words.editMx }).click();
     expect(await page.locator("#edit-priority").count()).toBe(1);
     await check("record-edit-mx");
     await page.goBack();
-    await page.getByRole("link", { name: language === "de" ? "Bearbeiten A-Eintrag api" : "Edit A record api" }).click();
+    await page.getByRole("link", { name: words.editA }).click();
     expect(await page.locator("#edit-priority").count()).toBe(0);
     await check("record-edit-a");
     await page.goBack();
@@ -267,9 +358,7 @@ describe.each(["en", "de"] as const)("the embedded interface in %s", (language) 
     await page.getByText("Fastmail", { exact: true }).click();
     await page.locator("#template-fastmail").getByRole("button").click();
     await page.getByRole("alert").waitFor();
-    expect(await page.getByRole("alert").innerText()).toContain(
-      language === "de" ? "hat bereits einen SPF-Eintrag" : "already has an SPF record",
-    );
+    expect(await page.getByRole("alert").innerText()).toContain(words.spfTwice);
     await check("template-conflict");
     await page.goBack();
     await page.getByText(words.webHost, { exact: true }).click();
@@ -302,13 +391,13 @@ describe.each(["en", "de"] as const)("the embedded interface in %s", (language) 
   });
 
   it("says what a switch changed, and warns before WHOIS privacy goes off", async () => {
-    await page.getByRole("switch", { name: language === "de" ? "Automatisch verlängern" : "Auto-renew" }).click();
+    await page.getByRole("switch", { name: words.autoRenew }).click();
     await page.getByRole("status").waitFor();
     expect(await statusOf(page)).toBe(words.autoRenewOff);
     await check("auto-renew-off");
     await page.getByRole("switch", { name: words.privacySwitch }).click();
     await page.getByRole("button", { name: words.privacyConfirm }).waitFor();
-    expect(await page.locator("main").innerText()).toContain(language === "de" ? "Ihre Postanschrift" : "your postal address");
+    expect(await page.locator("main").innerText()).toContain(words.postalAddress);
     await check("whois-privacy-warning");
     await page.getByRole("button", { name: words.privacyConfirm }).click();
     await page.getByRole("status").waitFor();
@@ -331,8 +420,10 @@ describe("choosing the language", () => {
     await s.reset();
     for (const [locale, header, heading] of [
       [undefined, "de-CH,de;q=0.9,en;q=0.5", "Ihre Domains"],
-      ["fr-FR", "de", "Ihre Domains"],
-      ["fr-FR", "fr", "Your domains"],
+      [undefined, "fr-CH,fr;q=0.9,en;q=0.5", "Vos domaines"],
+      ["fr-CA", "de", "Vos domaines"],
+      ["it-IT", "de", "Ihre Domains"],
+      ["it-IT", "it", "Your domains"],
       ["en-GB", "de", "Your domains"],
     ] as const) {
       const { context, page } = await openSession(locale, header);

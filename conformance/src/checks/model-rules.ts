@@ -17,7 +17,8 @@ const pageLanguage = (html: string) => /<html[^>]*\blang="([^"]*)"/i.exec(html)?
 export default defineChecks([
   {
     id: "model.embed-session-keeps-its-locale",
-    title: "a session created with locale de shows its embedded pages in German (lang de); one created without a locale does not",
+    title:
+      "a session created with locale de shows its embedded pages in German (lang de), one with locale fr-CA in French (lang fr); one created without a locale in neither",
     needs: ["state"],
     async run(context) {
       const pageOf = async (locale: string | undefined) => {
@@ -30,14 +31,19 @@ export default defineChecks([
         return pageLanguage(shown.body);
       };
       const german = await pageOf("de");
+      const french = await pageOf("fr-CA");
       const unset = await pageOf(undefined);
-      if (!german?.toLowerCase().startsWith("de"))
+      for (const [locale, shown] of [
+        ["de", german],
+        ["fr-CA", french],
+      ] as const)
+        if (!shown?.toLowerCase().startsWith(locale.slice(0, 2)))
+          throw new Error(
+            `a session created with locale ${locale} showed its page with lang=${JSON.stringify(shown)} (without a locale: ${JSON.stringify(unset)}); the session's locale must pick the interface's language`,
+          );
+      if (unset?.toLowerCase().startsWith("de") || unset?.toLowerCase().startsWith("fr"))
         throw new Error(
-          `a session created with locale de showed its page with lang=${JSON.stringify(german)} (without a locale: ${JSON.stringify(unset)}); the session's locale must pick the interface's language`,
-        );
-      if (unset?.toLowerCase().startsWith("de"))
-        throw new Error(
-          `a session created without a locale showed its page in German (lang=${JSON.stringify(unset)}) for a browser that asks for none`,
+          `a session created without a locale showed its page with lang=${JSON.stringify(unset)} for a browser that asks for no language; English is the default`,
         );
     },
   },

@@ -4,8 +4,9 @@ import { html, type Html } from "../../web/html.js";
 import type { Locale } from "../../i18n/locale.js";
 import { de } from "./messages-de.js";
 import { en, type Messages } from "./messages-en.js";
+import { fr } from "./messages-fr.js";
 
-const CATALOGUES: Record<Locale["language"], Messages> = { en, de };
+const CATALOGUES: Record<Locale["language"], Messages> = { en, de, fr };
 
 export interface Localizer {
   locale: Locale;

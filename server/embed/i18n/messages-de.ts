@@ -1,8 +1,9 @@
 /** The embedded interface's words in German, addressing the reader formally (Sie), as German registrars do. */
 import type { Messages } from "./messages-en.js";
+import { plural } from "./plural.js";
 
-const years = (n: number) => (n === 1 ? "1 Jahr" : `${n} Jahre`);
-const records = (n: number) => (n === 1 ? "1 Eintrag" : `${n} Einträge`);
+const years = (n: number) => plural("de", n, { one: "# Jahr", other: "# Jahre" });
+const records = (n: number) => plural("de", n, { one: "# Eintrag", other: "# Einträge" });
 
 export const de: Messages = {
   layout: {
@@ -119,7 +120,7 @@ export const de: Messages = {
     recordSaved: (type, name) => `Der ${type}-Eintrag ${name} ist gespeichert.`,
     recordDeleted: (type, name) => `Der ${type}-Eintrag ${name} ist gelöscht.`,
     restore: "Wiederherstellen",
-    restoreWithin: (minutes) => `Sie können ihn ${minutes} Minuten lang wiederherstellen.`,
+    restoreWithin: (minutes) => `Sie können ihn ${plural("de", minutes, { one: "# Minute", other: "# Minuten" })} lang wiederherstellen.`,
     recordRestored: (type, name) => `Der ${type}-Eintrag ${name} ist wiederhergestellt.`,
     templateApplied: (title, count, domain) => `${title}: ${records(count)} zu ${domain} hinzugefügt.`,
   },
@@ -171,14 +172,10 @@ export const de: Messages = {
     },
     ttlWords: (seconds) =>
       seconds % 3600 === 0
-        ? seconds === 3600
-          ? "1 Stunde"
-          : `${seconds / 3600} Stunden`
+        ? plural("de", seconds / 3600, { one: "# Stunde", other: "# Stunden" })
         : seconds % 60 === 0
-          ? seconds === 60
-            ? "1 Minute"
-            : `${seconds / 60} Minuten`
-          : `${seconds} Sekunden`,
+          ? plural("de", seconds / 60, { one: "# Minute", other: "# Minuten" })
+          : plural("de", seconds, { one: "# Sekunde", other: "# Sekunden" }),
   },
   edit: {
     title: (type, name) => `${type}-Eintrag ${name} bearbeiten`,

@@ -6,11 +6,12 @@
  * where they are sentences.
  */
 import type { DnsRecordRow, DomainRow } from "../../store/types.js";
+import { plural } from "./plural.js";
 
 type RecordType = DnsRecordRow["type"];
 
-const years = (n: number) => (n === 1 ? "1 year" : `${n} years`);
-const records = (n: number) => (n === 1 ? "1 record" : `${n} records`);
+const years = (n: number) => plural("en", n, { one: "# year", other: "# years" });
+const records = (n: number) => plural("en", n, { one: "# record", other: "# records" });
 
 export const en = {
   layout: {
@@ -126,7 +127,7 @@ export const en = {
     recordSaved: (type: string, name: string) => `The ${type} record ${name} is saved.`,
     recordDeleted: (type: string, name: string) => `The ${type} record ${name} is deleted.`,
     restore: "Restore it",
-    restoreWithin: (minutes: number) => `You can restore it for ${minutes} minutes.`,
+    restoreWithin: (minutes: number) => `You can restore it for ${plural("en", minutes, { one: "# minute", other: "# minutes" })}.`,
     recordRestored: (type: string, name: string) => `The ${type} record ${name} is restored.`,
     templateApplied: (title: string, count: number, domain: string) => `${title}: ${records(count)} added to ${domain}.`,
   },
@@ -178,14 +179,10 @@ export const en = {
     } satisfies Record<RecordType, string>,
     ttlWords: (seconds: number) =>
       seconds % 3600 === 0
-        ? seconds === 3600
-          ? "1 hour"
-          : `${seconds / 3600} hours`
+        ? plural("en", seconds / 3600, { one: "# hour", other: "# hours" })
         : seconds % 60 === 0
-          ? seconds === 60
-            ? "1 minute"
-            : `${seconds / 60} minutes`
-          : `${seconds} seconds`,
+          ? plural("en", seconds / 60, { one: "# minute", other: "# minutes" })
+          : plural("en", seconds, { one: "# second", other: "# seconds" }),
   },
   edit: {
     title: (type: string, name: string) => `Edit ${type} record ${name}`,
@@ -261,7 +258,8 @@ export const en = {
   },
   errors: {
     name: "Enter @ for the domain itself, or a name of letters, digits and hyphens, such as www or mail.",
-    nameTooLong: (room: number) => `This name is too long: with the domain it may have at most ${room} characters.`,
+    nameTooLong: (room: number) =>
+      `This name is too long: with the domain it may have at most ${plural("en", room, { one: "# character", other: "# characters" })}.`,
     cnameAtRoot: "A CNAME record cannot be at @, the domain itself. Use a name such as www, or an A record.",
     ttl: "Enter a TTL from 60 to 86,400 seconds.",
     content: {
@@ -291,7 +289,7 @@ export const en = {
       spf_mechanisms: "Enter SPF mechanisms separated by spaces, such as mx include:_spf.example.net.",
       text: "Use letters, digits and single hyphens.",
     } as Record<string, string>,
-    variableTooLong: (max: number) => `Use at most ${max} characters.`,
+    variableTooLong: (max: number) => `Use at most ${plural("en", max, { one: "# character", other: "# characters" })}.`,
     choose: "Choose one of the options.",
     domainName: "Enter a domain name such as adalovelace.com, or a word to search for.",
     domainCharacters: "Domain names can use letters, digits and hyphens; this one has a character they cannot.",

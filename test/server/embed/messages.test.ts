@@ -1,6 +1,6 @@
 /**
  * The embedded interface's words: every rule a user can break has a sentence in every shipped
- * language (never the catch-all), both catalogues say the same things, and the language is chosen as
+ * language (never the catch-all), every catalogue says the same things, and the language is chosen as
  * the spec says (the partner's, then the browser's, then English).
  */
 import { describe, expect, it } from "vitest";
@@ -62,11 +62,14 @@ describe("the catalogues", () => {
             .reduce<unknown>((value, part) => (value as Record<string, unknown>)[part], messages);
         return typeof read(a) === "string" && read(a) === read(b);
       });
-    // Product names, record types and the word "Status" read the same in German.
+    // Product names, record types and words such as "Status", "Type", "Total" read the same in German or French.
     for (const l of localizers.filter((localizer) => localizer.locale.language !== "en"))
       expect(
         same(en, l.t).filter(
-          (key) => !/templates\.titles|typeLabels\.TXT|\.status$|\.domain$|\.name$|columns\.(name|ttl)|changedName|changedTtl/.test(key),
+          (key) =>
+            !/templates\.titles|typeLabels\.(TXT|SRV)|\.status$|\.domain$|\.name$|\.type$|\.total$|columns\.(name|ttl|actions)|changedName|changedTtl/.test(
+              key,
+            ),
         ),
       ).toEqual([]);
   });
@@ -152,9 +155,13 @@ describe("choosing the language", () => {
   it.each<[string | null, string | undefined, string, string]>([
     ["de-CH", "en-US", "de", "de-CH"],
     ["de-ch", undefined, "de", "de-CH"],
-    ["fr-FR", "de-AT,de;q=0.9", "de", "de-AT"],
-    ["fr-FR", "fr", "en", "en"],
-    [null, "fr;q=1, de;q=0.5, en;q=0.8", "en", "en"],
+    ["fr", "de-CH", "fr", "fr"],
+    ["fr-CA", undefined, "fr", "fr-CA"],
+    ["fr-ch", "en", "fr", "fr-CH"],
+    [null, "fr-CA,fr;q=0.9,en;q=0.5", "fr", "fr-CA"],
+    ["it-IT", "de-AT,de;q=0.9", "de", "de-AT"],
+    ["it-IT", "it", "en", "en"],
+    [null, "it;q=1, de;q=0.5, en;q=0.8", "en", "en"],
     [null, "da, en-GB;q=0.8, en;q=0.7", "en", "en-GB"],
     [null, "de;q=0, en", "en", "en"],
     [null, "*", "en", "en"],
@@ -180,5 +187,8 @@ describe("choosing the language", () => {
         .money(2598, "USD")
         .replace(/\u00a0/g, " "),
     ).toBe("$ 25.98");
+    expect(localizerFor({ language: "fr", tag: "fr" }).dateText(date)).toBe("22 novembre 2028");
+    expect(localizerFor({ language: "fr", tag: "fr" }).money(2598, "EUR")).toBe("25,98\u00a0€");
+    expect(localizerFor({ language: "fr", tag: "fr-CA" }).money(2598, "USD")).toBe("25,98\u00a0$\u00a0US");
   });
 });
