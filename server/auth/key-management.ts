@@ -55,6 +55,27 @@ export function keyNameProblem(name: string): string | null {
   return null;
 }
 
+/** The partner's keys of this environment, those still accepted and those ending after a roll. */
+export function keysOfPartner(keys: ApiKeyStore, partnerId: string, environment: Environment, now: Date): Promise<StoredApiKey[]> {
+  return keys.keysOfPartner(partnerId, environment, now);
+}
+
+/** One of the partner's keys, or null: another partner's key reads as an unknown one. */
+export async function keyOfPartner(
+  keys: ApiKeyStore,
+  partnerId: string,
+  environment: Environment,
+  id: string,
+  now: Date,
+): Promise<StoredApiKey | null> {
+  return (await keysOfPartner(keys, partnerId, environment, now)).find((key) => key.id === id) ?? null;
+}
+
+/** Revokes the partner's key at once; false when the partner has no such key. */
+export function revokeKey(keys: ApiKeyStore, partnerId: string, id: string): Promise<boolean> {
+  return keys.revokeKeyById(partnerId, id);
+}
+
 export async function createKey(keys: ApiKeyStore, partner: Partner, environment: Environment, name: string, now: Date): Promise<NewKey> {
   const made = newStoredKey(partner, environment, name.trim(), now);
   await keys.addKey(made.stored);
@@ -73,7 +94,7 @@ export async function rollKey(
   graceSeconds: number,
   now: Date,
 ): Promise<{ made: NewKey; oldExpiresAt: Date } | null> {
-  const old = (await keys.keysOfPartner(partner.id, environment, now)).find((key) => key.id === id);
+  const old = await keyOfPartner(keys, partner.id, environment, id, now);
   if (!old) return null;
   const made = newStoredKey(partner, environment, old.name, now);
   await keys.addKey(made.stored);

@@ -15,6 +15,9 @@ import { DashboardSessions } from "../accounts/dashboard-sessions.js";
 import type { Mailer } from "../accounts/mailer.js";
 import { PasswordHashingQueue } from "../accounts/password-hashing-queue.js";
 import { servicesOf, type Services } from "../context.js";
+import { serveAssets } from "../web/assets.js";
+import { mountRoutes } from "../web/route-table.js";
+import { frontDoorHeaders } from "../web/security-headers.js";
 import { errorPages } from "../web/error-pages.js";
 import { serveFavicon } from "../web/favicon.js";
 import { CSRF_FIELD, csrfRefusal } from "../web/csrf.js";
@@ -22,30 +25,26 @@ import { readCookie, SESSION_COOKIE, FORM_COOKIE } from "./cookies.js";
 import { memberOf, type Dashboard, type MemberRequest } from "./dashboard-context.js";
 import { requireUtf8Form } from "../web/form-fields.js";
 import { DEFAULT_PORTAL_FILES, registerDeveloperPortal, type PortalFiles } from "./portal.js";
-import { registerAccountRoutes, registerPublicAccountRoutes } from "./routes/account.js";
-import { logoUpload, registerEmbeddingRoutes } from "./routes/embedding.js";
-import { registerKeyRoutes } from "./routes/keys.js";
-import { registerRequestLogRoutes } from "./routes/request-log.js";
-import { registerSandboxRoutes } from "./routes/sandbox.js";
-import { registerTeamRoutes } from "./routes/team.js";
-import { registerWebhookRoutes } from "./routes/webhooks.js";
+import { logoUpload } from "./routes/embedding.js";
+import { memberRoutes, PUBLIC_ROUTES } from "./routes/index.js";
 import { notFoundPage, problemPage, refusedPage, unavailablePage } from "./views/layout.js";
 
 const ASSETS = fileURLToPath(new URL("./assets/", import.meta.url));
 
 /** Everything from this host, nothing inline, never framed. */
-const POLICY =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
-
-const securityHeaders: RequestHandler = (_req, res, next) => {
-  res.setHeader("Content-Security-Policy", POLICY);
-  res.setHeader("X-Frame-Options", "DENY");
-  res.setHeader("X-Content-Type-Options", "nosniff");
-  res.setHeader("Referrer-Policy", "no-referrer");
-  res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
-  res.setHeader("Cache-Control", "no-store");
-  next();
-};
+const securityHeaders = frontDoorHeaders({
+  directives: {
+    defaultSrc: ["'none'"],
+    scriptSrc: ["'self'"],
+    styleSrc: ["'self'"],
+    imgSrc: ["'self'"],
+    connectSrc: ["'self'"],
+    formAction: ["'self'"],
+    baseUri: ["'none'"],
+    frameAncestors: ["'none'"],
+  },
+  framed: false,
+});
 
 /** The origins a form may come from: this host as the browser addressed it. */
 function ownOrigin(req: Request): string {
@@ -54,7 +53,7 @@ function ownOrigin(req: Request): string {
 
 function requireMember(dashboard: Dashboard): RequestHandler {
   return async (req, res, next) => {
-    const signedIn = await dashboard.sessions.resume(readCookie(req.headers.cookie, SESSION_COOKIE));
+    const signedIn = await dashboard.sessions.resume(readCookie(req.headers.cookie, SESSION_COOKIE.name));
     if (!signedIn) {
       // A page asked for while signed out comes back after sign-in; a form's POST does not.
       const back = req.method === "GET" ? `?next=${encodeURIComponent(req.originalUrl)}` : "";
@@ -87,7 +86,7 @@ function requireMember(dashboard: Dashboard): RequestHandler {
 function verifyCsrf(dashboard: Dashboard, signedIn: boolean): RequestHandler {
   return (req, res, next) => {
     if (req.method !== "POST") return next();
-    const expected = signedIn ? memberOf(res).signedIn.session.csrfToken : readCookie(req.headers.cookie, FORM_COOKIE);
+    const expected = signedIn ? memberOf(res).signedIn.session.csrfToken : readCookie(req.headers.cookie, FORM_COOKIE.name);
     const refusal =
       expected === undefined
         ? "no form cookie"
@@ -172,23 +171,16 @@ export function createDashboardApp(options: DashboardOptions): PartnerDashboard 
     next();
   });
   app.use(securityHeaders);
-  app.use("/assets", express.static(ASSETS, { index: false, fallthrough: false, cacheControl: false }));
+  serveAssets(app, ASSETS);
   serveFavicon(app);
   registerDeveloperPortal(app, portal, dashboard, options.baseUrl);
   app.use(express.urlencoded({ extended: false, limit: "32kb", parameterLimit: 100, verify: requireUtf8Form }));
-  registerPublicAccountRoutes(app, verifyCsrf(dashboard, false));
+  mountRoutes(app, PUBLIC_ROUTES, [verifyCsrf(dashboard, false)]);
   app.use(requireMember(dashboard));
   // The one multipart form: its body (with its CSRF token) is read before the check reads the token.
   app.use("/embedding/logo", logoUpload());
   app.use(verifyCsrf(dashboard, true));
-  app.get("/", (_req, res) => res.redirect(303, "/keys"));
-  registerAccountRoutes(app);
-  registerKeyRoutes(app);
-  registerWebhookRoutes(app);
-  registerRequestLogRoutes(app);
-  if (dashboard.services.deployment.environment === "sandbox") registerSandboxRoutes(app);
-  registerEmbeddingRoutes(app);
-  registerTeamRoutes(app);
+  mountRoutes(app, memberRoutes(dashboard.services.deployment.environment));
   app.use((_req, res) => {
     res.status(404).type("html").send(notFoundPage());
   });

@@ -10,21 +10,20 @@ import { fileURLToPath } from "node:url";
 import express, { type Express, type Request, type RequestHandler } from "express";
 import { servicesOf, type Services } from "../context.js";
 import { apiErrors } from "../errors.js";
+import { serveAssets } from "../web/assets.js";
+import { mountRoutes } from "../web/route-table.js";
+import { SESSION_ROUTES } from "./routes/index.js";
+import { frontDoorHeaders, policyOf } from "../web/security-headers.js";
 import { errorPages } from "../web/error-pages.js";
 import { serveFavicon } from "../web/favicon.js";
 import { textProblem } from "../plain-text.js";
-import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from "./cookies.js";
+import { clearCookie, readCookie, SESSION_COOKIE, setCookie } from "./cookies.js";
 import { CSRF_FIELD, csrfRefusal } from "../web/csrf.js";
 import { embedContextOf, type EmbedContext } from "./embed-context.js";
 import { requireUtf8Form } from "./forms.js";
-import { frameAncestors } from "../framing/framing.js";
-import { registerDnsRoutes } from "./routes/dns.js";
-import { registerDomainRoutes } from "./routes/domains.js";
-import { registerSearchRoutes } from "./routes/search.js";
 import { notFoundPage, problemPage, refusedPage, sessionEndedPage, unavailablePage } from "./views/layout.js";
 import { chooseLocale } from "../i18n/locale.js";
 import { localizerFor, type Localizer } from "./i18n/localizer.js";
-import { registerBrandingRoutes } from "./routes/branding.js";
 import { openSession, resumeEmbedSession, startEmbedSession } from "../auth/user-sessions.js";
 import { inTransaction } from "../transactions.js";
 
@@ -35,9 +34,20 @@ export interface EmbedAppOptions {
 const ASSETS = fileURLToPath(new URL("./assets/", import.meta.url));
 
 /** Everything comes from this host; scripts and styles from files, never inline. */
-const BASE_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'";
+const BASE_DIRECTIVES = {
+  defaultSrc: ["'none'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'"],
+  imgSrc: ["'self'"],
+  formAction: ["'self'"],
+  baseUri: ["'none'"],
+};
 
-const policyFor = (origins: readonly string[]) => `${BASE_POLICY}; ${frameAncestors(origins)}`;
+/** The policy of a page: framed by the partner's origins, by no one when the page belongs to no partner. */
+const policyFor = (origins: readonly string[]) =>
+  policyOf({ ...BASE_DIRECTIVES, frameAncestors: origins.length > 0 ? origins : ["'none'"] });
+
+const securityHeaders = frontDoorHeaders({ directives: { ...BASE_DIRECTIVES, frameAncestors: ["'none'"] }, framed: true });
 
 /**
  * The origins of one partner. An answer that belongs to no partner the request shows (an unknown
@@ -62,17 +72,6 @@ async function partnerNameOf(services: Services, partnerId: string): Promise<str
   return (await services.persistence.accounts.findPartner(partnerId))?.name ?? partnerId;
 }
 
-function securityHeaders(): RequestHandler {
-  return (_req, res, next) => {
-    // Pages hold a signed-in session: never cached, never sniffed, and the token URL never sent on as a referrer.
-    res.setHeader("Cache-Control", "no-store");
-    res.setHeader("X-Content-Type-Options", "nosniff");
-    res.setHeader("Referrer-Policy", "no-referrer");
-    res.setHeader("Content-Security-Policy", policyFor([]));
-    next();
-  };
-}
-
 /** GET login_url: the token becomes a session cookie, and the browser moves to an address without the token. */
 function exchangeToken(services: Services): RequestHandler {
   return async (req, res) => {
@@ -89,18 +88,18 @@ function exchangeToken(services: Services): RequestHandler {
     const remainingSeconds = (session.expiresAt.getTime() - services.clocks.clockFor(session.partnerId).now().getTime()) / 1000;
     res.setHeader("Content-Security-Policy", policyFor(await originsOf(services, session.partnerId)));
     const id = await inTransaction(servicesOf(services, session.partnerId), (tx) => startEmbedSession(tx, session));
-    res.setHeader("Set-Cookie", sessionCookie(id, remainingSeconds));
+    setCookie(res, SESSION_COOKIE, id, remainingSeconds);
     res.redirect(303, "/domains");
   };
 }
 
 function requireSession(services: Services): RequestHandler {
   return async (req, res, next) => {
-    const lookup = await resumeEmbedSession(services, readCookie(req.headers.cookie, SESSION_COOKIE));
+    const lookup = await resumeEmbedSession(services, readCookie(req.headers.cookie, SESSION_COOKIE.name));
     if (lookup.state !== "open") {
       if (lookup.state === "expired") {
         res.setHeader("Content-Security-Policy", policyFor(await originsOf(services, lookup.partnerId)));
-        res.setHeader("Set-Cookie", clearedSessionCookie());
+        clearCookie(res, SESSION_COOKIE);
       }
       res
         .status(lookup.state === "expired" ? 410 : 401)
@@ -155,21 +154,17 @@ export function createEmbedApp(services: Services, options: EmbedAppOptions = {}
   // Exact paths, as the API's (server/http/operation-match.ts): one spelling per page.
   app.enable("case sensitive routing");
   app.enable("strict routing");
-  app.use(securityHeaders());
-  app.use("/assets", express.static(ASSETS, { index: false, fallthrough: false, cacheControl: false }));
+  app.use(securityHeaders);
+  serveAssets(app, ASSETS);
   serveFavicon(app);
   app.get("/session/:token", exchangeToken(services));
   app.use(express.urlencoded({ extended: false, limit: "32kb", parameterLimit: 50, verify: requireUtf8Form }));
   app.use(requireSession(services));
   app.use(verifyCsrf(services, log));
-  app.get("/", (_req, res) => res.redirect(303, "/domains"));
   // An id holding a control character names nothing, as an unknown id: nothing stored holds one (server/plain-text.ts).
   for (const name of ["domainId", "recordId"])
     app.param(name, (_req, _res, next, value) => next(textProblem(String(value)) ? apiErrors.notFound("Page", String(name)) : undefined));
-  registerBrandingRoutes(app);
-  registerDomainRoutes(app);
-  registerSearchRoutes(app);
-  registerDnsRoutes(app);
+  mountRoutes(app, SESSION_ROUTES);
   app.use((_req, res) => {
     res
       .status(404)

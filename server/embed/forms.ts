@@ -11,24 +11,17 @@
 import { assertIfMatch } from "../concurrency/entity-tags.js";
 import { apiErrors } from "../errors.js";
 
+import type { FormErrors } from "../web/controls.js";
 import type { FormBody } from "../web/form-fields.js";
 import { textOf } from "../web/form-fields.js";
 
+export { NO_ERRORS, type FormErrors } from "../web/controls.js";
 export { choiceOf, integerOf, requireUtf8Form, textOf, valuesOf, type FormBody } from "../web/form-fields.js";
-
-export interface FormErrors {
-  /** Message by field name (the API's field names: content, ttl, domain_name, variables.ip...), in the page's language. */
-  fields: Record<string, string>;
-  /** Every problem found, for the summary at the top of the form. */
-  summary: string[];
-}
 
 export interface FormState {
   values: Record<string, string>;
   errors: FormErrors;
 }
-
-export const NO_ERRORS: FormErrors = { fields: {}, summary: [] };
 
 /**
  * Refuses the change (412) unless what it changes is still as the page showed it: the form carries

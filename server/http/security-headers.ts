@@ -33,9 +33,10 @@ const policy = helmet({
  * The headers helmet sets for this policy, read once by running it against a recording response.
  * Nothing in the policy depends on the request (no nonces), and running helmet's dozen middlewares
  * per request, the CSP string rebuilt each time, showed in CPU profiles of a simple read (bench/results/).
- * helmet stays the source of the values; only the per-request work is gone.
+ * helmet stays the source of the values; only the per-request work is gone. The HTML front doors
+ * read theirs the same way (server/web/security-headers.ts).
  */
-function headersOf(middleware: RequestHandler): ReadonlyArray<readonly [string, string]> {
+export function headersOf(middleware: RequestHandler): ReadonlyArray<readonly [string, string]> {
   const headers = new Map<string, string>();
   const recorder = {
     setHeader: (name: string, value: string | number) => void headers.set(name, String(value)),

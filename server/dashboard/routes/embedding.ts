@@ -2,7 +2,7 @@
  * Who may frame the embedded interface, and how it looks for the partner's users (accent colour,
  * logo), per environment: stored for every instance's embed host to read.
  */
-import type { Express, RequestHandler, Response } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import multer from "multer";
 import { readAccentColour, MIN_CONTRAST } from "../../branding/accent-colour.js";
 import { logoTypeOf, MAX_LOGO_BYTES, sendLogo } from "../../branding/logo.js";
@@ -11,6 +11,7 @@ import { textOf, type FormBody } from "../../web/form-fields.js";
 import { memberOf, type MemberRequest } from "../dashboard-context.js";
 import { formErrors } from "../views/controls.js";
 import { embeddingPage, MAX_FRAMING_ORIGINS } from "../views/embedding-view.js";
+import type { RouteTable } from "../../web/route-table.js";
 
 const configuredOf = (request: MemberRequest) => request.dashboard.services.deployment.embedOrigins.get(request.partner.id) ?? [];
 
@@ -66,89 +67,93 @@ export function logoUpload(): RequestHandler {
   };
 }
 
-export function registerEmbeddingRoutes(app: Express): void {
-  app.get("/embedding", async (req, res) => {
-    const done =
-      typeof req.query.done === "string" && Object.hasOwn(DONE, req.query.done) ? DONE[req.query.done as keyof typeof DONE] : null;
-    await renderEmbedding(res, 200, { message: done });
-  });
-
-  app.post("/embedding", async (req, res) => {
-    const request = memberOf(res);
-    const { deployment, persistence } = request.dashboard.services;
-    // Line breaks separate origins: the form's one field, read raw rather than as one line of text.
-    const raw = (req.body as FormBody).origins;
-    const text = typeof raw === "string" ? raw : "";
-    textOf({ origins: Array.isArray(raw) ? raw : text.replace(/\r?\n/g, " ") }, "origins");
-    const lines = text
-      .split(/\r?\n/)
-      .map((line) => line.trim())
-      .filter(Boolean);
-    const problems: string[] = [];
-    const origins: string[] = [];
-    for (const line of lines) {
-      try {
-        origins.push(parseEmbedOrigin(line));
-      } catch (error) {
-        problems.push((error as Error).message);
-      }
-    }
-    if (origins.length > MAX_FRAMING_ORIGINS) problems.push(`At most ${MAX_FRAMING_ORIGINS} origins.`);
-    if (problems.length > 0) {
-      await renderEmbedding(res, 422, { origins: text, errors: { fields: { origins: problems[0]! }, summary: problems } });
-      return;
-    }
-    await persistence.framingOrigins.setOrigins(request.partner.id, deployment.environment, [...new Set(origins)]);
-    res.redirect(303, "/embedding?done=saved");
-  });
-
-  app.post("/embedding/accent", async (req, res) => {
-    const request = memberOf(res);
-    const { deployment, persistence, clock } = request.services;
-    const value = textOf(req.body as FormBody, "accent_colour");
-    if (value === "") {
-      await persistence.branding.setAccentColour(request.partner.id, deployment.environment, null, clock.now());
-      res.redirect(303, "/embedding?done=accent-removed");
-      return;
-    }
-    const reading = readAccentColour(value);
-    if ("problem" in reading) {
-      const message =
-        reading.problem === "unreadable"
-          ? "Enter a colour such as #6a1b9a, rgb(106 27 154) or rebeccapurple; it must be opaque."
-          : `This colour is too light: text on it and links in it reach a contrast of ${reading.contrast}:1, and need at least ${MIN_CONTRAST}:1 (WCAG AA). Choose a darker shade.`;
-      await renderEmbedding(res, 422, { accentValue: value, accentErrors: formErrors({ accent_colour: message }) });
-      return;
-    }
-    await persistence.branding.setAccentColour(request.partner.id, deployment.environment, reading.colour, clock.now());
-    res.redirect(303, "/embedding?done=accent");
-  });
-
-  app.post("/embedding/logo", async (req, res) => {
-    const request = memberOf(res);
-    const { deployment, persistence, clock } = request.services;
-    const file = (req as { file?: { buffer: Buffer } }).file;
-    const type = file ? logoTypeOf(file.buffer) : null;
-    if (!file || !type) {
-      const message = file ? "This file is not a PNG, JPEG or WebP image." : "Choose an image file to upload.";
-      await renderEmbedding(res, 422, { logoErrors: formErrors({ logo: message }) });
-      return;
-    }
-    await persistence.branding.setLogo(request.partner.id, deployment.environment, { type, bytes: file.buffer }, clock.now());
-    res.redirect(303, "/embedding?done=logo");
-  });
-
-  app.post("/embedding/logo/remove", async (_req, res) => {
-    const request = memberOf(res);
-    const { deployment, persistence, clock } = request.services;
-    await persistence.branding.setLogo(request.partner.id, deployment.environment, null, clock.now());
-    res.redirect(303, "/embedding?done=logo-removed");
-  });
-
-  // The logo as stored, for the preview above its form.
-  app.get("/embedding/logo", async (_req, res) => {
-    const request = memberOf(res);
-    const { deployment, persistence } = request.dashboard.services;
-    sendLogo(res, await persistence.branding.logoOf(request.partner.id, deployment.environment));
-  });
+export async function showEmbedding(req: Request, res: Response) {
+  const done = typeof req.query.done === "string" && Object.hasOwn(DONE, req.query.done) ? DONE[req.query.done as keyof typeof DONE] : null;
+  await renderEmbedding(res, 200, { message: done });
 }
+
+export async function saveFramingOrigins(req: Request, res: Response) {
+  const request = memberOf(res);
+  const { deployment, persistence } = request.dashboard.services;
+  // Line breaks separate origins: the form's one field, read raw rather than as one line of text.
+  const raw = (req.body as FormBody).origins;
+  const text = typeof raw === "string" ? raw : "";
+  textOf({ origins: Array.isArray(raw) ? raw : text.replace(/\r?\n/g, " ") }, "origins");
+  const lines = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+  const problems: string[] = [];
+  const origins: string[] = [];
+  for (const line of lines) {
+    try {
+      origins.push(parseEmbedOrigin(line));
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
+  }
+  if (origins.length > MAX_FRAMING_ORIGINS) problems.push(`At most ${MAX_FRAMING_ORIGINS} origins.`);
+  if (problems.length > 0) {
+    await renderEmbedding(res, 422, { origins: text, errors: { fields: { origins: problems[0]! }, summary: problems } });
+    return;
+  }
+  await persistence.framingOrigins.setOrigins(request.partner.id, deployment.environment, [...new Set(origins)]);
+  res.redirect(303, "/embedding?done=saved");
+}
+
+export async function saveAccentColour(req: Request, res: Response) {
+  const request = memberOf(res);
+  const { deployment, persistence, clock } = request.services;
+  const value = textOf(req.body as FormBody, "accent_colour");
+  if (value === "") {
+    await persistence.branding.setAccentColour(request.partner.id, deployment.environment, null, clock.now());
+    res.redirect(303, "/embedding?done=accent-removed");
+    return;
+  }
+  const reading = readAccentColour(value);
+  if ("problem" in reading) {
+    const message =
+      reading.problem === "unreadable"
+        ? "Enter a colour such as #6a1b9a, rgb(106 27 154) or rebeccapurple; it must be opaque."
+        : `This colour is too light: text on it and links in it reach a contrast of ${reading.contrast}:1, and need at least ${MIN_CONTRAST}:1 (WCAG AA). Choose a darker shade.`;
+    await renderEmbedding(res, 422, { accentValue: value, accentErrors: formErrors({ accent_colour: message }) });
+    return;
+  }
+  await persistence.branding.setAccentColour(request.partner.id, deployment.environment, reading.colour, clock.now());
+  res.redirect(303, "/embedding?done=accent");
+}
+
+export async function uploadLogo(req: Request, res: Response) {
+  const request = memberOf(res);
+  const { deployment, persistence, clock } = request.services;
+  const file = (req as { file?: { buffer: Buffer } }).file;
+  const type = file ? logoTypeOf(file.buffer) : null;
+  if (!file || !type) {
+    const message = file ? "This file is not a PNG, JPEG or WebP image." : "Choose an image file to upload.";
+    await renderEmbedding(res, 422, { logoErrors: formErrors({ logo: message }) });
+    return;
+  }
+  await persistence.branding.setLogo(request.partner.id, deployment.environment, { type, bytes: file.buffer }, clock.now());
+  res.redirect(303, "/embedding?done=logo");
+}
+
+export async function removeLogo(_req: Request, res: Response) {
+  const request = memberOf(res);
+  const { deployment, persistence, clock } = request.services;
+  await persistence.branding.setLogo(request.partner.id, deployment.environment, null, clock.now());
+  res.redirect(303, "/embedding?done=logo-removed");
+}
+
+// The logo as stored, for the preview above its form.
+export async function showLogo(_req: Request, res: Response) {
+  const request = memberOf(res);
+  const { deployment, persistence } = request.dashboard.services;
+  sendLogo(res, await persistence.branding.logoOf(request.partner.id, deployment.environment));
+}
+
+export const EMBEDDING_ROUTES: RouteTable = {
+  "/embedding": { get: showEmbedding, post: saveFramingOrigins },
+  "/embedding/accent": { post: saveAccentColour },
+  "/embedding/logo": { post: uploadLogo, get: showLogo },
+  "/embedding/logo/remove": { post: removeLogo },
+};

@@ -1,9 +1,10 @@
 /** The request log, filtered by status class, route and request id, in pages of PAGE_SIZE. */
-import type { Express, Request } from "express";
+import type { Request, Response } from "express";
 import type { RequestFilter, StatusClass } from "../../request-history/request-history-store.js";
 import { readRequestLogCursor, writeRequestLogCursor } from "../../request-history/request-log-cursor.js";
 import { memberOf } from "../dashboard-context.js";
 import { newestQuery, requestLogPage } from "../views/request-log-view.js";
+import type { RouteTable } from "../../web/route-table.js";
 
 const PAGE_SIZE = 50;
 
@@ -33,40 +34,42 @@ function filterOf(req: Request, routes: readonly string[]): RequestFilter | null
   return filter;
 }
 
-export function registerRequestLogRoutes(app: Express): void {
-  app.get("/logs", async (req, res) => {
-    const request = memberOf(res);
-    const { dashboard } = request;
-    const beforeText = queryText(req, "before");
-    const before = beforeText === undefined ? null : readRequestLogCursor(beforeText);
-    // A link this log did not give out answers nothing, like a filter no form offers.
-    const filter = beforeText !== undefined && before === null ? null : filterOf(req, dashboard.routes);
-    // What this process's API answered a moment ago is written first, so it shows.
-    await dashboard.flushRequestLog();
-    const requests =
-      filter === null
-        ? []
-        : await dashboard.services.persistence.requestHistory.page({
-            partnerId: request.partner.id,
-            environment: dashboard.services.deployment.environment,
-            filter,
-            before,
-            limit: PAGE_SIZE + 1,
-          });
-    const shown = requests.slice(0, PAGE_SIZE);
-    const olderQuery = requests.length > PAGE_SIZE && filter ? newestQuery(filter, writeRequestLogCursor(shown.at(-1)!)) : null;
-    res
-      .status(filter === null ? 400 : 200)
-      .type("html")
-      .send(
-        requestLogPage({
-          chrome: request.chrome("logs"),
-          requests: shown,
-          filter: filter ?? {},
-          routes: dashboard.routes,
-          olderQuery,
-          paged: beforeText !== undefined,
-        }),
-      );
-  });
+export async function showRequestLog(req: Request, res: Response) {
+  const request = memberOf(res);
+  const { dashboard } = request;
+  const beforeText = queryText(req, "before");
+  const before = beforeText === undefined ? null : readRequestLogCursor(beforeText);
+  // A link this log did not give out answers nothing, like a filter no form offers.
+  const filter = beforeText !== undefined && before === null ? null : filterOf(req, dashboard.routes);
+  // What this process's API answered a moment ago is written first, so it shows.
+  await dashboard.flushRequestLog();
+  const requests =
+    filter === null
+      ? []
+      : await dashboard.services.persistence.requestHistory.page({
+          partnerId: request.partner.id,
+          environment: dashboard.services.deployment.environment,
+          filter,
+          before,
+          limit: PAGE_SIZE + 1,
+        });
+  const shown = requests.slice(0, PAGE_SIZE);
+  const olderQuery = requests.length > PAGE_SIZE && filter ? newestQuery(filter, writeRequestLogCursor(shown.at(-1)!)) : null;
+  res
+    .status(filter === null ? 400 : 200)
+    .type("html")
+    .send(
+      requestLogPage({
+        chrome: request.chrome("logs"),
+        requests: shown,
+        filter: filter ?? {},
+        routes: dashboard.routes,
+        olderQuery,
+        paged: beforeText !== undefined,
+      }),
+    );
 }
+
+export const REQUEST_LOG_ROUTES: RouteTable = {
+  "/logs": { get: showRequestLog },
+};

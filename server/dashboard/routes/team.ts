@@ -1,5 +1,5 @@
 /** The team: members and their roles, invitations; only owners change it, and never to no owner. */
-import type { Express, Response } from "express";
+import type { Request, Response } from "express";
 import { AccountProblem } from "../../accounts/accounts.js";
 import type { MemberRole } from "../../accounts/account-store.js";
 import { apiErrors } from "../../errors.js";
@@ -8,6 +8,7 @@ import { memberOf, type MemberRequest } from "../dashboard-context.js";
 import { formErrors } from "../views/controls.js";
 import { forbiddenPage } from "../views/layout.js";
 import { teamPage } from "../views/team-view.js";
+import type { RouteTable } from "../../web/route-table.js";
 
 const ROLES: readonly MemberRole[] = ["owner", "developer"];
 
@@ -49,52 +50,58 @@ function ownerOnly(res: Response): MemberRequest | null {
   return null;
 }
 
-export function registerTeamRoutes(app: Express): void {
-  app.get("/team", async (req, res) => {
-    const done = typeof req.query.done === "string" ? (MESSAGES[req.query.done] ?? null) : null;
-    await showTeam(res, memberOf(res), { message: done });
-  });
-
-  app.post("/team/invitations", async (req, res) => {
-    const request = ownerOnly(res);
-    if (!request) return;
-    const body = req.body as FormBody;
-    const values = { email: textOf(body, "email"), role: choiceOf(body, "role", ROLES) };
-    try {
-      const { link } = await request.dashboard.accounts.invite(request.member, values.email, values.role);
-      if (request.dashboard.signUpOpen) res.redirect(303, "/team?done=invited");
-      else await showTeam(res, request, { link, message: "Invitation made." }, 201);
-    } catch (error) {
-      if (!(error instanceof AccountProblem)) throw error;
-      await showTeam(res, request, { values, errors: formErrors(error.fields) }, 422);
-    }
-  });
-
-  app.post("/team/invitations/:tokenHash/cancel", async (req, res) => {
-    const request = ownerOnly(res);
-    if (!request) return;
-    const { accounts } = request.dashboard.services.persistence;
-    const invitation = await accounts.findInvitation(String(req.params.tokenHash));
-    if (!invitation || invitation.partnerId !== request.partner.id) throw apiErrors.notFound("Invitation", "");
-    await accounts.deleteInvitation(invitation.tokenHash);
-    res.redirect(303, "/team?done=cancelled");
-  });
-
-  app.post("/team/members/:memberId/role", async (req, res) => {
-    const request = ownerOnly(res);
-    if (!request) return;
-    const role = choiceOf(req.body as FormBody, "role", ROLES);
-    const outcome = await request.dashboard.services.persistence.accounts.setRole(request.partner.id, String(req.params.memberId), role);
-    if (outcome === "not_found") throw apiErrors.notFound("Member", "");
-    res.redirect(303, `/team?done=${outcome === "done" ? "role" : "last_owner"}`);
-  });
-
-  app.post("/team/members/:memberId/remove", async (req, res) => {
-    const request = ownerOnly(res);
-    if (!request) return;
-    const outcome = await request.dashboard.services.persistence.accounts.removeMember(request.partner.id, String(req.params.memberId));
-    if (outcome === "not_found") throw apiErrors.notFound("Member", "");
-    // Removing oneself ends one's own session too: the next page asks to sign in.
-    res.redirect(303, `/team?done=${outcome === "done" ? "removed" : "last_owner"}`);
-  });
+export async function showTeamPage(req: Request, res: Response) {
+  const done = typeof req.query.done === "string" ? (MESSAGES[req.query.done] ?? null) : null;
+  await showTeam(res, memberOf(res), { message: done });
 }
+
+export async function inviteMember(req: Request, res: Response) {
+  const request = ownerOnly(res);
+  if (!request) return;
+  const body = req.body as FormBody;
+  const values = { email: textOf(body, "email"), role: choiceOf(body, "role", ROLES) };
+  try {
+    const { link } = await request.dashboard.accounts.invite(request.member, values.email, values.role);
+    if (request.dashboard.signUpOpen) res.redirect(303, "/team?done=invited");
+    else await showTeam(res, request, { link, message: "Invitation made." }, 201);
+  } catch (error) {
+    if (!(error instanceof AccountProblem)) throw error;
+    await showTeam(res, request, { values, errors: formErrors(error.fields) }, 422);
+  }
+}
+
+export async function cancelInvitation(req: Request, res: Response) {
+  const request = ownerOnly(res);
+  if (!request) return;
+  const { accounts } = request.dashboard.services.persistence;
+  const invitation = await accounts.findInvitation(String(req.params.tokenHash));
+  if (!invitation || invitation.partnerId !== request.partner.id) throw apiErrors.notFound("Invitation", "");
+  await accounts.deleteInvitation(invitation.tokenHash);
+  res.redirect(303, "/team?done=cancelled");
+}
+
+export async function changeMemberRole(req: Request, res: Response) {
+  const request = ownerOnly(res);
+  if (!request) return;
+  const role = choiceOf(req.body as FormBody, "role", ROLES);
+  const outcome = await request.dashboard.services.persistence.accounts.setRole(request.partner.id, String(req.params.memberId), role);
+  if (outcome === "not_found") throw apiErrors.notFound("Member", "");
+  res.redirect(303, `/team?done=${outcome === "done" ? "role" : "last_owner"}`);
+}
+
+export async function removeTeamMember(req: Request, res: Response) {
+  const request = ownerOnly(res);
+  if (!request) return;
+  const outcome = await request.dashboard.services.persistence.accounts.removeMember(request.partner.id, String(req.params.memberId));
+  if (outcome === "not_found") throw apiErrors.notFound("Member", "");
+  // Removing oneself ends one's own session too: the next page asks to sign in.
+  res.redirect(303, `/team?done=${outcome === "done" ? "removed" : "last_owner"}`);
+}
+
+export const TEAM_ROUTES: RouteTable = {
+  "/team": { get: showTeamPage },
+  "/team/invitations": { post: inviteMember },
+  "/team/invitations/:tokenHash/cancel": { post: cancelInvitation },
+  "/team/members/:memberId/role": { post: changeMemberRole },
+  "/team/members/:memberId/remove": { post: removeTeamMember },
+};

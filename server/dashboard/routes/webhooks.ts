@@ -1,5 +1,5 @@
 /** Webhooks: endpoints made, edited, disabled, deleted; the secret shown once and rotated; deliveries read, redelivered, tested. */
-import type { Express, Request, Response } from "express";
+import type { Request, Response } from "express";
 import { subscribableWebhookEvents } from "../../../generated/operations.js";
 import { ApiError } from "../../errors.js";
 import { inTransaction } from "../../transactions.js";
@@ -21,6 +21,7 @@ import {
   rotateSecretPage,
   type EndpointFormValues,
 } from "../views/webhooks-view.js";
+import type { RouteTable } from "../../web/route-table.js";
 
 const MESSAGES: Record<string, string> = {
   deleted: "The endpoint is deleted.",
@@ -87,154 +88,170 @@ async function showEndpoint(
     );
 }
 
-export function registerWebhookRoutes(app: Express): void {
-  app.get("/webhooks", async (req, res) => {
-    const request = memberOf(res);
+async function setEnabled(req: Request, res: Response, enabled: boolean) {
+  const request = memberOf(res);
+  const id = idOf(req, "endpointId");
+  await inPartnerTransaction(request, (services) => endpoints.updateEndpoint(services, request.partner.id, id, { enabled }));
+  res.redirect(303, `/webhooks/${id}?done=${enabled ? "enable" : "disable"}d`);
+}
+
+export async function showEndpoints(req: Request, res: Response) {
+  const request = memberOf(res);
+  res
+    .type("html")
+    .send(endpointsPage(request.chrome("webhooks"), await endpoints.listEndpoints(request.services, request.partner.id), messageOf(req)));
+}
+
+export function showNewEndpoint(_req: Request, res: Response) {
+  res.type("html").send(newEndpointPage(memberOf(res).chrome("webhooks"), { url: "", description: "", events: new Set() }));
+}
+
+export async function createEndpoint(req: Request, res: Response) {
+  const request = memberOf(res);
+  const { values, problems } = readEndpointForm(req.body as FormBody);
+  const refuse = (errors: FormErrors) =>
     res
+      .status(422)
       .type("html")
-      .send(endpointsPage(request.chrome("webhooks"), await endpoints.listEndpoints(request.services, request.partner.id), messageOf(req)));
-  });
-
-  app.get("/webhooks/new", (_req, res) => {
-    res.type("html").send(newEndpointPage(memberOf(res).chrome("webhooks"), { url: "", description: "", events: new Set() }));
-  });
-
-  app.post("/webhooks", async (req, res) => {
-    const request = memberOf(res);
-    const { values, problems } = readEndpointForm(req.body as FormBody);
-    const refuse = (errors: FormErrors) =>
-      res
-        .status(422)
-        .type("html")
-        .send(newEndpointPage(request.chrome("webhooks"), values, errors));
-    if (Object.keys(problems).length > 0) return refuse(formErrors(problems));
-    try {
-      const created = await inPartnerTransaction(request, (services) =>
-        endpoints.createEndpoint(services, request.partner.id, {
-          url: values.url,
-          description: values.description || null,
-          events: values.events.size > 0 ? ([...values.events] as SubscribableEventType[]) : null,
-        }),
-      );
-      await showEndpoint(req, res, created.id, {
-        secret: created.secret,
-        status: 201,
-        message: "The endpoint is added. Copy its signing secret now.",
-      });
-    } catch (error) {
-      const refusal = refusalOf(error);
-      if (!refusal) throw error;
-      refuse(refusal);
-    }
-  });
-
-  app.get("/webhooks/:endpointId", (req, res) => showEndpoint(req, res, idOf(req, "endpointId")));
-
-  app.get("/webhooks/:endpointId/edit", async (req, res) => {
-    const request = memberOf(res);
-    const endpoint = endpointView(
-      await endpointOfPartner(request.services, request.partner.id, idOf(req, "endpointId")),
-      request.services.clock.now(),
-    );
-    const all = endpoint.events.length === subscribableWebhookEvents.length;
-    res.type("html").send(
-      editEndpointPage(request.chrome("webhooks"), endpoint, {
-        url: endpoint.url,
-        description: endpoint.description ?? "",
-        events: new Set(all ? [] : endpoint.events),
+      .send(newEndpointPage(request.chrome("webhooks"), values, errors));
+  if (Object.keys(problems).length > 0) return refuse(formErrors(problems));
+  try {
+    const created = await inPartnerTransaction(request, (services) =>
+      endpoints.createEndpoint(services, request.partner.id, {
+        url: values.url,
+        description: values.description || null,
+        events: values.events.size > 0 ? ([...values.events] as SubscribableEventType[]) : null,
       }),
     );
-  });
-
-  app.post("/webhooks/:endpointId/edit", async (req, res) => {
-    const request = memberOf(res);
-    const id = idOf(req, "endpointId");
-    const endpoint = endpointView(await endpointOfPartner(request.services, request.partner.id, id), request.services.clock.now());
-    const { values, problems } = readEndpointForm(req.body as FormBody);
-    const refuse = (errors: FormErrors) =>
-      res
-        .status(422)
-        .type("html")
-        .send(editEndpointPage(request.chrome("webhooks"), endpoint, values, errors));
-    if (Object.keys(problems).length > 0) return refuse(formErrors(problems));
-    try {
-      await inPartnerTransaction(request, (services) =>
-        endpoints.updateEndpoint(services, request.partner.id, id, {
-          url: values.url,
-          description: values.description,
-          events: values.events.size > 0 ? ([...values.events] as SubscribableEventType[]) : [...subscribableWebhookEvents],
-        }),
-      );
-      res.redirect(303, `/webhooks/${id}?done=updated`);
-    } catch (error) {
-      const refusal = refusalOf(error);
-      if (!refusal) throw error;
-      refuse(refusal);
-    }
-  });
-
-  for (const [action, enabled] of [
-    ["enable", true],
-    ["disable", false],
-  ] as const) {
-    app.post(`/webhooks/:endpointId/${action}`, async (req, res) => {
-      const request = memberOf(res);
-      const id = idOf(req, "endpointId");
-      await inPartnerTransaction(request, (services) => endpoints.updateEndpoint(services, request.partner.id, id, { enabled }));
-      res.redirect(303, `/webhooks/${id}?done=${action}d`);
+    await showEndpoint(req, res, created.id, {
+      secret: created.secret,
+      status: 201,
+      message: "The endpoint is added. Copy its signing secret now.",
     });
+  } catch (error) {
+    const refusal = refusalOf(error);
+    if (!refusal) throw error;
+    refuse(refusal);
   }
-
-  app.get("/webhooks/:endpointId/delete", async (req, res) => {
-    const request = memberOf(res);
-    const endpoint = await endpointOfPartner(request.services, request.partner.id, idOf(req, "endpointId"));
-    res.type("html").send(deleteEndpointPage(request.chrome("webhooks"), endpointView(endpoint, request.services.clock.now())));
-  });
-
-  app.post("/webhooks/:endpointId/delete", async (req, res) => {
-    const request = memberOf(res);
-    await inPartnerTransaction(request, (services) => endpoints.deleteEndpoint(services, request.partner.id, idOf(req, "endpointId")));
-    res.redirect(303, "/webhooks?done=deleted");
-  });
-
-  app.get("/webhooks/:endpointId/rotate", async (req, res) => {
-    const request = memberOf(res);
-    const endpoint = await endpointOfPartner(request.services, request.partner.id, idOf(req, "endpointId"));
-    res.type("html").send(rotateSecretPage(request.chrome("webhooks"), endpointView(endpoint, request.services.clock.now())));
-  });
-
-  app.post("/webhooks/:endpointId/rotate", async (req, res) => {
-    const request = memberOf(res);
-    const previousValid = Number(
-      choiceOf(
-        req.body as FormBody,
-        "previous_secret_valid_for",
-        PREVIOUS_SECRET_CHOICES.map((choice) => choice.value),
-      ),
-    );
-    const rotated = await inPartnerTransaction(request, (services) =>
-      endpoints.rotateSecret(services, request.partner.id, idOf(req, "endpointId"), previousValid),
-    );
-    await showEndpoint(req, res, rotated.id, { secret: rotated.secret, message: "The secret is rotated. Copy the new one now." });
-  });
-
-  app.post("/webhooks/:endpointId/test", async (req, res) => {
-    const request = memberOf(res);
-    const id = idOf(req, "endpointId");
-    await inPartnerTransaction(request, async (services) => {
-      await endpoints.sendTestEvent(services, request.partner.id, id);
-      services.afterCommit(() => services.webhooks.dispatcher.tick().catch(() => undefined));
-    });
-    res.redirect(303, `/webhooks/${id}?done=test`);
-  });
-
-  app.post("/webhooks/:endpointId/deliveries/:deliveryId/redeliver", async (req, res) => {
-    const request = memberOf(res);
-    const id = idOf(req, "endpointId");
-    await inPartnerTransaction(request, async (services) => {
-      await endpoints.redeliver(services, request.partner.id, id, idOf(req, "deliveryId"));
-      services.afterCommit(() => services.webhooks.dispatcher.tick().catch(() => undefined));
-    });
-    res.redirect(303, `/webhooks/${id}?done=redelivered`);
-  });
 }
+
+export function showEndpointPage(req: Request, res: Response) {
+  return showEndpoint(req, res, idOf(req, "endpointId"));
+}
+
+export async function showEndpointEdit(req: Request, res: Response) {
+  const request = memberOf(res);
+  const endpoint = endpointView(
+    await endpointOfPartner(request.services, request.partner.id, idOf(req, "endpointId")),
+    request.services.clock.now(),
+  );
+  const all = endpoint.events.length === subscribableWebhookEvents.length;
+  res.type("html").send(
+    editEndpointPage(request.chrome("webhooks"), endpoint, {
+      url: endpoint.url,
+      description: endpoint.description ?? "",
+      events: new Set(all ? [] : endpoint.events),
+    }),
+  );
+}
+
+export async function editEndpoint(req: Request, res: Response) {
+  const request = memberOf(res);
+  const id = idOf(req, "endpointId");
+  const endpoint = endpointView(await endpointOfPartner(request.services, request.partner.id, id), request.services.clock.now());
+  const { values, problems } = readEndpointForm(req.body as FormBody);
+  const refuse = (errors: FormErrors) =>
+    res
+      .status(422)
+      .type("html")
+      .send(editEndpointPage(request.chrome("webhooks"), endpoint, values, errors));
+  if (Object.keys(problems).length > 0) return refuse(formErrors(problems));
+  try {
+    await inPartnerTransaction(request, (services) =>
+      endpoints.updateEndpoint(services, request.partner.id, id, {
+        url: values.url,
+        description: values.description,
+        events: values.events.size > 0 ? ([...values.events] as SubscribableEventType[]) : [...subscribableWebhookEvents],
+      }),
+    );
+    res.redirect(303, `/webhooks/${id}?done=updated`);
+  } catch (error) {
+    const refusal = refusalOf(error);
+    if (!refusal) throw error;
+    refuse(refusal);
+  }
+}
+
+export function enableEndpoint(req: Request, res: Response) {
+  return setEnabled(req, res, true);
+}
+
+export function disableEndpoint(req: Request, res: Response) {
+  return setEnabled(req, res, false);
+}
+
+export async function showEndpointDeletion(req: Request, res: Response) {
+  const request = memberOf(res);
+  const endpoint = await endpointOfPartner(request.services, request.partner.id, idOf(req, "endpointId"));
+  res.type("html").send(deleteEndpointPage(request.chrome("webhooks"), endpointView(endpoint, request.services.clock.now())));
+}
+
+export async function deleteEndpoint(req: Request, res: Response) {
+  const request = memberOf(res);
+  await inPartnerTransaction(request, (services) => endpoints.deleteEndpoint(services, request.partner.id, idOf(req, "endpointId")));
+  res.redirect(303, "/webhooks?done=deleted");
+}
+
+export async function showSecretRotation(req: Request, res: Response) {
+  const request = memberOf(res);
+  const endpoint = await endpointOfPartner(request.services, request.partner.id, idOf(req, "endpointId"));
+  res.type("html").send(rotateSecretPage(request.chrome("webhooks"), endpointView(endpoint, request.services.clock.now())));
+}
+
+export async function rotateSecret(req: Request, res: Response) {
+  const request = memberOf(res);
+  const previousValid = Number(
+    choiceOf(
+      req.body as FormBody,
+      "previous_secret_valid_for",
+      PREVIOUS_SECRET_CHOICES.map((choice) => choice.value),
+    ),
+  );
+  const rotated = await inPartnerTransaction(request, (services) =>
+    endpoints.rotateSecret(services, request.partner.id, idOf(req, "endpointId"), previousValid),
+  );
+  await showEndpoint(req, res, rotated.id, { secret: rotated.secret, message: "The secret is rotated. Copy the new one now." });
+}
+
+export async function sendTestEvent(req: Request, res: Response) {
+  const request = memberOf(res);
+  const id = idOf(req, "endpointId");
+  await inPartnerTransaction(request, async (services) => {
+    await endpoints.sendTestEvent(services, request.partner.id, id);
+    services.afterCommit(() => services.webhooks.dispatcher.tick().catch(() => undefined));
+  });
+  res.redirect(303, `/webhooks/${id}?done=test`);
+}
+
+export async function redeliver(req: Request, res: Response) {
+  const request = memberOf(res);
+  const id = idOf(req, "endpointId");
+  await inPartnerTransaction(request, async (services) => {
+    await endpoints.redeliver(services, request.partner.id, id, idOf(req, "deliveryId"));
+    services.afterCommit(() => services.webhooks.dispatcher.tick().catch(() => undefined));
+  });
+  res.redirect(303, `/webhooks/${id}?done=redelivered`);
+}
+
+export const WEBHOOK_ROUTES: RouteTable = {
+  "/webhooks": { get: showEndpoints, post: createEndpoint },
+  "/webhooks/new": { get: showNewEndpoint },
+  "/webhooks/:endpointId": { get: showEndpointPage },
+  "/webhooks/:endpointId/edit": { get: showEndpointEdit, post: editEndpoint },
+  "/webhooks/:endpointId/enable": { post: enableEndpoint },
+  "/webhooks/:endpointId/disable": { post: disableEndpoint },
+  "/webhooks/:endpointId/delete": { get: showEndpointDeletion, post: deleteEndpoint },
+  "/webhooks/:endpointId/rotate": { get: showSecretRotation, post: rotateSecret },
+  "/webhooks/:endpointId/test": { post: sendTestEvent },
+  "/webhooks/:endpointId/deliveries/:deliveryId/redeliver": { post: redeliver },
+};

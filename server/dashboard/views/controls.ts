@@ -1,45 +1,26 @@
-/** Form controls with their label, hint and error wired for assistive technology. */
-import { CSRF_FIELD } from "../../web/csrf.js";
+/** The dashboard's form controls: the shared ones (server/web/controls.ts) in its words, and its own. */
+import {
+  controlAttributes,
+  type Choices,
+  csrfInput,
+  errorSummary as summaryOfErrors,
+  type FieldOptions,
+  type FieldWording,
+  fieldShell as shellOf,
+  type FormErrors,
+  select as selectOf,
+} from "../../web/controls.js";
 import { Html, html } from "../../web/html.js";
 
-/** Problems of a submitted form: by field name, and all of them for the summary. */
-export interface FormErrors {
-  fields: Record<string, string>;
-  summary: string[];
-}
+export { csrfInput, type FieldOptions, type FormErrors, NO_ERRORS } from "../../web/controls.js";
 
-export const NO_ERRORS: FormErrors = { fields: {}, summary: [] };
+const WORDING: FieldWording = { errorPrefix: "Error:" };
 
 export function formErrors(fields: Record<string, string>, other: string[] = []): FormErrors {
   return { fields, summary: [...Object.values(fields), ...other] };
 }
 
-export interface FieldOptions {
-  id: string;
-  name: string;
-  label: string;
-  value?: string;
-  error?: string;
-  hint?: string;
-  required?: boolean;
-}
-
-const describedBy = (options: FieldOptions) => {
-  const ids = [options.hint && `${options.id}-hint`, options.error && `${options.id}-error`].filter(Boolean);
-  return ids.length > 0 ? html` aria-describedby="${ids.join(" ")}"` : null;
-};
-
-const shared = (options: FieldOptions) =>
-  html`${describedBy(options)}${options.error && html` aria-invalid="true"`}${options.required && html` required`}`;
-
-function fieldShell(options: FieldOptions, control: Html): Html {
-  return html`<div class="field${options.error ? " field-error" : ""}">
-<label for="${options.id}">${options.label}</label>
-${options.hint && html`<p class="hint" id="${options.id}-hint">${options.hint}</p>`}
-${options.error && html`<p class="error-message" id="${options.id}-error"><span class="visually-hidden">Error: </span>${options.error}</p>`}
-${control}
-</div>`;
-}
+const fieldShell = (options: FieldOptions, control: Html) => shellOf(options, control, WORDING);
 
 export function input(
   options: FieldOptions & {
@@ -51,7 +32,7 @@ export function input(
 ): Html {
   return fieldShell(
     options,
-    html`<input type="${options.type ?? "text"}" id="${options.id}" name="${options.name}"${options.type !== "password" && html` value="${options.value ?? ""}"`} autocomplete="${options.autocomplete ?? "off"}"${options.min !== undefined && html` min="${options.min}"`}${options.max !== undefined && html` max="${options.max}"`} spellcheck="false" autocapitalize="none"${shared(options)}>`,
+    html`<input type="${options.type ?? "text"}" id="${options.id}" name="${options.name}"${options.type !== "password" && html` value="${options.value ?? ""}"`} autocomplete="${options.autocomplete ?? "off"}"${options.min !== undefined && html` min="${options.min}"`}${options.max !== undefined && html` max="${options.max}"`} spellcheck="false" autocapitalize="none"${controlAttributes(options)}>`,
   );
 }
 
@@ -62,16 +43,11 @@ export function textarea(options: FieldOptions & { rows?: number }): Html {
   const lines = (options.value ?? "").split(/\r?\n/).flatMap((line, i) => (i === 0 ? [line] : [LINE_BREAK, line]));
   return fieldShell(
     options,
-    html`<textarea id="${options.id}" name="${options.name}" rows="${options.rows ?? 4}" spellcheck="false" autocapitalize="none"${shared(options)}>${lines}</textarea>`,
+    html`<textarea id="${options.id}" name="${options.name}" rows="${options.rows ?? 4}" spellcheck="false" autocapitalize="none"${controlAttributes(options)}>${lines}</textarea>`,
   );
 }
 
-export function select(options: FieldOptions & { choices: ReadonlyArray<{ value: string; label: string }> }): Html {
-  const choices = options.choices.map(
-    ({ value, label }) => html`<option value="${value}"${value === options.value && html` selected`}>${label}</option>`,
-  );
-  return fieldShell(options, html`<select id="${options.id}" name="${options.name}"${shared(options)}>${choices}</select>`);
-}
+export const select = (options: FieldOptions & { choices: Choices }): Html => selectOf(options, WORDING);
 
 /** A group of checkboxes of one name, in a fieldset with its legend. */
 export function checkboxes(options: {
@@ -95,8 +71,6 @@ ${options.error && html`<p class="error-message" id="${options.id}-error"><span 
 </fieldset>`;
 }
 
-export const csrfInput = (token: string) => html`<input type="hidden" name="${CSRF_FIELD}" value="${token}">`;
-
 /** A form of one button, for an action on one thing (revoke, redeliver...). */
 export function actionButton(options: {
   action: string;
@@ -115,11 +89,7 @@ export function actionButton(options: {
   )}<button type="submit" class="button button-${options.style ?? "secondary"}"${options.describe && html` aria-label="${options.label} ${options.describe}"`}>${options.label}</button></form>`;
 }
 
-/** The form's problems at its top; the script moves focus here, and role=alert announces it without it. */
-export function errorSummary(errors: FormErrors, title = "There is a problem"): Html | null {
-  if (errors.summary.length === 0) return null;
-  return html`<div class="error-summary" role="alert" tabindex="-1"><h2>${title}</h2><ul>${errors.summary.map((message) => html`<li>${message}</li>`)}</ul></div>`;
-}
+export const errorSummary = (errors: FormErrors, title = "There is a problem"): Html | null => summaryOfErrors(errors, title);
 
 /** A secret shown this once, with a copy button (the script) and the words to keep it. */
 export function secretOnce(options: { id: string; label: string; value: string; hint: string }): Html {

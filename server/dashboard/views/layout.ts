@@ -1,7 +1,7 @@
 /** The dashboard's page shell: navigation of a signed-in member, and the pages shown without a session. */
 import type { Environment } from "../../../generated/deployment.js";
-import { faviconLink } from "../../web/favicon.js";
 import { html, type Html } from "../../web/html.js";
+import { pageShell } from "../../web/page-shell.js";
 
 export type Section = "keys" | "webhooks" | "logs" | "sandbox" | "embedding" | "team" | "account";
 
@@ -38,25 +38,17 @@ function header(chrome: Chrome): Html {
 }
 
 export function page(title: string, body: Html, chrome?: Chrome): string {
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · Partner dashboard</title>
-<link rel="stylesheet" href="/assets/dashboard.css">
-${faviconLink}
-<script src="/assets/dashboard.js" defer></script>
-</head>
-<body>
-<a class="skip-link" href="#main">Skip to content</a>
-${chrome ? header(chrome) : html`<header class="top top-public"><div class="brand"><a href="/" class="brand-name">Partner dashboard</a></div><nav aria-label="Public"><ul><li><a href="/docs/">Docs</a></li></ul></nav></header>`}
-<main id="main" tabindex="-1">
-${body}
-</main>
-</body>
-</html>
-`.text;
+  return pageShell({
+    lang: "en",
+    title: `${title} · Partner dashboard`,
+    stylesheets: ["/assets/dashboard.css"],
+    script: "/assets/dashboard.js",
+    skipLink: "Skip to content",
+    header: chrome
+      ? header(chrome)
+      : html`<header class="top top-public"><div class="brand"><a href="/" class="brand-name">Partner dashboard</a></div><nav aria-label="Public"><ul><li><a href="/docs/">Docs</a></li></ul></nav></header>`,
+    body,
+  });
 }
 
 /** After a redirect: what was done, announced politely; the script moves focus here. */

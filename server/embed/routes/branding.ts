@@ -3,20 +3,24 @@
  * stylesheet (pages take styles from files only) and the logo. Both come from the session's partner;
  * their addresses carry a version, so a browser may keep them until the look changes.
  */
-import type { Express, Request, Response } from "express";
+import type { Request, Response } from "express";
 import { accentStylesheet } from "../../branding/accent-colour.js";
 import { KEEP_UNTIL_CHANGED, sendLogo } from "../../branding/logo.js";
 import { embedContextOf } from "../embed-context.js";
+import type { RouteTable } from "../../web/route-table.js";
 
-export function registerBrandingRoutes(app: Express): void {
-  app.get("/branding/style.css", (_req: Request, res: Response) => {
-    const { branding } = embedContextOf(res);
-    res.setHeader("Cache-Control", KEEP_UNTIL_CHANGED);
-    res.type("text/css").send(branding.accentColour ? accentStylesheet(branding.accentColour) : "");
-  });
-
-  app.get("/branding/logo", async (_req: Request, res: Response) => {
-    const { services, session } = embedContextOf(res);
-    sendLogo(res, await services.persistence.branding.logoOf(session.partnerId, services.deployment.environment));
-  });
+export function accentStyle(_req: Request, res: Response) {
+  const { branding } = embedContextOf(res);
+  res.setHeader("Cache-Control", KEEP_UNTIL_CHANGED);
+  res.type("text/css").send(branding.accentColour ? accentStylesheet(branding.accentColour) : "");
 }
+
+export async function partnerLogo(_req: Request, res: Response) {
+  const { services, session } = embedContextOf(res);
+  sendLogo(res, await services.persistence.branding.logoOf(session.partnerId, services.deployment.environment));
+}
+
+export const BRANDING_ROUTES: RouteTable = {
+  "/branding/style.css": { get: accentStyle },
+  "/branding/logo": { get: partnerLogo },
+};

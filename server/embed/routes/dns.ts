@@ -1,5 +1,5 @@
 /** A domain's page and its DNS records: add, edit, delete (after a confirmation) and restore, apply a template (after a review). */
-import type { Express, Request, Response } from "express";
+import type { Request, Response } from "express";
 import { dnsTemplates, type DnsTemplateId } from "../../../generated/operations.js";
 import { interfaceDefaultTtl } from "../../dns/default-ttl.js";
 import { recordViolations, type RecordDraft } from "../../dns/record-rules.js";
@@ -34,6 +34,7 @@ import {
 } from "../views/dns-view.js";
 import { recordSortOf, sortRecords } from "../views/record-order.js";
 import { domainNotice } from "./domains.js";
+import type { RouteTable } from "../../web/route-table.js";
 
 /** How long a deleted record can be restored from the page that announces its deletion, by the partner's clock. */
 const RESTORE_WINDOW_MS = 10 * 60 * 1000;
@@ -192,244 +193,248 @@ async function templateCheck(
   return { drafts: checks.map(({ draft }) => draft), errors: { fields: {}, summary } };
 }
 
-export function registerDnsRoutes(app: Express): void {
-  app.get("/domains/:domainId", async (req: Request, res: Response) => {
-    res.type("html").send(await renderDns(embedContextOf(res), req, String(req.params.domainId)));
-  });
+export async function showDomain(req: Request, res: Response) {
+  res.type("html").send(await renderDns(embedContextOf(res), req, String(req.params.domainId)));
+}
 
-  app.post("/domains/:domainId/dns", async (req: Request, res: Response) => {
-    const context = embedContextOf(res);
-    const domainId = String(req.params.domainId);
-    const body = req.body as FormBody;
-    await answerChange(
-      res,
-      context,
-      async (tx) => {
-        const domain = await domainOfSessionUser(tx, domainId);
-        const record = await createRecord(tx.services, domain, draftOf(context, body, choiceOf(body, "type", RECORD_TYPES)));
-        return afterChange(context, domain, { kind: "record-added", domain: domain.id, type: record.type, name: record.name });
-      },
-      async (error) => {
-        const domain = await domainOfSessionUser(context, domainId);
-        const errors = recordFormErrors(context, error, body, typeOf(body), domain);
-        return { html: await renderDns(context, req, domainId, { addRecord: { values: valuesOf(body, recordFormFields), errors } }) };
-      },
-      "domain-locked",
-    );
-  });
+export async function addRecord(req: Request, res: Response) {
+  const context = embedContextOf(res);
+  const domainId = String(req.params.domainId);
+  const body = req.body as FormBody;
+  await answerChange(
+    res,
+    context,
+    async (tx) => {
+      const domain = await domainOfSessionUser(tx, domainId);
+      const record = await createRecord(tx.services, domain, draftOf(context, body, choiceOf(body, "type", RECORD_TYPES)));
+      return afterChange(context, domain, { kind: "record-added", domain: domain.id, type: record.type, name: record.name });
+    },
+    async (error) => {
+      const domain = await domainOfSessionUser(context, domainId);
+      const errors = recordFormErrors(context, error, body, typeOf(body), domain);
+      return { html: await renderDns(context, req, domainId, { addRecord: { values: valuesOf(body, recordFormFields), errors } }) };
+    },
+    "domain-locked",
+  );
+}
 
-  app.get("/domains/:domainId/dns/:recordId/edit", async (req: Request, res: Response) => {
-    const context = embedContextOf(res);
-    const domain = await domainOfSessionUser(context, String(req.params.domainId));
-    const record = await recordOf(domain, context, String(req.params.recordId));
-    const values = {
-      name: record.name,
-      content: record.content,
-      ttl: String(record.ttl),
-      priority: record.type === "MX" && record.priority !== null ? String(record.priority) : "",
-    };
-    res.type("html").send(
-      recordEditPage({
-        chrome: chromeOf(context, "domains"),
-        csrfToken: context.session.csrfToken,
-        domain,
-        record,
-        state: { values, errors: NO_ERRORS },
-        defaultTtl: defaultTtlOf(context),
-      }),
-    );
-  });
+export async function showRecordEdit(req: Request, res: Response) {
+  const context = embedContextOf(res);
+  const domain = await domainOfSessionUser(context, String(req.params.domainId));
+  const record = await recordOf(domain, context, String(req.params.recordId));
+  const values = {
+    name: record.name,
+    content: record.content,
+    ttl: String(record.ttl),
+    priority: record.type === "MX" && record.priority !== null ? String(record.priority) : "",
+  };
+  res.type("html").send(
+    recordEditPage({
+      chrome: chromeOf(context, "domains"),
+      csrfToken: context.session.csrfToken,
+      domain,
+      record,
+      state: { values, errors: NO_ERRORS },
+      defaultTtl: defaultTtlOf(context),
+    }),
+  );
+}
 
-  app.post("/domains/:domainId/dns/:recordId", async (req: Request, res: Response) => {
-    const context = embedContextOf(res);
-    const domainId = String(req.params.domainId);
-    const recordId = String(req.params.recordId);
-    const body = req.body as FormBody;
-    await answerChange(
-      res,
-      context,
-      async (tx) => {
-        const domain = await domainOfSessionUser(tx, domainId);
-        const record = await recordOf(domain, tx, recordId);
-        const draft = draftOf(context, body, record.type);
-        assertUnchangedSinceShown(body, record, "DNS record");
-        const saved = await updateRecord(tx.services, domain, record, draft);
-        return afterChange(context, domain, { kind: "record-saved", domain: domain.id, type: saved.type, name: saved.name });
-      },
-      async (error) => {
-        const domain = await domainOfSessionUser(context, domainId);
-        const record = await recordOf(domain, context, recordId);
-        const changedMeanwhile = error.code === "precondition_failed";
-        const state: FormState = {
-          values: valuesOf(body, recordFormFields),
-          errors: changedMeanwhile ? NO_ERRORS : recordFormErrors(context, error, body, record.type, domain),
-        };
-        return {
-          html: recordEditPage({
-            chrome: chromeOf(context, "domains"),
-            csrfToken: context.session.csrfToken,
-            domain,
-            record,
-            state,
-            changedMeanwhile,
-            defaultTtl: defaultTtlOf(context),
-          }),
-        };
-      },
-      "domain-locked",
-    );
-  });
-
-  // Deleting asks first, on a page of its own: it works without scripts, and says what goes.
-  app.get("/domains/:domainId/dns/:recordId/delete", async (req: Request, res: Response) => {
-    const context = embedContextOf(res);
-    const domain = await domainOfSessionUser(context, String(req.params.domainId));
-    const record = await recordOf(domain, context, String(req.params.recordId));
-    res.type("html").send(recordDeletePage({ chrome: chromeOf(context, "domains"), csrfToken: context.session.csrfToken, domain, record }));
-  });
-
-  app.post("/domains/:domainId/dns/:recordId/delete", async (req: Request, res: Response) => {
-    const context = embedContextOf(res);
-    const domainId = String(req.params.domainId);
-    const recordId = String(req.params.recordId);
-    await answerChange(
-      res,
-      context,
-      async (tx) => {
-        const domain = await domainOfSessionUser(tx, domainId);
-        const record = await recordOf(domain, tx, recordId);
-        assertUnchangedSinceShown(req.body as FormBody, record, "DNS record");
-        const event = await deleteRecord(tx.services, domain, record);
-        return afterChange(context, domain, {
-          kind: "record-deleted",
-          domain: domain.id,
-          type: record.type,
-          name: record.name,
-          event: event.id,
-        });
-      },
-      // Besides a missing domain or record (the not-found page), only a change since the page was shown refuses a deletion.
-      async (error) => {
-        if (error.code !== "precondition_failed") throw error;
-        return { html: await renderDns(context, req, domainId, {}, context.l.t.deletion.changed) };
-      },
-      "domain-locked",
-    );
-  });
-
-  // Restoring is adding the record again as it was, from its deletion's event: the same rules and
-  // checks as adding, so a record that now conflicts (the name was taken meanwhile) is refused.
-  app.post("/domains/:domainId/restore", async (req: Request, res: Response) => {
-    const context = embedContextOf(res);
-    const domainId = String(req.params.domainId);
-    // The event history is written once and never changed: it is read before the change's transaction.
-    const event = await context.services.events.findEvent(context.session.partnerId, textOf(req.body as FormBody, "event"));
-    const payload = event?.type === "dns_record.deleted" ? (event.payload as { domain_id?: string; data?: Partial<DnsRecordRow> }) : null;
-    const deleted = payload?.data;
-    const draft: RecordDraft | null = deleted?.type
-      ? {
-          type: deleted.type,
-          name: deleted.name!,
-          content: deleted.content!,
-          ttl: deleted.ttl!,
-          priority: deleted.type === "MX" ? (deleted.priority ?? null) : null,
-        }
-      : null;
-    await answerChange(
-      res,
-      context,
-      async (tx) => {
-        const domain = await domainOfSessionUser(tx, domainId);
-        if (!event || !draft || payload?.domain_id !== domain.id) throw apiErrors.notFound("Deleted record", event?.id ?? "");
-        if (event.createdAt.getTime() + RESTORE_WINDOW_MS <= tx.services.clock.now().getTime()) {
-          throw apiErrors.unprocessable("The record can no longer be restored", { field: "event", code: "restore_window_closed" });
-        }
-        const record = await createRecord(tx.services, domain, draft);
-        return afterChange(context, domain, { kind: "record-restored", domain: domain.id, type: record.type, name: record.name });
-      },
-      async (error) => {
-        const domain = await domainOfSessionUser(context, domainId);
-        const message =
-          error.details?.code === "restore_window_closed"
-            ? context.l.t.deletion.tooLate
-            : friendlyErrors(context.l, error, { domain, ...(draft ? { record: draft } : {}) }).summary[0]!;
-        return { html: await renderDns(context, req, domainId, {}, message) };
-      },
-      "domain-locked",
-    );
-  });
-
-  // The review of a template: the exact records it adds with the values given, before anything is added.
-  app.get("/domains/:domainId/templates/:templateId", async (req: Request, res: Response) => {
-    const context = embedContextOf(res);
-    const domain = await domainOfSessionUser(context, String(req.params.domainId));
-    const templateId = String(req.params.templateId);
-    if (!isTemplateId(templateId)) throw apiErrors.notFound("Template", templateId);
-    const query = req.query as FormBody;
-    const values = valuesOf(query, variableFieldsOf(templateId));
-    let check: { drafts: RecordDraft[]; errors: FormErrors };
-    try {
-      check = await templateCheck(context, domain, templateId, variablesOf(query, templateId));
-    } catch (error) {
-      if (!(error as ApiError).details) throw error;
-      const errors = friendlyErrors(context.l, error as ApiError, { domain, template: templateId });
-      res
-        .status((error as ApiError).status)
-        .type("html")
-        .send(await renderDns(context, req, domain.id, { template: { id: templateId, state: { values, errors } } }));
-      return;
-    }
-    const status = check.errors.summary.length > 0 ? 409 : 200;
-    res
-      .status(status)
-      .type("html")
-      .send(
-        templateReviewPage({
+export async function editRecord(req: Request, res: Response) {
+  const context = embedContextOf(res);
+  const domainId = String(req.params.domainId);
+  const recordId = String(req.params.recordId);
+  const body = req.body as FormBody;
+  await answerChange(
+    res,
+    context,
+    async (tx) => {
+      const domain = await domainOfSessionUser(tx, domainId);
+      const record = await recordOf(domain, tx, recordId);
+      const draft = draftOf(context, body, record.type);
+      assertUnchangedSinceShown(body, record, "DNS record");
+      const saved = await updateRecord(tx.services, domain, record, draft);
+      return afterChange(context, domain, { kind: "record-saved", domain: domain.id, type: saved.type, name: saved.name });
+    },
+    async (error) => {
+      const domain = await domainOfSessionUser(context, domainId);
+      const record = await recordOf(domain, context, recordId);
+      const changedMeanwhile = error.code === "precondition_failed";
+      const state: FormState = {
+        values: valuesOf(body, recordFormFields),
+        errors: changedMeanwhile ? NO_ERRORS : recordFormErrors(context, error, body, record.type, domain),
+      };
+      return {
+        html: recordEditPage({
           chrome: chromeOf(context, "domains"),
           csrfToken: context.session.csrfToken,
           domain,
-          template: templateId,
-          drafts: check.drafts,
-          values: Object.fromEntries(Object.entries(values).filter(([, value]) => value !== "")),
-          errors: check.errors,
+          record,
+          state,
+          changedMeanwhile,
+          defaultTtl: defaultTtlOf(context),
         }),
-      );
-  });
-
-  app.post("/domains/:domainId/templates", async (req: Request, res: Response) => {
-    const context = embedContextOf(res);
-    const domainId = String(req.params.domainId);
-    await domainOfSessionUser(context, domainId);
-    const body = req.body as FormBody;
-    // Which template's form answers; the field itself is read (and refused if repeated) with the others.
-    const templateId = valuesOf(body, ["template_id"]).template_id!;
-    if (!isTemplateId(templateId)) throw apiErrors.notFound("Template", templateId);
-    await answerChange(
-      res,
-      context,
-      async (tx) => {
-        const domain = await domainOfSessionUser(tx, domainId);
-        const records = await applyTemplate(
-          tx.services,
-          domain,
-          choiceOf(body, "template_id", [templateId]),
-          variablesOf(body, templateId),
-        );
-        return afterChange(context, domain, { kind: "template-applied", domain: domain.id, template: templateId, count: records.length });
-      },
-      async (error) => {
-        const domain = await domainOfSessionUser(context, domainId);
-        // A conflict with the zone (it changed since the review): the review's check names the record and why.
-        const conflicts =
-          error.code === "conflict" ? (await templateCheck(context, domain, templateId, variablesOf(body, templateId))).errors : NO_ERRORS;
-        const errors = conflicts.summary.length > 0 ? conflicts : friendlyErrors(context.l, error, { domain, template: templateId });
-        return {
-          html: await renderDns(context, req, domainId, {
-            template: { id: templateId, state: { values: valuesOf(body, variableFieldsOf(templateId)), errors } },
-          }),
-        };
-      },
-      "domain-locked",
-    );
-  });
+      };
+    },
+    "domain-locked",
+  );
 }
+
+// Deleting asks first, on a page of its own: it works without scripts, and says what goes.
+export async function showRecordDeletion(req: Request, res: Response) {
+  const context = embedContextOf(res);
+  const domain = await domainOfSessionUser(context, String(req.params.domainId));
+  const record = await recordOf(domain, context, String(req.params.recordId));
+  res.type("html").send(recordDeletePage({ chrome: chromeOf(context, "domains"), csrfToken: context.session.csrfToken, domain, record }));
+}
+
+export async function deleteRecordFromForm(req: Request, res: Response) {
+  const context = embedContextOf(res);
+  const domainId = String(req.params.domainId);
+  const recordId = String(req.params.recordId);
+  await answerChange(
+    res,
+    context,
+    async (tx) => {
+      const domain = await domainOfSessionUser(tx, domainId);
+      const record = await recordOf(domain, tx, recordId);
+      assertUnchangedSinceShown(req.body as FormBody, record, "DNS record");
+      const event = await deleteRecord(tx.services, domain, record);
+      return afterChange(context, domain, {
+        kind: "record-deleted",
+        domain: domain.id,
+        type: record.type,
+        name: record.name,
+        event: event.id,
+      });
+    },
+    // Besides a missing domain or record (the not-found page), only a change since the page was shown refuses a deletion.
+    async (error) => {
+      if (error.code !== "precondition_failed") throw error;
+      return { html: await renderDns(context, req, domainId, {}, context.l.t.deletion.changed) };
+    },
+    "domain-locked",
+  );
+}
+
+// Restoring is adding the record again as it was, from its deletion's event: the same rules and
+// checks as adding, so a record that now conflicts (the name was taken meanwhile) is refused.
+export async function restoreRecords(req: Request, res: Response) {
+  const context = embedContextOf(res);
+  const domainId = String(req.params.domainId);
+  // The event history is written once and never changed: it is read before the change's transaction.
+  const event = await context.services.events.findEvent(context.session.partnerId, textOf(req.body as FormBody, "event"));
+  const payload = event?.type === "dns_record.deleted" ? (event.payload as { domain_id?: string; data?: Partial<DnsRecordRow> }) : null;
+  const deleted = payload?.data;
+  const draft: RecordDraft | null = deleted?.type
+    ? {
+        type: deleted.type,
+        name: deleted.name!,
+        content: deleted.content!,
+        ttl: deleted.ttl!,
+        priority: deleted.type === "MX" ? (deleted.priority ?? null) : null,
+      }
+    : null;
+  await answerChange(
+    res,
+    context,
+    async (tx) => {
+      const domain = await domainOfSessionUser(tx, domainId);
+      if (!event || !draft || payload?.domain_id !== domain.id) throw apiErrors.notFound("Deleted record", event?.id ?? "");
+      if (event.createdAt.getTime() + RESTORE_WINDOW_MS <= tx.services.clock.now().getTime()) {
+        throw apiErrors.unprocessable("The record can no longer be restored", { field: "event", code: "restore_window_closed" });
+      }
+      const record = await createRecord(tx.services, domain, draft);
+      return afterChange(context, domain, { kind: "record-restored", domain: domain.id, type: record.type, name: record.name });
+    },
+    async (error) => {
+      const domain = await domainOfSessionUser(context, domainId);
+      const message =
+        error.details?.code === "restore_window_closed"
+          ? context.l.t.deletion.tooLate
+          : friendlyErrors(context.l, error, { domain, ...(draft ? { record: draft } : {}) }).summary[0]!;
+      return { html: await renderDns(context, req, domainId, {}, message) };
+    },
+    "domain-locked",
+  );
+}
+
+// The review of a template: the exact records it adds with the values given, before anything is added.
+export async function showTemplate(req: Request, res: Response) {
+  const context = embedContextOf(res);
+  const domain = await domainOfSessionUser(context, String(req.params.domainId));
+  const templateId = String(req.params.templateId);
+  if (!isTemplateId(templateId)) throw apiErrors.notFound("Template", templateId);
+  const query = req.query as FormBody;
+  const values = valuesOf(query, variableFieldsOf(templateId));
+  let check: { drafts: RecordDraft[]; errors: FormErrors };
+  try {
+    check = await templateCheck(context, domain, templateId, variablesOf(query, templateId));
+  } catch (error) {
+    if (!(error as ApiError).details) throw error;
+    const errors = friendlyErrors(context.l, error as ApiError, { domain, template: templateId });
+    res
+      .status((error as ApiError).status)
+      .type("html")
+      .send(await renderDns(context, req, domain.id, { template: { id: templateId, state: { values, errors } } }));
+    return;
+  }
+  const status = check.errors.summary.length > 0 ? 409 : 200;
+  res
+    .status(status)
+    .type("html")
+    .send(
+      templateReviewPage({
+        chrome: chromeOf(context, "domains"),
+        csrfToken: context.session.csrfToken,
+        domain,
+        template: templateId,
+        drafts: check.drafts,
+        values: Object.fromEntries(Object.entries(values).filter(([, value]) => value !== "")),
+        errors: check.errors,
+      }),
+    );
+}
+
+export async function applyTemplateFromForm(req: Request, res: Response) {
+  const context = embedContextOf(res);
+  const domainId = String(req.params.domainId);
+  await domainOfSessionUser(context, domainId);
+  const body = req.body as FormBody;
+  // Which template's form answers; the field itself is read (and refused if repeated) with the others.
+  const templateId = valuesOf(body, ["template_id"]).template_id!;
+  if (!isTemplateId(templateId)) throw apiErrors.notFound("Template", templateId);
+  await answerChange(
+    res,
+    context,
+    async (tx) => {
+      const domain = await domainOfSessionUser(tx, domainId);
+      const records = await applyTemplate(tx.services, domain, choiceOf(body, "template_id", [templateId]), variablesOf(body, templateId));
+      return afterChange(context, domain, { kind: "template-applied", domain: domain.id, template: templateId, count: records.length });
+    },
+    async (error) => {
+      const domain = await domainOfSessionUser(context, domainId);
+      // A conflict with the zone (it changed since the review): the review's check names the record and why.
+      const conflicts =
+        error.code === "conflict" ? (await templateCheck(context, domain, templateId, variablesOf(body, templateId))).errors : NO_ERRORS;
+      const errors = conflicts.summary.length > 0 ? conflicts : friendlyErrors(context.l, error, { domain, template: templateId });
+      return {
+        html: await renderDns(context, req, domainId, {
+          template: { id: templateId, state: { values: valuesOf(body, variableFieldsOf(templateId)), errors } },
+        }),
+      };
+    },
+    "domain-locked",
+  );
+}
+
+export const DNS_ROUTES: RouteTable = {
+  "/domains/:domainId": { get: showDomain },
+  "/domains/:domainId/dns": { post: addRecord },
+  "/domains/:domainId/dns/:recordId/edit": { get: showRecordEdit },
+  "/domains/:domainId/dns/:recordId": { post: editRecord },
+  "/domains/:domainId/dns/:recordId/delete": { get: showRecordDeletion, post: deleteRecordFromForm },
+  "/domains/:domainId/restore": { post: restoreRecords },
+  "/domains/:domainId/templates/:templateId": { get: showTemplate },
+  "/domains/:domainId/templates": { post: applyTemplateFromForm },
+};

@@ -1,5 +1,5 @@
 /** Find a domain (a name, or a word on every TLD), review the purchase, and buy it. */
-import type { Express, Request, Response } from "express";
+import type { Request, Response } from "express";
 import { quoteEveryTld, quoteName } from "../../catalog/availability.js";
 import { addYears } from "../../clock.js";
 import { purchaseDomain, purchaseQuote, type PurchaseQuote } from "../../domains/purchase.js";
@@ -9,6 +9,7 @@ import { integerOf, NO_ERRORS, textOf, valuesOf, type FormBody, type FormErrors,
 import { friendlyErrors } from "../i18n/form-errors.js";
 import { noticeParameter } from "../notices.js";
 import { purchaseReviewPage, searchPage, type SearchResult } from "../views/search-view.js";
+import type { RouteTable } from "../../web/route-table.js";
 
 /** A query without a dot is a word to try on every TLD; with one, a name. */
 const isWord = (query: string) => !query.includes(".");
@@ -65,71 +66,74 @@ function renderReview(
   });
 }
 
-export function registerSearchRoutes(app: Express): void {
-  app.get("/search", async (req: Request, res: Response) => {
-    const { status, html } = await renderSearch(embedContextOf(res), req.query as FormBody, "q");
-    res.status(status).type("html").send(html);
-  });
-
-  // The review: name, period, price and total; a GET, so nothing is charged here.
-  app.get("/purchase", async (req: Request, res: Response) => {
-    const context = embedContextOf(res);
-    const query = req.query as FormBody;
-    try {
-      res.type("html").send(renderReview(context, textOf(query, "domain_name"), integerOf(query, "years") ?? 1));
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      const { html } = await renderSearch(context, query, "domain_name", {
-        values: valuesOf(query, ["years"]),
-        errors: friendlyErrors(context.l, error, { query: valuesOf(query, ["domain_name"]).domain_name }),
-      });
-      res.status(error.status).type("html").send(html);
-    }
-  });
-
-  app.post("/purchase", async (req: Request, res: Response) => {
-    const context = embedContextOf(res);
-    const body = req.body as FormBody;
-    const years = () => integerOf(body, "years") ?? 1;
-    // The total the review showed; none (a form not made by the review) is no agreement to any price.
-    const expectedTotal = () => integerOf(body, "expected_total") ?? -1;
-    await answerChange(
-      res,
-      context,
-      async (tx) => {
-        const domain = await purchaseDomain(tx.services, {
-          partnerId: context.session.partnerId,
-          userIdentifier: context.session.userIdentifier,
-          domainName: textOf(body, "domain_name"),
-          years: years(),
-          expectedCharge: expectedTotal(),
-        });
-        const notice = noticeParameter(context.session, {
-          kind: "purchased",
-          domain: domain.id,
-          years: years(),
-          // purchaseDomain charged exactly the total shown, or refused.
-          charged: expectedTotal(),
-          currency: domain.currency,
-        });
-        return `/domains/${domain.id}?${notice}`;
-      },
-      async (error) => {
-        const domainName = valuesOf(body, ["domain_name"]).domain_name!;
-        // A changed price shows the review again, with the new total to confirm.
-        if (error.details?.code === "price_changed") {
-          const priceChanged = (quote: PurchaseQuote) => ({
-            fields: {},
-            summary: [context.l.t.purchase.priceChanged(context.l.money(quote.yearlyPrice, quote.currency))],
-          });
-          return { status: 409, html: renderReview(context, domainName, years(), priceChanged) };
-        }
-        const { html } = await renderSearch(context, body, "domain_name", {
-          values: valuesOf(body, ["years"]),
-          errors: friendlyErrors(context.l, error, { query: domainName }),
-        });
-        return { status: error.status, html };
-      },
-    );
-  });
+export async function showSearch(req: Request, res: Response) {
+  const { status, html } = await renderSearch(embedContextOf(res), req.query as FormBody, "q");
+  res.status(status).type("html").send(html);
 }
+
+// The review: name, period, price and total; a GET, so nothing is charged here.
+export async function showPurchase(req: Request, res: Response) {
+  const context = embedContextOf(res);
+  const query = req.query as FormBody;
+  try {
+    res.type("html").send(renderReview(context, textOf(query, "domain_name"), integerOf(query, "years") ?? 1));
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const { html } = await renderSearch(context, query, "domain_name", {
+      values: valuesOf(query, ["years"]),
+      errors: friendlyErrors(context.l, error, { query: valuesOf(query, ["domain_name"]).domain_name }),
+    });
+    res.status(error.status).type("html").send(html);
+  }
+}
+
+export async function purchaseDomainFromForm(req: Request, res: Response) {
+  const context = embedContextOf(res);
+  const body = req.body as FormBody;
+  const years = () => integerOf(body, "years") ?? 1;
+  // The total the review showed; none (a form not made by the review) is no agreement to any price.
+  const expectedTotal = () => integerOf(body, "expected_total") ?? -1;
+  await answerChange(
+    res,
+    context,
+    async (tx) => {
+      const domain = await purchaseDomain(tx.services, {
+        partnerId: context.session.partnerId,
+        userIdentifier: context.session.userIdentifier,
+        domainName: textOf(body, "domain_name"),
+        years: years(),
+        expectedCharge: expectedTotal(),
+      });
+      const notice = noticeParameter(context.session, {
+        kind: "purchased",
+        domain: domain.id,
+        years: years(),
+        // purchaseDomain charged exactly the total shown, or refused.
+        charged: expectedTotal(),
+        currency: domain.currency,
+      });
+      return `/domains/${domain.id}?${notice}`;
+    },
+    async (error) => {
+      const domainName = valuesOf(body, ["domain_name"]).domain_name!;
+      // A changed price shows the review again, with the new total to confirm.
+      if (error.details?.code === "price_changed") {
+        const priceChanged = (quote: PurchaseQuote) => ({
+          fields: {},
+          summary: [context.l.t.purchase.priceChanged(context.l.money(quote.yearlyPrice, quote.currency))],
+        });
+        return { status: 409, html: renderReview(context, domainName, years(), priceChanged) };
+      }
+      const { html } = await renderSearch(context, body, "domain_name", {
+        values: valuesOf(body, ["years"]),
+        errors: friendlyErrors(context.l, error, { query: domainName }),
+      });
+      return { status: error.status, html };
+    },
+  );
+}
+
+export const SEARCH_ROUTES: RouteTable = {
+  "/search": { get: showSearch },
+  "/purchase": { get: showPurchase, post: purchaseDomainFromForm },
+};

@@ -1,62 +1,41 @@
-/** Form controls with their label, hint and error wired for assistive technology. */
-import { CSRF_FIELD } from "../../web/csrf.js";
-import type { FormErrors } from "../forms.js";
+/** The embedded interface's form controls: the shared ones (server/web/controls.ts) in the reader's language, and its own. */
+import {
+  controlAttributes,
+  type Choices,
+  csrfInput,
+  errorSummary as summaryOfErrors,
+  type FieldOptions as WebFieldOptions,
+  type FieldWording,
+  fieldShell as shellOf,
+  type FormErrors,
+  select as selectOf,
+} from "../../web/controls.js";
 import { html, type Html } from "../../web/html.js";
 import type { Localizer } from "../i18n/localizer.js";
 
-export interface FieldOptions {
+export { csrfInput } from "../../web/controls.js";
+
+export interface FieldOptions extends WebFieldOptions {
   l: Localizer;
-  /** Unique on the page: several forms use the same field names. */
-  id: string;
-  name: string;
-  label: string;
-  value?: string;
-  error?: string;
-  hint?: string;
-  required?: boolean;
 }
 
-function describedBy(options: FieldOptions): string | undefined {
-  const ids = [options.hint && `${options.id}-hint`, options.error && `${options.id}-error`].filter(Boolean);
-  return ids.length > 0 ? ids.join(" ") : undefined;
-}
-
-function fieldShell(options: FieldOptions, control: Html): Html {
-  return html`<div class="field${options.error ? " field-error" : ""}" data-field="${options.name}">
-<label for="${options.id}">${options.label}</label>
-${options.hint && html`<p class="hint" id="${options.id}-hint">${options.hint}</p>`}
-${options.error && html`<p class="error-message" id="${options.id}-error"><span class="visually-hidden">${options.l.t.controls.errorPrefix} </span>${options.error}</p>`}
-${control}
-</div>`;
-}
-
-/** Attributes every control shares: its hint and error, whether it is invalid or required. */
-const sharedAttributes = (options: FieldOptions) =>
-  html`${describedBy(options) && html` aria-describedby="${describedBy(options)!}"`}${options.error && html` aria-invalid="true"`}${options.required && html` required`}`;
+/** The field's box carries its name: the script finds fields by it (the DNS form's hint and priority). */
+const wordingOf = (l: Localizer): FieldWording => ({ errorPrefix: l.t.controls.errorPrefix, markField: true });
 
 export function textInput(
   options: FieldOptions & { type?: "text" | "search" | "email"; inputmode?: "numeric"; spellcheck?: boolean; autocomplete?: string },
 ): Html {
-  return fieldShell(
+  return shellOf(
     options,
-    html`<input type="${options.type ?? "text"}" id="${options.id}" name="${options.name}" value="${options.value ?? ""}"${options.inputmode && html` inputmode="${options.inputmode}"`} autocomplete="${options.autocomplete ?? "off"}"${options.spellcheck === false && html` spellcheck="false"`} autocapitalize="none"${sharedAttributes(options)}>`,
+    html`<input type="${options.type ?? "text"}" id="${options.id}" name="${options.name}" value="${options.value ?? ""}"${options.inputmode && html` inputmode="${options.inputmode}"`} autocomplete="${options.autocomplete ?? "off"}"${options.spellcheck === false && html` spellcheck="false"`} autocapitalize="none"${controlAttributes(options)}>`,
+    wordingOf(options.l),
   );
 }
 
-export function select(options: FieldOptions & { choices: ReadonlyArray<{ value: string; label: string }> }): Html {
-  const choices = options.choices.map(
-    ({ value, label }) => html`<option value="${value}"${value === options.value && html` selected`}>${label}</option>`,
-  );
-  return fieldShell(options, html`<select id="${options.id}" name="${options.name}"${sharedAttributes(options)}>${choices}</select>`);
-}
+export const select = (options: FieldOptions & { choices: Choices }): Html => selectOf(options, wordingOf(options.l));
 
-export const csrfInput = (token: string) => html`<input type="hidden" name="${CSRF_FIELD}" value="${token}">`;
-
-/** The form's problems at its top; scripts move focus here, and role=alert announces it without them. */
-export function errorSummary(l: Localizer, errors: FormErrors, title = l.t.controls.problemTitle): Html | null {
-  if (errors.summary.length === 0) return null;
-  return html`<div class="error-summary" role="alert" tabindex="-1"><h2>${title}</h2><ul>${errors.summary.map((message) => html`<li>${message}</li>`)}</ul></div>`;
-}
+export const errorSummary = (l: Localizer, errors: FormErrors, title = l.t.controls.problemTitle): Html | null =>
+  summaryOfErrors(errors, title);
 
 /** Whole years from 1 to `most` (registries allow 10), as the choices of a period. */
 export const yearChoices = (l: Localizer, most = 10) =>

@@ -1,7 +1,7 @@
 /** The page shell of the embedded interface, and the pages shown without a session. */
 import type { Environment } from "../../../generated/deployment.js";
-import { faviconLink } from "../../web/favicon.js";
 import { html, type Html } from "../../web/html.js";
+import { pageShell } from "../../web/page-shell.js";
 import type { Localizer } from "../i18n/localizer.js";
 
 /** The partner's look, when it set one (server/branding/): the stylesheet and logo addresses carry their versions. */
@@ -35,26 +35,15 @@ ${branding?.logoVersion && html`<img class="partner-logo" src="/branding/logo?v=
 </header>
 ${chrome.environment === "sandbox" && html`<p class="sandbox-banner">${t.layout.sandboxBanner}</p>`}`
     : null;
-  return html`<!doctype html>
-<html lang="${l.locale.tag}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title}</title>
-<link rel="stylesheet" href="/assets/embed.css">
-${faviconLink}
-${branding?.styleVersion && html`<link rel="stylesheet" href="/branding/style.css?v=${branding.styleVersion}">`}
-<script src="/assets/embed.js" defer></script>
-</head>
-<body>
-<a class="skip-link" href="#main">${t.layout.skipLink}</a>
-${header}
-<main id="main" tabindex="-1">
-${body}
-</main>
-</body>
-</html>
-`.text;
+  return pageShell({
+    lang: l.locale.tag,
+    title,
+    stylesheets: ["/assets/embed.css", ...(branding?.styleVersion ? [`/branding/style.css?v=${branding.styleVersion}`] : [])],
+    script: "/assets/embed.js",
+    skipLink: t.layout.skipLink,
+    header,
+    body,
+  });
 }
 
 /** After a redirect: what was done, announced politely; scripts move focus here. */
