@@ -54,7 +54,7 @@ export interface AppConfig {
   partners: ReadonlyArray<{
     partner: Partner;
     keys?: readonly string[];
-    /** Origins allowed to frame the embedded interface of this partner's users (serialized, see embed/framing.ts). */
+    /** Origins allowed to frame the embedded interface of this partner's users (serialized, see framing/framing.ts). */
     embedOrigins?: readonly string[];
   }>;
   /**

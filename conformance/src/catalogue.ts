@@ -1,6 +1,6 @@
 /**
  * The rule catalogue: every rule of the service description and of our spec's additions, with an
- * identifier, one line, and the checks that prove it (spec/rules/*.yml, rendered into docs/rules.md
+ * identifier, one line, and the checks that prove it (spec/rules/*.yml, rendered into generated/rules.md
  * by `npm run generate`). A rule no check can prove over HTTP says why instead (`black_box`).
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";

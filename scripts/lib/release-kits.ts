@@ -55,7 +55,7 @@ export function runReleaseKit(version: string, target: ReleaseKitTarget): Promis
     ],
     {
       stdio: "inherit",
-      // The environment the kit of 1.0.0 reads (its support/target.ts).
+      // The environment the kit of 1.0.0 reads (releases/1.0.0/conformance-kit/support/target.ts).
       env: {
         ...process.env,
         CONTRACT_BASE_URL: target.baseUrl,

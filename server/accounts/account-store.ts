@@ -16,7 +16,7 @@ export interface MemberRow {
   id: string;
   partnerId: string;
   email: string;
-  /** scrypt hash in the PHC-like form of server/dashboard/accounts/passwords.ts. */
+  /** scrypt hash in the PHC-like form of server/accounts/passwords.ts. */
   passwordHash: string;
   role: MemberRole;
   createdAt: Date;

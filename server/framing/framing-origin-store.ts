@@ -1,6 +1,6 @@
 /**
  * The origins each partner set in the dashboard as allowed to frame its users' embedded interface,
- * per environment; the embed host adds them to those of its configuration (server/embed/framing.ts).
+ * per environment; the embed host adds them to those of its configuration (server/framing/framing.ts).
  */
 import type { Environment } from "../../generated/deployment.js";
 

@@ -2,7 +2,7 @@
  * The repository's relative imports, file to file, read from the sources with a regular expression:
  * static imports and re-exports (type-only ones too, since they tie the layers just the same) and
  * dynamic `import()`s. Package imports ("express", "node:fs") are not edges between our folders.
- * The spec's edges are its references to other files (`$ref: paths/users.yml`).
+ * The spec's edges are its references to other files (`$ref: paths/api_v1_users.yml`).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
@@ -35,10 +35,29 @@ function sourceFiles(root: string, folder: string, pattern = SOURCE_FILE): strin
   });
 }
 
+const specifiersOf = (source: string) => SPECIFIERS.flatMap((pattern) => [...source.matchAll(pattern)].map((match) => match[1]!));
+
 /** The specifiers a source text imports, relative ones only. */
 export function relativeSpecifiers(source: string): string[] {
-  return SPECIFIERS.flatMap((pattern) => [...source.matchAll(pattern)].map((match) => match[1]!)).filter((specifier) =>
-    specifier.startsWith("."),
+  return specifiersOf(source).filter((specifier) => specifier.startsWith("."));
+}
+
+/** The packages a source text imports, by name (`express`, `@electric-sql/pglite`), Node's own (`node:fs`) left out. */
+export function packageImports(source: string): string[] {
+  return specifiersOf(source)
+    .filter((specifier) => !specifier.startsWith(".") && !specifier.startsWith("node:"))
+    .map((specifier) =>
+      specifier
+        .split("/")
+        .slice(0, specifier.startsWith("@") ? 2 : 1)
+        .join("/"),
+    );
+}
+
+/** Each source file under `folder` with the packages it imports. */
+export function packageImportsUnder(root: string, folder: string): Array<{ from: string; packageName: string }> {
+  return sourceFiles(root, folder).flatMap((from) =>
+    packageImports(readFileSync(join(root, from), "utf8")).map((packageName) => ({ from: from.split("\\").join("/"), packageName })),
   );
 }
 
