@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 import { scaled } from "./scripts/lib/deadlines.js";
 
 /** Test files that must load the server's modules afresh: they check what the server patches at start-up. */
-const NEEDS_FRESH_MODULES = ["test/server/validator/validator-startup-shortcuts.test.ts"];
+const NEEDS_FRESH_MODULES = ["test/server/api/validator/validator-startup-shortcuts.test.ts"];
 
 /**
  * The API tests that run a server on a store, run a second time on the PostgreSQL store
@@ -12,14 +12,14 @@ const NEEDS_FRESH_MODULES = ["test/server/validator/validator-startup-shortcuts.
  */
 const ON_EVERY_STORE = [
   "test/client/{calls-and-errors,pagination,retry,webhooks}.test.ts",
-  "test/server/{users,domains/domains,transfers/transfers-and-catalog,sandbox/sandbox,webhooks/webhooks,webhooks/events-api,webhooks/dispatcher}.test.ts",
-  "test/server/dns/*.test.ts",
+  "test/server/domain/{users/users,domains/domains,transfers/transfers-and-catalog,sandbox/sandbox,webhooks/webhooks,webhooks/events-api,webhooks/dispatcher}.test.ts",
+  "test/server/domain/dns/*.test.ts",
   "test/server/embed/*.test.ts",
   // Not path-spellings: which spelling reaches which route is the router's, whatever the store.
-  "test/server/http/{auth-and-http,request-body-text,integer-query,store-unavailable,idempotency,entity-tags,forged-cursors}.test.ts",
-  "test/server/rate-limits/rate-limits.test.ts",
+  "test/server/api/http/{auth-and-http,request-body-text,integer-query,store-unavailable,idempotency,entity-tags,forged-cursors}.test.ts",
+  "test/server/platform/rate-limits/rate-limits.test.ts",
   "test/server/store/partner-shares.test.ts",
-  "test/server/auth/database-keys.test.ts",
+  "test/server/partners/keys/database-keys.test.ts",
   "test/server/dashboard/*.test.ts",
 ];
 

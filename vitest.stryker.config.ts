@@ -1,13 +1,13 @@
 import { defineConfig } from "vitest/config";
 
 /**
- * The tests StrykerJS runs against each mutant of server/auth, server/domains and server/dns
+ * The tests StrykerJS runs against each mutant of server/partners/keys, server/domain/domains and server/domain/dns
  * (stryker.config.mjs): the conformance kit's checks against the reference server in-process,
  * the issue's measure of what the kit catches. STRYKER_MEASURE=with-unit-tests adds the areas'
  * own unit and API tests, a second measure.
  */
 const KIT = ["test/conformance-kit/reference-server.test.ts"];
-const AREA_TESTS = ["test/server/auth/*.test.ts", "test/server/domains/*.test.ts", "test/server/dns/*.test.ts"];
+const AREA_TESTS = ["test/server/partners/keys/*.test.ts", "test/server/domain/domains/*.test.ts", "test/server/domain/dns/*.test.ts"];
 
 export default defineConfig({
   test: {

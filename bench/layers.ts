@@ -5,9 +5,9 @@
  */
 import autocannon from "autocannon";
 import express, { type Express } from "express";
-import { createApp } from "../server/app.js";
-import { assignRequestId } from "../server/http/request-id.js";
-import { securityHeaders } from "../server/http/security-headers.js";
+import { createApp } from "../server/assembly/app.js";
+import { assignRequestId } from "../server/api/http/request-id.js";
+import { securityHeaders } from "../server/api/http/security-headers.js";
 
 async function measure(name: string, app: Express): Promise<number> {
   const server = app.listen(0, "127.0.0.1");

@@ -6,8 +6,8 @@
  */
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { MemoryStore } from "../server/store/memory-store.js";
-import type { Store } from "../server/store/types.js";
+import { MemoryStore } from "../server/store/memory/memory-store.js";
+import type { Store } from "../server/store/store.js";
 
 const { values } = parseArgs({ options: { out: { type: "string" }, users: { type: "string", default: "100000" } } });
 const USERS = Number(values.users);

@@ -2,7 +2,7 @@
  * Start-up: from spawning the server `npm start` runs (the bundle, dist/server/main.cjs, built
  * first from the current sources) to its first served request, as a CI pipeline starting a sandbox
  * sees it; and where that time goes, from the steps the server logs when it listens
- * (server/startup-timeline.ts). `npm run bench:startup [-- --runs N]` prints the table alone.
+ * (server/assembly/startup-timeline.ts). `npm run bench:startup [-- --runs N]` prints the table alone.
  *
  * The server runs as a pipeline would run it: its own partner key (no demo partner), the embed host
  * on, logs on (the "listening" line carries the steps).

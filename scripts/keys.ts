@@ -12,10 +12,10 @@
  */
 import { parseArgs } from "node:util";
 import type { Environment } from "../generated/deployment.js";
-import { environmentOfKey, generateApiKey, hashApiKey } from "../server/auth/api-keys.js";
-import { PartnersFileError, readPartnersFile, writePartnersFile, type PartnersFile } from "../server/auth/partners-file.js";
-import { DEFAULT_PARTNERS_FILE, type StorageConfig } from "../server/config.js";
-import { openPersistence } from "../server/startup/open-persistence.js";
+import { environmentOfKey, generateApiKey, hashApiKey } from "../server/partners/keys/api-keys.js";
+import { PartnersFileError, readPartnersFile, writePartnersFile, type PartnersFile } from "../server/partners/keys/partners-file.js";
+import { DEFAULT_PARTNERS_FILE, type StorageConfig } from "../server/assembly/config.js";
+import { openPersistence } from "../server/assembly/open-persistence.js";
 import { databaseInWords, environmentOrExit, storageOrExit } from "./lib/storage-setting.js";
 import { createStoredKey, KeyCommandError, partnerIdOf, revokeStoredKey, storedKeyLines } from "./lib/database-keys.js";
 

@@ -1,14 +1,14 @@
 /** `npm start`: a deployment of the reference server. A sandbox makes the demo partner and prints its ready key and sign-in. */
 // First, so its clock starts before the other modules are evaluated.
-import { markStartup, startupMarks } from "./startup-timeline.js";
+import { markStartup, startupMarks } from "./assembly/startup-timeline.js";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createApp } from "./app.js";
-import type { KeyRing } from "./auth/api-keys.js";
-import { logMailer, noMailer } from "./accounts/mailer.js";
+import { createApp } from "./assembly/app.js";
+import type { KeyRing } from "./partners/keys/api-keys.js";
+import { logMailer, noMailer } from "./partners/accounts/mailer.js";
 import { createDashboardApp, type PartnerDashboard } from "./dashboard/dashboard-app.js";
-import type { RequestRecorder } from "./request-history/request-recorder.js";
-import { DEMO_PARTNER, openDemoPartner, type DemoPartnerAccess } from "./startup/demo-partner.js";
+import type { RequestRecorder } from "./partners/request-history/request-recorder.js";
+import { DEMO_PARTNER, openDemoPartner, type DemoPartnerAccess } from "./assembly/demo-partner.js";
 import {
   demoKeySections,
   demoSignInLine,
@@ -16,23 +16,23 @@ import {
   noDemoLine,
   noDemoSessionLine,
   noEmbeddedInterfaceLine,
-} from "./startup/demo-banner.js";
-import { PartnersFileError } from "./auth/partners-file.js";
-import type { Services } from "./context.js";
-import { ConfigurationError, loadDeploymentConfig, type DeploymentConfig, type StorageConfig } from "./config.js";
+} from "./assembly/demo-banner.js";
+import { PartnersFileError } from "./partners/keys/partners-file.js";
+import type { Services } from "./application/context.js";
+import { ConfigurationError, loadDeploymentConfig, type DeploymentConfig, type StorageConfig } from "./assembly/config.js";
 import { createEmbedApp } from "./embed/embed-app.js";
 import { createDemoHostApp, DEMO_USER, demoHostOrigin, demoLines } from "./embed/demo-host.js";
-import { every } from "./scheduling/every.js";
-import { SHUTDOWN_GRACE_MS, shutDownGracefully } from "./http/graceful-shutdown.js";
-import { createHttpServer } from "./http/http-server.js";
-import { startDueChangeSweep } from "./scheduling/sweep.js";
-import { noKeyWarning, partnerKeyLines } from "./startup/key-report.js";
-import { ListenError, listenOn } from "./startup/listen.js";
-import { EnvironmentMismatchError, openPersistence, SchemaNotCurrentError } from "./startup/open-persistence.js";
-import { exitWithLine, stdoutLogger, tolerateClosedOutput } from "./startup/output.js";
-import { storageLine } from "./startup/storage-report.js";
+import { every } from "./platform/every.js";
+import { SHUTDOWN_GRACE_MS, shutDownGracefully } from "./api/http/graceful-shutdown.js";
+import { createHttpServer } from "./api/http/http-server.js";
+import { startDueChangeSweep } from "./application/sweep.js";
+import { noKeyWarning, partnerKeyLines } from "./assembly/key-report.js";
+import { ListenError, listenOn } from "./assembly/listen.js";
+import { EnvironmentMismatchError, openPersistence, SchemaNotCurrentError } from "./assembly/open-persistence.js";
+import { exitWithLine, stdoutLogger, tolerateClosedOutput } from "./assembly/output.js";
+import { storageLine } from "./assembly/storage-report.js";
 import type { Persistence } from "./store/persistence.js";
-import { storeUnavailableIn } from "./store/unavailable.js";
+import { storeUnavailableIn } from "./platform/store-unavailable.js";
 
 /** Exit codes: 1 when the server cannot run or its stop was not clean, 2 for a setting it cannot use. */
 const EXIT_FAILED = 1;
@@ -53,7 +53,7 @@ function configured<T>(step: () => T): T {
 }
 
 const config: DeploymentConfig = configured(() => loadDeploymentConfig(process.env));
-// LOG_LEVEL=silent for none; lines are JSON, one per request (see server/http/request-log.ts).
+// LOG_LEVEL=silent for none; lines are JSON, one per request (see server/api/http/request-log.ts).
 const { logger, releaseHeldLines } = stdoutLogger(config.logLevel);
 const environment = config.app.environment;
 const partnersFile = config.app.partnersFile!;
@@ -187,7 +187,7 @@ async function start(deployment: Deployment): Promise<void> {
   // Retries fall due as time passes; a second is well inside the shortest retry delay (1 minute).
   stopWebhooks = every(1000, () => services.webhooks.dispatcher.tick(), backgroundFailure("webhook dispatch failed"));
   markStartup("listening");
-  // Milliseconds since the process started at which each step finished (see server/startup-timeline.ts).
+  // Milliseconds since the process started at which each step finished (see server/assembly/startup-timeline.ts).
   logger.info({ startupMs: startupMarks() }, "listening");
   await announce(deployment);
 }

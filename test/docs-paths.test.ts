@@ -37,9 +37,9 @@ describe("paths named in docs and comments", () => {
 
   it("are refused when they are not there", () => {
     const exists = pathChecker(ROOT);
-    expect(exists({ file: "server/app.ts", line: 1, path: "embed/no-such-file.ts" })).toBe(false);
-    expect(exists({ file: "server/app.ts", line: 1, path: "dns/record-rules.ts" })).toBe(true);
-    expect(exists({ file: "docs/decisions.md", line: 1, path: "../server/app.ts" })).toBe(true);
+    expect(exists({ file: "server/assembly/app.ts", line: 1, path: "embed/no-such-file.ts" })).toBe(false);
+    expect(exists({ file: "server/assembly/app.ts", line: 1, path: "dns/record-rules.ts" })).toBe(true);
+    expect(exists({ file: "docs/decisions.md", line: 1, path: "../server/assembly/app.ts" })).toBe(true);
   });
 });
 
@@ -54,10 +54,10 @@ describe("server/README.md", () => {
   });
 });
 
-describe("server/validator/README.md", () => {
+describe("server/api/validator/README.md", () => {
   it("lists every patch file of the validator", () => {
-    const readme = readFileSync(join(ROOT, "server/validator/README.md"), "utf8");
-    const files = readdirSync(join(ROOT, "server/validator")).filter((name) => name.endsWith(".ts"));
+    const readme = readFileSync(join(ROOT, "server/api/validator/README.md"), "utf8");
+    const files = readdirSync(join(ROOT, "server/api/validator")).filter((name) => name.endsWith(".ts"));
     expect(files.filter((name) => !readme.includes(name))).toEqual([]);
   });
 });

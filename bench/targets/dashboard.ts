@@ -6,9 +6,9 @@
  * dashboard as it ships. Clients are told apart by X-Forwarded-For from loopback. Prints one JSON
  * line with the port when it serves.
  */
-import { DEFAULT_ACCOUNT_LIMITS, DEFAULT_PASSWORD_HASHING } from "../../server/accounts/account-limits.js";
-import { hashPassword } from "../../server/accounts/passwords.js";
-import { createApp } from "../../server/app.js";
+import { DEFAULT_ACCOUNT_LIMITS, DEFAULT_PASSWORD_HASHING } from "../../server/partners/accounts/account-limits.js";
+import { hashPassword } from "../../server/partners/accounts/passwords.js";
+import { createApp } from "../../server/assembly/app.js";
 import { createDashboardApp } from "../../server/dashboard/dashboard-app.js";
 
 const mode = process.env.MODE ?? "defaults";

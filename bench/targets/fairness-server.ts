@@ -6,9 +6,9 @@
  * refused; the heavy partner's load paces itself to the description's limits (bench/fairness.ts).
  * Prints one JSON line with the port when it serves.
  */
-import { createApp } from "../../server/app.js";
-import { DEFAULT_RATE_LIMITS, scaleRateLimits } from "../../server/rate-limits/policy.js";
-import { every } from "../../server/scheduling/every.js";
+import { createApp } from "../../server/assembly/app.js";
+import { DEFAULT_RATE_LIMITS, scaleRateLimits } from "../../server/platform/rate-limits/policy.js";
+import { every } from "../../server/platform/every.js";
 import { targetPersistence } from "./target-persistence.js";
 import { FAIRNESS_PARTNERS } from "./fairness-partners.js";
 

@@ -6,8 +6,8 @@
  * printed) serves the data already there instead of seeding it. Prints one JSON line with the port
  * and the seeded ids when it serves.
  */
-import { createApp } from "../../server/app.js";
-import { scaleRateLimits, DEFAULT_RATE_LIMITS } from "../../server/rate-limits/policy.js";
+import { createApp } from "../../server/assembly/app.js";
+import { scaleRateLimits, DEFAULT_RATE_LIMITS } from "../../server/platform/rate-limits/policy.js";
 import { targetPersistence } from "./target-persistence.js";
 import { BENCH_KEY, BENCH_PARTNER, seed, seedLargestZone } from "./seed.js";
 

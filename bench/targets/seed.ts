@@ -5,11 +5,11 @@
  * of records, which no zone has).
  */
 import { dnsLimits } from "../../generated/operations.js";
-import type { Services } from "../../server/context.js";
-import { findTld } from "../../server/catalog/tlds.js";
-import { registerDomain } from "../../server/domains/registration.js";
-import { createRecord } from "../../server/dns/record-service.js";
-import { inTransaction } from "../../server/transactions.js";
+import type { Services } from "../../server/application/context.js";
+import { findTld } from "../../server/domain/catalog/tlds.js";
+import { registerDomain } from "../../server/domain/domains/registration.js";
+import { createRecord } from "../../server/domain/dns/record-service.js";
+import { inTransaction } from "../../server/application/transactions.js";
 
 export const BENCH_KEY = "sk_sandbox_benchmarkPartnerKey00000000000";
 export const BENCH_PARTNER = { id: "bench", name: "Benchmark partner" };

@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { isRunning } from "../../server/running-process.js";
+import { isRunning } from "../../server/platform/running-process.js";
 
 /** The temporary names of `name`: a dot file that nothing serves or lists, carrying its maker's process id. */
 const temporaryNames = (name: string) => new RegExp(`^\\.${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\.(\\d+)-[0-9a-f]{8}\\.tmp$`);

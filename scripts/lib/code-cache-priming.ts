@@ -2,12 +2,12 @@
  * The build's priming run: starts the built server once, sends it the requests a freshly started
  * server typically gets first (the health checks a pipeline polls, an authenticated call with a
  * JSON body), and stops it, so its entry writes V8's code cache of what that compiled
- * (server/cached-bundle-loader.ts). Run on its own ports, with its own key and without logs, so it
+ * (server/assembly/cached-bundle-loader.ts). Run on its own ports, with its own key and without logs, so it
  * meets neither a running server nor the deployment's partners file.
  */
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { CODE_CACHE_FILE, ENTRY_FILE, WRITE_CODE_CACHE_ENV } from "../../server/bundle-files.js";
+import { CODE_CACHE_FILE, ENTRY_FILE, WRITE_CODE_CACHE_ENV } from "../../server/assembly/bundle-files.js";
 import { SERVER_NODE_OPTIONS } from "./server-node-options.js";
 import { announcedAddress, spawnServer } from "./server-process.js";
 

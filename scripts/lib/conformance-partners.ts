@@ -6,8 +6,8 @@
  * the file no longer holds, which is how the file is written here.
  */
 import { join } from "node:path";
-import { generateApiKey, hashApiKey } from "../../server/auth/api-keys.js";
-import { type PartnerEntry, writePartnersFile } from "../../server/auth/partners-file.js";
+import { generateApiKey, hashApiKey } from "../../server/partners/keys/api-keys.js";
+import { type PartnerEntry, writePartnersFile } from "../../server/partners/keys/partners-file.js";
 
 export interface ConformancePartners {
   key: string;

@@ -4,10 +4,10 @@
  * command answers what to print; scripts/keys.ts opens and closes the store.
  */
 import type { Environment } from "../../generated/deployment.js";
-import { environmentOfKey, hashApiKey } from "../../server/auth/api-keys.js";
-import { createKey, keyNameProblem } from "../../server/auth/key-management.js";
-import type { PartnerAccountRow } from "../../server/accounts/account-store.js";
-import type { ApiKeyStore } from "../../server/store/persistence.js";
+import { environmentOfKey, hashApiKey } from "../../server/partners/keys/api-keys.js";
+import { createKey, keyNameProblem } from "../../server/partners/keys/key-management.js";
+import type { PartnerAccountRow } from "../../server/partners/accounts/account-store.js";
+import type { ApiKeyStore } from "../../server/partners/keys/api-key-store.js";
 
 /** A command that cannot be carried out; the message says why, in one line. */
 export class KeyCommandError extends Error {}

@@ -5,8 +5,8 @@
  */
 import type { AddressInfo } from "node:net";
 import { pino } from "pino";
-import { createApp } from "../../server/app.js";
-import { DEFAULT_RATE_LIMITS, scaleRateLimits } from "../../server/rate-limits/policy.js";
+import { createApp } from "../../server/assembly/app.js";
+import { DEFAULT_RATE_LIMITS, scaleRateLimits } from "../../server/platform/rate-limits/policy.js";
 
 export const GENERATOR_MATRIX_KEY = "sk_sandbox_generatorMatrix0000000000000";
 const RATE_LIMIT_SCALE = 100;

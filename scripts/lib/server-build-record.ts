@@ -15,7 +15,7 @@ import { version as esbuildVersion } from "esbuild";
 import { type BuildRecord, isCurrent, outputIdentities, readBuildRecords, saveBuildRecord } from "./build-records.js";
 import { contentFingerprint, modifiedSince } from "./content-fingerprint.js";
 import { SERVER_NODE_OPTIONS } from "./server-node-options.js";
-import { BUNDLE_FILE, CODE_CACHE_FILE, ENTRY_FILE } from "../../server/bundle-files.js";
+import { BUNDLE_FILE, CODE_CACHE_FILE, ENTRY_FILE } from "../../server/assembly/bundle-files.js";
 
 const STEP = "server";
 

@@ -4,7 +4,7 @@
  *   resolving and loading hundreds of modules one by one, and no TypeScript is compiled at start-up
  *   (what the two cost under `tsx server/main.ts`: bench/results/). CommonJS, because the code cache
  *   is handed to V8 through vm.Script, which runs scripts, not ES modules;
- * - main.cjs, its entry (server/cached-bundle-loader.ts), which runs it with V8's code cache;
+ * - main.cjs, its entry (server/assembly/cached-bundle-loader.ts), which runs it with V8's code cache;
  * - the code cache itself, written by a priming run of the built server (code-cache-priming.ts).
  *
  * The three are made in a staging directory beside `directory` and renamed into it once all are
@@ -17,7 +17,7 @@
  *   the bundle, so the build works from the checkout it was built in.
  * - Each package is one module instance inside the bundle, not the copy under node_modules. The
  *   server patches module objects of path-to-regexp and express-openapi-validator
- *   (server/validator/route-regexp-cache.ts, server/validator/startup-shortcuts.ts) by importing them,
+ *   (server/api/validator/route-regexp-cache.ts, server/api/validator/startup-shortcuts.ts) by importing them,
  *   which reaches the instances bundled with the validator as long as each package is bundled
  *   once; the build checks it (`bundledOnce`).
  */
@@ -29,7 +29,7 @@ import { removeAbandonedSiblings, temporarySibling } from "./atomic-files.js";
 import { primeCodeCache } from "./code-cache-priming.js";
 import { currentServerBuild, recordServerBuild } from "./server-build-record.js";
 import { SERVER_NODE_OPTIONS } from "./server-node-options.js";
-import { BUNDLE_FILE, CODE_CACHE_FILE, ENTRY_FILE } from "../../server/bundle-files.js";
+import { BUNDLE_FILE, CODE_CACHE_FILE, ENTRY_FILE } from "../../server/assembly/bundle-files.js";
 
 export const SERVER_DIRECTORY = "dist/server";
 export const SERVER_ENTRY = `${SERVER_DIRECTORY}/${ENTRY_FILE}`;
@@ -134,7 +134,7 @@ async function buildServerFiles(directory: string): Promise<{ server: Metafile; 
     if (problems.length > 0) throw new Error(`server bundle: ${problems.join("; ")}`);
     const { metafile: entry } = await build({
       ...COMMON,
-      entryPoints: ["server/cached-bundle-loader.ts"],
+      entryPoints: ["server/assembly/cached-bundle-loader.ts"],
       outfile: join(staging, ENTRY_FILE),
       metafile: true,
     });

@@ -3,8 +3,8 @@
  * (DATABASE_URL, PARTNER_API_DATA_DIR, PARTNER_API_ENVIRONMENT), for the scripts that act on it.
  */
 import type { Environment } from "../../generated/deployment.js";
-import { ConfigurationError, parseEnvironment, parseStorage, type StorageConfig } from "../../server/config.js";
-import { postgresAddress } from "../../server/startup/storage-report.js";
+import { ConfigurationError, parseEnvironment, parseStorage, type StorageConfig } from "../../server/assembly/config.js";
+import { postgresAddress } from "../../server/assembly/storage-report.js";
 
 /** What `parse` reads of the settings; a setting that cannot be used is its one line and exit 2. */
 function settingOrExit<T>(parse: (env: NodeJS.ProcessEnv) => T, env: NodeJS.ProcessEnv): T {

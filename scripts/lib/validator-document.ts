@@ -8,7 +8,7 @@
  *
  * Kept: everything the validator or the server reads: `openapi`, `info` (title and version, which
  * OpenAPI requires), `servers`, `security`, every path, operation (with its `operationId`, which
- * server/http/routes.ts dispatches on), parameter, request body, response and component, every
+ * server/api/http/routes.ts dispatches on), parameter, request body, response and component, every
  * schema keyword, and `x-eov-*` (the validator's own extensions).
  */
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -49,7 +49,7 @@ const isObject = (value: Json | undefined): value is JsonObject => typeof value 
  * `discriminator` only names the branch of a `oneOf` that its members' own `type` enums decide
  * anyway, and the one schema with it (WebhookEvent) describes the deliveries the service sends,
  * which the validator never sees. Kept, it also made the validator's preparation differ under
- * server/validator/startup-shortcuts.ts (a nullable type inside a mapped schema prepared twice).
+ * server/api/validator/startup-shortcuts.ts (a nullable type inside a mapped schema prepared twice).
  */
 const UNUSED_BY_THE_SERVER = new Set(["discriminator"]);
 

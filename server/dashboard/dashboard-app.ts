@@ -9,20 +9,20 @@
  */
 import { fileURLToPath } from "node:url";
 import express, { type Express, type Request, type RequestHandler } from "express";
-import { type AccountLimits, DEFAULT_PASSWORD_HASHING, type PasswordHashingLimits } from "../accounts/account-limits.js";
-import { Accounts } from "../accounts/accounts.js";
-import { DashboardSessions } from "../accounts/dashboard-sessions.js";
-import type { Mailer } from "../accounts/mailer.js";
-import { PasswordHashingQueue } from "../accounts/password-hashing-queue.js";
-import { servicesOf, type Services } from "../context.js";
+import { type AccountLimits, DEFAULT_PASSWORD_HASHING, type PasswordHashingLimits } from "../partners/accounts/account-limits.js";
+import { Accounts } from "../partners/accounts/accounts.js";
+import { DashboardSessions } from "../partners/accounts/dashboard-sessions.js";
+import type { Mailer } from "../partners/accounts/mailer.js";
+import { PasswordHashingQueue } from "../partners/accounts/password-hashing-queue.js";
+import { servicesOf, type Services } from "../application/context.js";
 import { serveAssets } from "../web/assets.js";
 import { mountRoutes } from "../web/route-table.js";
 import { frontDoorHeaders } from "../web/security-headers.js";
 import { errorPages } from "../web/error-pages.js";
 import { serveFavicon } from "../web/favicon.js";
 import { CSRF_FIELD, csrfRefusal } from "../web/csrf.js";
-import { readCookie, SESSION_COOKIE, FORM_COOKIE } from "./cookies.js";
-import { memberOf, type Dashboard, type MemberRequest } from "./dashboard-context.js";
+import { readCookie, SESSION_COOKIE, FORM_COOKIE } from "./routes/cookies.js";
+import { memberOf, type Dashboard, type MemberRequest } from "./routes/dashboard-context.js";
 import { requireUtf8Form } from "../web/form-fields.js";
 import { DEFAULT_PORTAL_FILES, registerDeveloperPortal, type PortalFiles } from "./portal.js";
 import { logoUpload } from "./routes/embedding.js";
@@ -110,14 +110,14 @@ export interface DashboardOptions {
   routes: readonly string[];
   mailer: Mailer;
   flushRequestLog?: () => Promise<void>;
-  /** log2 of scrypt's N; tests lower it (server/accounts/passwords.ts). */
+  /** log2 of scrypt's N; tests lower it (server/partners/accounts/passwords.ts). */
   passwordCost?: number;
   /**
    * Express's `trust proxy` (PARTNER_API_TRUST_PROXY): which hops may say, in X-Forwarded-For and
    * X-Forwarded-Proto, who the client is and how it connected. None by default: the socket's address.
    */
   trustProxy?: false | number | string;
-  /** The throttles' figures (server/accounts/account-limits.ts); tests lower some. */
+  /** The throttles' figures (server/partners/accounts/account-limits.ts); tests lower some. */
   accountLimits?: Partial<AccountLimits>;
   passwordHashing?: PasswordHashingLimits;
   log?: (message: string, error?: unknown) => void;

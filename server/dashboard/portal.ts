@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import type { Express, RequestHandler } from "express";
 import { Html, html } from "../web/html.js";
 import { clientTarballVersion, LATEST_CLIENT_TARBALL } from "./client-tarball-files.js";
-import type { Dashboard } from "./dashboard-context.js";
+import type { Dashboard } from "./routes/dashboard-context.js";
 import { page } from "./views/layout.js";
 
 export interface PortalFiles {

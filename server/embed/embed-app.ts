@@ -8,24 +8,24 @@
  */
 import { fileURLToPath } from "node:url";
 import express, { type Express, type Request, type RequestHandler } from "express";
-import { servicesOf, type Services } from "../context.js";
-import { apiErrors } from "../errors.js";
+import { servicesOf, type Services } from "../application/context.js";
+import { apiErrors } from "../platform/errors.js";
 import { serveAssets } from "../web/assets.js";
 import { mountRoutes } from "../web/route-table.js";
 import { SESSION_ROUTES } from "./routes/index.js";
 import { frontDoorHeaders, policyOf } from "../web/security-headers.js";
 import { errorPages } from "../web/error-pages.js";
 import { serveFavicon } from "../web/favicon.js";
-import { textProblem } from "../plain-text.js";
+import { textProblem } from "../platform/plain-text.js";
 import { clearCookie, readCookie, SESSION_COOKIE, setCookie } from "./cookies.js";
 import { CSRF_FIELD, csrfRefusal } from "../web/csrf.js";
-import { embedContextOf, type EmbedContext } from "./embed-context.js";
-import { requireUtf8Form } from "./forms.js";
+import { embedContextOf, type EmbedContext } from "./routes/embed-context.js";
+import { requireUtf8Form } from "./routes/forms.js";
 import { notFoundPage, problemPage, refusedPage, sessionEndedPage, unavailablePage } from "./views/layout.js";
-import { chooseLocale } from "../i18n/locale.js";
+import { chooseLocale } from "../platform/locale.js";
 import { localizerFor, type Localizer } from "./i18n/localizer.js";
-import { openSession, resumeEmbedSession, startEmbedSession } from "../auth/user-sessions.js";
-import { inTransaction } from "../transactions.js";
+import { openSession, resumeEmbedSession, startEmbedSession } from "../domain/sessions/user-sessions.js";
+import { inTransaction } from "../application/transactions.js";
 
 export interface EmbedAppOptions {
   log?: (message: string, error?: unknown) => void;
@@ -151,7 +151,7 @@ export function createEmbedApp(services: Services, options: EmbedAppOptions = {}
   const log = options.log ?? ((message: string, error?: unknown) => console.error(message, error ?? ""));
   const app = express();
   app.disable("x-powered-by");
-  // Exact paths, as the API's (server/http/operation-match.ts): one spelling per page.
+  // Exact paths, as the API's (server/api/http/operation-match.ts): one spelling per page.
   app.enable("case sensitive routing");
   app.enable("strict routing");
   app.use(securityHeaders);
@@ -161,7 +161,7 @@ export function createEmbedApp(services: Services, options: EmbedAppOptions = {}
   app.use(express.urlencoded({ extended: false, limit: "32kb", parameterLimit: 50, verify: requireUtf8Form }));
   app.use(requireSession(services));
   app.use(verifyCsrf(services, log));
-  // An id holding a control character names nothing, as an unknown id: nothing stored holds one (server/plain-text.ts).
+  // An id holding a control character names nothing, as an unknown id: nothing stored holds one (server/platform/plain-text.ts).
   for (const name of ["domainId", "recordId"])
     app.param(name, (_req, _res, next, value) => next(textProblem(String(value)) ? apiErrors.notFound("Page", String(name)) : undefined));
   mountRoutes(app, SESSION_ROUTES);

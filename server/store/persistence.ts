@@ -4,16 +4,17 @@
  * on lives behind it: the service's data, webhook endpoints and their outbox of deliveries,
  * rate-limit counters, sandbox clocks and partners' API keys.
  */
-import type { Environment } from "../../generated/deployment.js";
-import type { AccountStore } from "../accounts/account-store.js";
-import type { BrandingStore } from "../branding/branding-store.js";
-import type { FramingOriginStore } from "../framing/framing-origin-store.js";
-import type { EventStore } from "../event-history/event-store.js";
-import type { IdempotencyStore } from "../idempotency/idempotency-store.js";
-import type { RequestHistoryStore } from "../request-history/request-history-store.js";
-import type { WindowStore } from "../rate-limits/window-store.js";
-import type { WebhookStore } from "../webhooks/webhook-store.js";
-import type { Store } from "./types.js";
+import type { AccountStore } from "../partners/accounts/account-store.js";
+import type { BrandingStore } from "../partners/branding/branding-store.js";
+import type { FramingOriginStore } from "../partners/framing/framing-origin-store.js";
+import type { EventStore } from "../domain/events/event-store.js";
+import type { IdempotencyStore } from "../platform/idempotency/idempotency-store.js";
+import type { RequestHistoryStore } from "../partners/request-history/request-history-store.js";
+import type { WindowStore } from "../platform/rate-limits/window-store.js";
+import type { WebhookStore } from "../domain/webhooks/webhook-store.js";
+import type { ApiKeyStore } from "../partners/keys/api-key-store.js";
+import type { ClockOffsetStore } from "../domain/sandbox/clock-offset-store.js";
+import type { Store } from "./store.js";
 
 /** What one unit of work reads and writes through: should the work throw, none of its writes to them remain, on every store. */
 export interface DataStores {
@@ -23,61 +24,6 @@ export interface DataStores {
   idempotency: IdempotencyStore;
   /** Where the events a unit of work emits are kept, with its writes. */
   events: EventStore;
-}
-
-/** How far each partner's sandbox clock runs ahead of the deployment's, shared by every instance. */
-export interface ClockOffsetStore {
-  /** Milliseconds the partner's clock is ahead; 0 for a partner that never advanced. */
-  offsetOf(partnerId: string): Promise<number>;
-  /** Moves the partner's clock ahead in one step (concurrent advances add up); returns the new offset. */
-  advance(partnerId: string, milliseconds: number): Promise<number>;
-  reset(partnerId: string): Promise<void>;
-}
-
-/** A partner's API key as stored: only its SHA-256 hash. */
-export interface StoredApiKey {
-  /** Names the key in the dashboard; never derived from the key. */
-  id: string;
-  /** SHA-256 of the key, hex. */
-  hash: string;
-  partnerId: string;
-  partnerName: string;
-  environment: Environment;
-  /** The descriptive name given at creation ("Production web app"). */
-  name: string;
-  createdAt: Date;
-  /** The first characters of the key, to tell keys apart in listings (never enough to use it). */
-  hint: string;
-  /** The key's last four characters, as listings show them. */
-  lastFour: string;
-  /** When the key last authenticated a request, to the minute; null: never. */
-  lastUsedAt: Date | null;
-  /** When a rolled key stops being accepted; null: until it is revoked. */
-  expiresAt: Date | null;
-}
-
-/**
- * Partners' API keys kept in the store every instance asks on every request: a key revoked, or
- * past the end of its grace period, is refused by every instance on its next request.
- */
-export interface ApiKeyStore {
-  /** The key with this hash, unless it is unknown, revoked, or expired by `now`. */
-  findKey(hash: string, now: Date): Promise<StoredApiKey | undefined>;
-  addKey(key: StoredApiKey): Promise<void>;
-  /** Answers whether a key was revoked. */
-  revokeKey(hash: string): Promise<boolean>;
-  /** Every key of the environment, expired or not, oldest first (`npm run keys -- list`). */
-  keysOf(environment: Environment): Promise<StoredApiKey[]>;
-  /** The partner's keys of the environment still accepted at `now`, oldest first. */
-  keysOfPartner(partnerId: string, environment: Environment, now: Date): Promise<StoredApiKey[]>;
-  /** Revokes the partner's key by its id; answers whether there was one. */
-  revokeKeyById(partnerId: string, id: string): Promise<boolean>;
-  /** Ends the partner's key at `at` unless it already ends sooner (a roll's grace period); answers whether there was one. */
-  expireKey(partnerId: string, id: string, at: Date): Promise<boolean>;
-  /** Records that the key authenticated a request at `at`. */
-  touchKey(hash: string, at: Date): Promise<void>;
-  /** Forgets keys whose grace period ended by `now`. */
-  deleteExpiredKeys(now: Date): Promise<number>;
 }
 
 /**
@@ -124,20 +70,4 @@ export interface Persistence {
   ping(): Promise<void>;
   /** Ends connections; the memory store has none. */
   close(): Promise<void>;
-}
-
-/**
- * Thrown by a database store while the database cannot be reached, or no connection of the pool
- * came free in time: the API answers 503 with Retry-After, never a 500.
- */
-export class StoreUnavailableError extends Error {
-  constructor(
-    message: string,
-    /** Seconds after which a retry is worth it. */
-    readonly retryAfterSeconds: number,
-    options?: ErrorOptions,
-  ) {
-    super(message, options);
-    this.name = "StoreUnavailableError";
-  }
 }

@@ -6,8 +6,8 @@
  * matched, never the raw path (it carries tokens and users' ids).
  */
 import type { ErrorRequestHandler, Request } from "express";
-import { ApiError } from "../errors.js";
-import { retryAfterHeader, storeUnavailableIn } from "../store/unavailable.js";
+import { ApiError } from "../platform/errors.js";
+import { retryAfterHeader, storeUnavailableIn } from "../platform/store-unavailable.js";
 
 /** Each page is made for the request it answers (the embedded interface speaks the reader's language). */
 export interface ErrorPages {

@@ -1,11 +1,11 @@
 /**
  * Reading urlencoded forms, for the pages of every front door: each field of these forms takes
  * one value, so a repeated name is a tampered or broken request, refused (400) rather than guessed
- * at; text must be plain (server/plain-text.ts); the bytes must be UTF-8.
+ * at; text must be plain (server/platform/plain-text.ts); the bytes must be UTF-8.
  */
 import { isUtf8 } from "node:buffer";
-import { apiErrors } from "../errors.js";
-import { textProblem, textProblemMessage } from "../plain-text.js";
+import { apiErrors } from "../platform/errors.js";
+import { textProblem, textProblemMessage } from "../platform/plain-text.js";
 
 /** A parsed urlencoded body: strings, or arrays of them when a name repeats. */
 export type FormBody = Record<string, unknown>;

@@ -2,7 +2,7 @@
  * HTML from tagged templates: every interpolated value is escaped unless it is already Html, so a
  * value from the store or the request can never become markup. No template engine needed.
  */
-import { replaceControlCharacters } from "../plain-text.js";
+import { replaceControlCharacters } from "../platform/plain-text.js";
 
 export class Html {
   constructor(readonly text: string) {}

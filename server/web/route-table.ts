@@ -1,6 +1,6 @@
 /**
  * The pages of an HTML front door as data: each path with its method's handlers, as
- * server/handlers/index.ts lists the API's operations. A handler is an exported function of its
+ * server/api/handlers/index.ts lists the API's operations. A handler is an exported function of its
  * page's module, so it can be read, tested and found by name; the front door mounts its tables in
  * the order of its request ladder (server/dashboard/dashboard-app.ts, server/embed/embed-app.ts).
  */

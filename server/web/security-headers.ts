@@ -1,5 +1,5 @@
 /**
- * Security headers of the HTML front doors, from helmet as the API's are (server/http/security-headers.ts),
+ * Security headers of the HTML front doors, from helmet as the API's are (server/api/http/security-headers.ts),
  * read once per policy. Their pages hold a signed-in session: never cached (`no-store`), never
  * sniffed, and no referrer sent on (the embedded interface's first address carries a token).
  *
@@ -11,7 +11,29 @@
  */
 import type { RequestHandler } from "express";
 import helmet, { contentSecurityPolicy } from "helmet";
-import { headersOf } from "../http/security-headers.js";
+
+/**
+ * The headers helmet sets for this policy, read once by running it against a recording response.
+ * Nothing in the policy depends on the request (no nonces), and running helmet's dozen middlewares
+ * per request, the CSP string rebuilt each time, showed in CPU profiles of a simple read (bench/results/).
+ * helmet stays the source of the values; only the per-request work is gone. The API's policy
+ * (server/api/http/security-headers.ts) and each HTML front door's are read through it.
+ */
+export function headersOf(middleware: RequestHandler): ReadonlyArray<readonly [string, string]> {
+  const headers = new Map<string, string>();
+  const recorder = {
+    setHeader: (name: string, value: string | number) => void headers.set(name, String(value)),
+    removeHeader: (name: string) => void headers.delete(name),
+  };
+  let finished = false;
+  middleware({} as never, recorder as never, (error?: unknown) => {
+    if (error) throw error;
+    finished = true;
+  });
+  // A policy that needed the request, or answered asynchronously, could not be computed once.
+  if (!finished) throw new Error("the security header policy must be static");
+  return [...headers];
+}
 
 /** CSP directives by helmet's camelCase names; order is kept in the header. */
 export type Directives = Record<string, readonly string[]>;

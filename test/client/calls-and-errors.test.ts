@@ -1,6 +1,6 @@
 /** Calls through the partner client against the reference server: typed results, and every documented error shape narrowed. */
 import { beforeEach, describe, expect, it } from "vitest";
-import { DEFAULT_RATE_LIMITS } from "../../server/rate-limits/policy.js";
+import { DEFAULT_RATE_LIMITS } from "../../server/platform/rate-limits/policy.js";
 import {
   createPartnerClient,
   errorMessages,

@@ -1,6 +1,6 @@
 /** The user-list iterators over GET /api/v1/users against the reference server. */
 import { beforeEach, describe, expect, it } from "vitest";
-import { DEFAULT_RATE_LIMITS } from "../../server/rate-limits/policy.js";
+import { DEFAULT_RATE_LIMITS } from "../../server/platform/rate-limits/policy.js";
 import { createPartnerClient, isPreconditionFailed, PartnerApiError, type RetryClock } from "../../client/src/index.js";
 import { PARTNER_A_KEY, PARTNER_B_KEY, useTestServer } from "../support/test-server.js";
 

@@ -4,7 +4,7 @@
  * server answers 503 only while its database is out of reach).
  */
 import { describe, expect, it, vi } from "vitest";
-import { DEFAULT_RATE_LIMITS } from "../../server/rate-limits/policy.js";
+import { DEFAULT_RATE_LIMITS } from "../../server/platform/rate-limits/policy.js";
 import { createPartnerClient, isRateLimited, type RetryClock, type RetryEvent, type RetryOptions } from "../../client/src/index.js";
 import { retryingFetch, systemClock } from "../../client/src/retry.js";
 import { retryAfterBodyMs, retryAfterHeaderMs, retryDelayMs } from "../../client/src/retry-delay.js";

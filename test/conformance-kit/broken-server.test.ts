@@ -7,8 +7,8 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { scaled } from "../../scripts/lib/deadlines.js";
 import { spawnOwned } from "../../scripts/lib/owned-processes.js";
 import { serveOnLoopback, type Listener } from "../support/listen.js";
-import { createApp } from "../../server/app.js";
-import { scaleRateLimits, DEFAULT_RATE_LIMITS } from "../../server/rate-limits/policy.js";
+import { createApp } from "../../server/assembly/app.js";
+import { scaleRateLimits, DEFAULT_RATE_LIMITS } from "../../server/platform/rate-limits/policy.js";
 
 const KEY = "sk_sandbox_brokenServerKey000000000000000";
 let server: Listener;

@@ -4,7 +4,7 @@
  * Waiting advances the test server's clock (the partner's clock, which its windows follow).
  */
 import { describe, expect, it } from "vitest";
-import { DEFAULT_RATE_LIMITS, scaleRateLimits } from "../../server/rate-limits/policy.js";
+import { DEFAULT_RATE_LIMITS, scaleRateLimits } from "../../server/platform/rate-limits/policy.js";
 import { ContractClient } from "../../conformance/src/contract-client.js";
 import { RateLimitPacer } from "../../conformance/src/rate-limit-pacer.js";
 import type { Target } from "../../conformance/src/target.js";

@@ -7,10 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scaled } from "../../scripts/lib/deadlines.js";
-import { DEFAULT_ACCOUNT_LIMITS } from "../../server/accounts/account-limits.js";
-import { hashPassword } from "../../server/accounts/passwords.js";
-import { newId } from "../../server/ids.js";
-import { openPersistence } from "../../server/startup/open-persistence.js";
+import { DEFAULT_ACCOUNT_LIMITS } from "../../server/partners/accounts/account-limits.js";
+import { hashPassword } from "../../server/partners/accounts/passwords.js";
+import { newId } from "../../server/platform/ids.js";
+import { openPersistence } from "../../server/assembly/open-persistence.js";
 import { DashboardBrowser, visibleText } from "../support/dashboard-browser.js";
 import { freePort } from "../support/listen.js";
 import { freshDatabase, startInstance, type Instance } from "../support/server-instances.js";

@@ -12,7 +12,7 @@ const PROSE_PROPERTIES = new Set(["message", "problem"]);
 const propertyName = (key) => (key.type === "Identifier" ? key.name : key.type === "StringLiteral" ? key.value : null);
 
 /**
- * Which arguments of an `apiErrors.<constructor>(...)` make up the message (server/errors.ts): the
+ * Which arguments of an `apiErrors.<constructor>(...)` make up the message (server/platform/errors.ts): the
  * first, but for the field-coded constructors, whose field and code are `details` a client reads,
  * and `notFound`, which writes both of its arguments into the message.
  */

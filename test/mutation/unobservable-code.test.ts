@@ -76,8 +76,8 @@ describe("the code Stryker is told no HTTP check can observe", () => {
   );
 
   test("leaves the rest of a file to the mutants: the API's lookup of a key is measured", () => {
-    const ignoredLines = new Set([...ignoredIn("server/auth/api-keys.ts").values()].flatMap((lines) => [...lines]));
-    const source = readFileSync("server/auth/api-keys.ts", "utf8").split("\n");
+    const ignoredLines = new Set([...ignoredIn("server/partners/keys/api-keys.ts").values()].flatMap((lines) => [...lines]));
+    const source = readFileSync("server/partners/keys/api-keys.ts", "utf8").split("\n");
     const lookup = source.findIndex((line) => line.includes("const stored = await store?.findKey(hex, now);")) + 1;
     expect(lookup).toBeGreaterThan(0);
     expect(ignoredLines.has(lookup)).toBe(false);

@@ -5,9 +5,9 @@
  */
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { hashApiKey, KeyRing } from "../../server/auth/api-keys.js";
-import { MemoryApiKeyStore } from "../../server/store/memory-api-key-store.js";
-import type { ApiKeyStore, StoredApiKey } from "../../server/store/persistence.js";
+import { hashApiKey, KeyRing } from "../../server/partners/keys/api-keys.js";
+import { MemoryApiKeyStore } from "../../server/store/memory/memory-api-key-store.js";
+import type { ApiKeyStore, StoredApiKey } from "../../server/partners/keys/api-key-store.js";
 import { createStoredKey, revokeStoredKey, storedKeyLines } from "../../scripts/lib/database-keys.js";
 
 /** The memory store's ApiKeyStore, with its rows by hash for the assertions. */

@@ -15,7 +15,7 @@ import { buildServerUnlessCurrent, type ServerBuildOutcome } from "../../scripts
 import { currentServerBuild, SERVER_BUILD_FILES, serverBuildFingerprint } from "../../scripts/lib/server-build-record.js";
 import { SERVER_NODE_OPTIONS } from "../../scripts/lib/server-node-options.js";
 import { announcedAddress, spawnServer } from "../../scripts/lib/server-process.js";
-import { BUNDLE_FILE, CODE_CACHE_FILE, ENTRY_FILE } from "../../server/bundle-files.js";
+import { BUNDLE_FILE, CODE_CACHE_FILE, ENTRY_FILE } from "../../server/assembly/bundle-files.js";
 
 const KEY = "sk_sandbox_cachedServerBuildTestKey000000000";
 
@@ -46,7 +46,9 @@ describe("buildServerUnlessCurrent", () => {
     expect(again.modules).toBeGreaterThan(500);
     expect(againMs).toBeLessThan(scaled(2_000));
     const { inputs } = readBuildRecords(directory).server!;
-    expect(inputs).toEqual(expect.arrayContaining(["server/main.ts", "server/cached-bundle-loader.ts", "node_modules/express/index.js"]));
+    expect(inputs).toEqual(
+      expect.arrayContaining(["server/main.ts", "server/assembly/cached-bundle-loader.ts", "node_modules/express/index.js"]),
+    );
   });
 
   it("serves from the files the two builds left, with the code cache V8 accepts", async () => {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/lib/local-ports.js";
 import { buildServer, bundledOnce, SERVE_ARGUMENTS } from "../../scripts/lib/server-build.js";
 import { SERVER_NODE_OPTIONS } from "../../scripts/lib/server-node-options.js";
-import { ENTRY_FILE } from "../../server/bundle-files.js";
+import { ENTRY_FILE } from "../../server/assembly/bundle-files.js";
 import { scaled } from "../../scripts/lib/deadlines.js";
 import { announcedAddress, servingAddress, spawnServer } from "../../scripts/lib/server-process.js";
 
@@ -35,7 +35,7 @@ describe("the built server", () => {
   it("holds one path-to-regexp: the module the validator's route lookup requires is the one the route cache patches", () => {
     const fromValidator = resolvedImport("node_modules/express-openapi-validator/dist/middlewares/openapi.metadata.js", "path-to-regexp");
     expect(fromValidator).toBeDefined();
-    expect(resolvedImport("server/validator/route-regexp-cache.ts", "path-to-regexp")).toBe(fromValidator);
+    expect(resolvedImport("server/api/validator/route-regexp-cache.ts", "path-to-regexp")).toBe(fromValidator);
     expect(bundledOnce(metafile)).toEqual([]);
   });
 
@@ -49,7 +49,7 @@ describe("the built server", () => {
     for (const [module, importer, specifier] of pairs) {
       const fromValidator = resolvedImport(importer, specifier);
       expect(fromValidator, `${importer} imports ${specifier}`).toBeDefined();
-      const fromShortcuts = metafile.inputs["server/validator/startup-shortcuts.ts"]!.imports.find((entry) =>
+      const fromShortcuts = metafile.inputs["server/api/validator/startup-shortcuts.ts"]!.imports.find((entry) =>
         entry.original?.endsWith(module),
       )?.path;
       expect(fromShortcuts, module).toBe(fromValidator);

@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { hashApiKey } from "../../server/auth/api-keys.js";
-import { createApp } from "../../server/app.js";
-import { loadDeploymentConfig } from "../../server/config.js";
-import { storageLine } from "../../server/startup/storage-report.js";
+import { hashApiKey } from "../../server/partners/keys/api-keys.js";
+import { createApp } from "../../server/assembly/app.js";
+import { loadDeploymentConfig } from "../../server/assembly/config.js";
+import { storageLine } from "../../server/assembly/storage-report.js";
 import { rateLimits } from "../../generated/operations.js";
 import { captureLogger } from "../support/capture-logger.js";
 import { keysCli } from "../support/keys-cli.js";
@@ -201,7 +201,7 @@ describe("npm run keys", () => {
     expect(stored).not.toContain(key);
     expect(stored).toContain(hashApiKey(key).toString("hex"));
     const config = loadDeploymentConfig({ PARTNER_API_CONFIG: file });
-    // The server follows the file for the partner's keys (test/server/auth/partner-keys.test.ts).
+    // The server follows the file for the partner's keys (test/server/partners/keys/partner-keys.test.ts).
     expect(config.app.partners).toEqual([{ partner: { id: "acme_hosting", name: "Acme Hosting" }, embedOrigins: [] }]);
     expect(config.app.partnersFile).toBe(file);
     const { keys } = createApp(config.app);

@@ -14,8 +14,8 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operationTable, type OperationId, type OperationInfo } from "../../generated/operations.js";
-import type { OutboxEvent } from "../../server/events.js";
-import { DEFAULT_RATE_LIMITS, scaleRateLimits } from "../../server/rate-limits/policy.js";
+import type { OutboxEvent } from "../../server/platform/events.js";
+import { DEFAULT_RATE_LIMITS, scaleRateLimits } from "../../server/platform/rate-limits/policy.js";
 import {
   brokenOnce,
   defineOwn,
@@ -40,9 +40,9 @@ import {
   type QueryPair,
 } from "../support/arbitraries.js";
 import { loadDocument, pointer, SchemaValidator } from "../support/openapi-document.js";
-import { MemoryPersistence } from "../../server/store/memory-persistence.js";
-import { MemoryStore } from "../../server/store/memory-store.js";
-import { MemoryWebhookStore } from "../../server/webhooks/webhook-store.js";
+import { MemoryPersistence } from "../../server/store/memory/memory-persistence.js";
+import { MemoryStore } from "../../server/store/memory/memory-store.js";
+import { MemoryWebhookStore } from "../../server/store/memory/memory-webhook-store.js";
 import { PARTNER_A_KEY, usePersistence, useTestServer } from "../support/test-server.js";
 
 const SEED = Number(process.env.FC_SEED ?? 20261123);

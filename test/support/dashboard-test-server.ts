@@ -6,11 +6,11 @@
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import type { DashboardMail, Mailer } from "../../server/accounts/mailer.js";
-import { hashPassword } from "../../server/accounts/passwords.js";
+import type { DashboardMail, Mailer } from "../../server/partners/accounts/mailer.js";
+import { hashPassword } from "../../server/partners/accounts/passwords.js";
 import { createDashboardApp, type DashboardOptions, type PartnerDashboard } from "../../server/dashboard/dashboard-app.js";
 import type { PortalFiles } from "../../server/dashboard/portal.js";
-import { newId } from "../../server/ids.js";
+import { newId } from "../../server/platform/ids.js";
 import { DashboardBrowser } from "./dashboard-browser.js";
 import { startTestServer, type TestServer, type TestServerOptions } from "./test-server.js";
 

@@ -5,8 +5,8 @@
  */
 import createClient from "openapi-fetch";
 import type { paths } from "../../generated/types/full.js";
-import { createApp, type PartnerApi } from "../../server/app.js";
-import { ManualClock } from "../../server/clock.js";
+import { createApp, type PartnerApi } from "../../server/assembly/app.js";
+import { ManualClock } from "../../server/platform/clock.js";
 import { createEmbedApp } from "../../server/embed/embed-app.js";
 import { PARTNER_A_KEY, PARTNER_B_KEY, usePersistence } from "./test-server.js";
 import { errorLogger } from "./capture-logger.js";

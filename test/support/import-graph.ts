@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
 
 export interface ImportEdge {
-  /** Repository-relative path of the importing file, e.g. `server/app.ts`. */
+  /** Repository-relative path of the importing file, e.g. `server/assembly/app.ts`. */
   from: string;
   /** Repository-relative path imported, as written but resolved: `generated/deployment.js`. */
   to: string;
@@ -83,5 +83,51 @@ export function importEdges(root: string, folders: readonly string[]): ImportEdg
       : sourceFiles(root, folder).flatMap((from) =>
           relativeSpecifiers(readFileSync(join(root, from), "utf8")).map((to) => edge(root, from, to)),
         ),
+  );
+}
+
+const moduleFolder = (path: string) => path.slice(0, path.lastIndexOf("/"));
+
+/** The cycles between folders of the server, each as its folders and one import of each step. */
+export function folderCycles(edges: readonly ImportEdge[]): string[][] {
+  const graph = new Map<string, Map<string, string>>();
+  for (const { from, to } of edges) {
+    if (!from.startsWith("server/") || !to.startsWith("server/")) continue;
+    const [a, b] = [moduleFolder(from), moduleFolder(to)];
+    if (a === b) continue;
+    if (!graph.has(a)) graph.set(a, new Map());
+    if (!graph.get(a)!.has(b)) graph.get(a)!.set(b, `${from} -> ${to}`);
+  }
+  // Tarjan's strongly connected components: a component of more than one folder is a cycle.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  const visit = (node: string) => {
+    index.set(node, index.size);
+    low.set(node, index.get(node)!);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph.get(node)?.keys() ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node)!, index.get(next)!));
+    }
+    if (low.get(node) === index.get(node)) {
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
+      if (component.length > 1) components.push(component.sort());
+    }
+  };
+  for (const node of graph.keys()) if (!index.has(node)) visit(node);
+  return components.map((component) =>
+    component.flatMap((folder) => [...(graph.get(folder) ?? [])].filter(([next]) => component.includes(next)).map(([, why]) => why)),
   );
 }

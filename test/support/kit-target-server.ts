@@ -12,12 +12,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApp, type PartnerApi } from "../../server/app.js";
-import { hashApiKey, type Partner } from "../../server/auth/api-keys.js";
-import { newStoredKey } from "../../server/auth/key-management.js";
-import { writePartnersFile } from "../../server/auth/partners-file.js";
+import { createApp, type PartnerApi } from "../../server/assembly/app.js";
+import { hashApiKey, type Partner } from "../../server/partners/keys/api-keys.js";
+import { newStoredKey } from "../../server/partners/keys/key-management.js";
+import { writePartnersFile } from "../../server/partners/keys/partners-file.js";
 import { createEmbedApp } from "../../server/embed/embed-app.js";
-import { DEFAULT_RATE_LIMITS, scaleRateLimits } from "../../server/rate-limits/policy.js";
+import { DEFAULT_RATE_LIMITS, scaleRateLimits } from "../../server/platform/rate-limits/policy.js";
 import { errorLogger } from "./capture-logger.js";
 import { emptyTestPersistence } from "./test-persistence.js";
 import { listen } from "./listen.js";

@@ -5,7 +5,7 @@
  * its own per test worker; `npm run test:postgres`). Each test starts on an empty one.
  */
 import { createDatabase } from "../../scripts/lib/fresh-database.js";
-import { MemoryPersistence } from "../../server/store/memory-persistence.js";
+import { MemoryPersistence } from "../../server/store/memory/memory-persistence.js";
 import type { Persistence } from "../../server/store/persistence.js";
 import { migrate, openSql, PostgresPersistence, type PostgresLocation } from "../../server/store/postgres/index.js";
 

@@ -4,7 +4,9 @@
  * tests of how the server answers that (503 with Retry-After); the faults against a real
  * PostgreSQL are tested with a real one.
  */
-import { StoreUnavailableError, type ApiKeyStore, type DataStores, type Persistence } from "../../server/store/persistence.js";
+import { StoreUnavailableError } from "../../server/platform/store-unavailable.js";
+import type { ApiKeyStore } from "../../server/partners/keys/api-key-store.js";
+import type { DataStores, Persistence } from "../../server/store/persistence.js";
 
 /** The parts of a persistence that can be down, each on its own. */
 export type PersistencePart =

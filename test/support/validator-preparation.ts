@@ -1,6 +1,6 @@
 /**
  * The validator's own preparation of the documents the server loads, with the server's options
- * (VALIDATOR_OPTIONS), as its middleware() does it: the tests of the patches in server/validator/
+ * (VALIDATOR_OPTIONS), as its middleware() does it: the tests of the patches in server/api/validator/
  * compare what the validator prepares or does with and without them.
  */
 import { readFileSync } from "node:fs";
@@ -8,7 +8,7 @@ import { OpenApiSpecLoader } from "express-openapi-validator/dist/framework/open
 import { SchemaPreprocessor } from "express-openapi-validator/dist/middlewares/parsers/schema.preprocessor.js";
 import { OpenApiValidator } from "express-openapi-validator/dist/openapi.validator.js";
 import { validatorDocumentPath } from "../../generated/deployment.js";
-import { validatorOptions } from "../../server/validator/options.js";
+import { validatorOptions } from "../../server/api/validator/options.js";
 
 /** Every validator document the server loads: each variant and both, in each environment. */
 export const VALIDATOR_DOCUMENTS = (["R", "D", "full"] as const).flatMap((kind) =>

@@ -1,7 +1,7 @@
 // Type-level tests, checked by `npm run typecheck`: each @ts-expect-error line must NOT compile.
 import type { Handler, OperationHandlers } from "../../generated/handlers.js";
-import type { RequestContext } from "../../server/context.js";
-import { handlers } from "../../server/handlers/index.js";
+import type { RequestContext } from "../../server/application/context.js";
+import { handlers } from "../../server/api/handlers/index.js";
 
 export const documented: Handler<"getHealth", RequestContext> = () => ({
   status: 200,

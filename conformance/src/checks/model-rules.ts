@@ -1,6 +1,6 @@
 /**
  * Rules the reference server's model keeps that no family's check proved yet: each check here was
- * written for a mutant of server/auth, server/domains or server/dns that the kit let through
+ * written for a mutant of server/partners/keys, server/domain/domains or server/domain/dns that the kit let through
  * (docs/mutation-testing.md), and proves the rule the mutant broke, black-box over HTTP.
  */
 import { expect } from "expect";

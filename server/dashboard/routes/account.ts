@@ -1,11 +1,11 @@
 /** Signing up, in and out, joining by invitation, and changing one's password. */
 import type { Request, Response } from "express";
-import { AccountProblem } from "../../accounts/accounts.js";
-import type { MemberRow } from "../../accounts/account-store.js";
-import { RetryLater } from "../../accounts/retry-later.js";
+import { AccountProblem } from "../../partners/accounts/accounts.js";
+import type { MemberRow } from "../../partners/accounts/account-store.js";
+import { RetryLater } from "../../partners/accounts/retry-later.js";
 import { secretOf, textOf, type FormBody } from "../../web/form-fields.js";
-import { clearCookie, FORM_COOKIE, newFormToken, readCookie, SESSION_COOKIE, setCookie } from "../cookies.js";
-import { dashboardOf, memberOf, type Dashboard } from "../dashboard-context.js";
+import { clearCookie, FORM_COOKIE, newFormToken, readCookie, SESSION_COOKIE, setCookie } from "./cookies.js";
+import { dashboardOf, memberOf, type Dashboard } from "./dashboard-context.js";
 import {
   accountPage,
   checkInboxPage,

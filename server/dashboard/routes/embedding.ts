@@ -4,11 +4,12 @@
  */
 import type { Request, RequestHandler, Response } from "express";
 import multer from "multer";
-import { readAccentColour, MIN_CONTRAST } from "../../branding/accent-colour.js";
-import { logoTypeOf, MAX_LOGO_BYTES, sendLogo } from "../../branding/logo.js";
-import { parseEmbedOrigin } from "../../framing/framing.js";
+import { readAccentColour, MIN_CONTRAST } from "../../partners/branding/accent-colour.js";
+import { logoTypeOf, MAX_LOGO_BYTES } from "../../partners/branding/logo.js";
+import { sendLogo } from "../../web/logo-answer.js";
+import { parseEmbedOrigin } from "../../partners/framing/framing.js";
 import { textOf, type FormBody } from "../../web/form-fields.js";
-import { memberOf, type MemberRequest } from "../dashboard-context.js";
+import { memberOf, type MemberRequest } from "./dashboard-context.js";
 import { formErrors } from "../views/controls.js";
 import { embeddingPage, MAX_FRAMING_ORIGINS } from "../views/embedding-view.js";
 import type { RouteTable } from "../../web/route-table.js";

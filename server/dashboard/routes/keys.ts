@@ -1,9 +1,9 @@
 /** API keys: create with a name (shown once), list, revoke at once, roll with a grace period. */
 import type { Request, Response } from "express";
-import { createKey, keyNameProblem, keyOfPartner, keysOfPartner, revokeKey, rollKey } from "../../auth/key-management.js";
-import { apiErrors } from "../../errors.js";
+import { createKey, keyNameProblem, keyOfPartner, keysOfPartner, revokeKey, rollKey } from "../../partners/keys/key-management.js";
+import { apiErrors } from "../../platform/errors.js";
 import { choiceOf, textOf, type FormBody } from "../../web/form-fields.js";
-import { memberOf, type MemberRequest } from "../dashboard-context.js";
+import { memberOf, type MemberRequest } from "./dashboard-context.js";
 import { formErrors } from "../views/controls.js";
 import { GRACE_CHOICES, keysPage, revokeKeyPage, rollKeyPage } from "../views/keys-view.js";
 import type { RouteTable } from "../../web/route-table.js";

@@ -1,8 +1,8 @@
 /** The request log, filtered by status class, route and request id, in pages of PAGE_SIZE. */
 import type { Request, Response } from "express";
-import type { RequestFilter, StatusClass } from "../../request-history/request-history-store.js";
-import { readRequestLogCursor, writeRequestLogCursor } from "../../request-history/request-log-cursor.js";
-import { memberOf } from "../dashboard-context.js";
+import type { RequestFilter, StatusClass } from "../../partners/request-history/request-history-store.js";
+import { readRequestLogCursor, writeRequestLogCursor } from "../../partners/request-history/request-log-cursor.js";
+import { memberOf } from "./dashboard-context.js";
 import { newestQuery, requestLogPage } from "../views/request-log-view.js";
 import type { RouteTable } from "../../web/route-table.js";
 

@@ -1,9 +1,9 @@
 /** The sandbox: read and advance the partner's clock (with what fell due), reset its data behind a confirmation. */
 import type { Request, Response } from "express";
-import { ApiError } from "../../errors.js";
-import { advanceClockBy, clockView, resetSandbox } from "../../sandbox/sandbox-actions.js";
+import { ApiError } from "../../platform/errors.js";
+import { advanceClockBy, clockView, resetSandbox } from "../../application/sandbox-actions.js";
 import { choiceOf, textOf, type FormBody } from "../../web/form-fields.js";
-import { memberOf } from "../dashboard-context.js";
+import { memberOf } from "./dashboard-context.js";
 import { formErrors } from "../views/controls.js";
 import { resetSandboxPage, sandboxPage, UNIT_SECONDS, type ClockUnit } from "../views/sandbox-view.js";
 import type { RouteTable } from "../../web/route-table.js";

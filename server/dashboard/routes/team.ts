@@ -1,10 +1,10 @@
 /** The team: members and their roles, invitations; only owners change it, and never to no owner. */
 import type { Request, Response } from "express";
-import { AccountProblem } from "../../accounts/accounts.js";
-import type { MemberRole } from "../../accounts/account-store.js";
-import { apiErrors } from "../../errors.js";
+import { AccountProblem } from "../../partners/accounts/accounts.js";
+import type { MemberRole } from "../../partners/accounts/account-store.js";
+import { apiErrors } from "../../platform/errors.js";
 import { choiceOf, textOf, type FormBody } from "../../web/form-fields.js";
-import { memberOf, type MemberRequest } from "../dashboard-context.js";
+import { memberOf, type MemberRequest } from "./dashboard-context.js";
 import { formErrors } from "../views/controls.js";
 import { forbiddenPage } from "../views/layout.js";
 import { teamPage } from "../views/team-view.js";

@@ -1,14 +1,14 @@
 /** Webhooks: endpoints made, edited, disabled, deleted; the secret shown once and rotated; deliveries read, redelivered, tested. */
 import type { Request, Response } from "express";
 import { subscribableWebhookEvents } from "../../../generated/operations.js";
-import { ApiError } from "../../errors.js";
-import { inTransaction } from "../../transactions.js";
-import { endpointOfPartner } from "../../webhooks/endpoint-access.js";
-import * as endpoints from "../../webhooks/endpoints.js";
-import { endpointView } from "../../webhooks/endpoints.js";
-import type { SubscribableEventType } from "../../webhooks/webhook-store.js";
+import { ApiError } from "../../platform/errors.js";
+import { inTransaction } from "../../application/transactions.js";
+import { endpointOfPartner } from "../../domain/webhooks/endpoint-access.js";
+import * as endpoints from "../../domain/webhooks/endpoints.js";
+import { endpointView } from "../../domain/webhooks/endpoints.js";
+import type { SubscribableEventType } from "../../domain/webhooks/webhook-store.js";
 import { choiceOf, integerOf, listOf, textOf, type FormBody } from "../../web/form-fields.js";
-import { memberOf, type MemberRequest } from "../dashboard-context.js";
+import { memberOf, type MemberRequest } from "./dashboard-context.js";
 import { formErrors, type FormErrors } from "../views/controls.js";
 import {
   DELIVERIES_PER_PAGE,

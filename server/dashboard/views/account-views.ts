@@ -1,7 +1,7 @@
 /** Pages of signing up, in and out, invitations and the member's own account. */
 import type { Environment } from "../../../generated/deployment.js";
-import type { InvitationRow, MemberRow, PartnerAccountRow } from "../../accounts/account-store.js";
-import { MIN_PASSWORD_LENGTH } from "../../accounts/passwords.js";
+import type { InvitationRow, MemberRow, PartnerAccountRow } from "../../partners/accounts/account-store.js";
+import { MIN_PASSWORD_LENGTH } from "../../partners/accounts/passwords.js";
 import { html } from "../../web/html.js";
 import { csrfInput, errorSummary, input, NO_ERRORS, type FormErrors } from "./controls.js";
 import { notice, page, type Chrome } from "./layout.js";

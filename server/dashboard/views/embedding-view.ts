@@ -1,6 +1,6 @@
 /** The Embedding section: which origins may frame the embedded interface that login_url opens, and the partner's look in it. */
-import type { Branding } from "../../branding/branding-store.js";
-import { MAX_LOGO_BYTES } from "../../branding/logo.js";
+import type { Branding } from "../../partners/branding/branding-store.js";
+import { MAX_LOGO_BYTES } from "../../partners/branding/logo.js";
 import { html, type Html } from "../../web/html.js";
 import { actionButton, csrfInput, errorSummary, input, NO_ERRORS, textarea, type FormErrors } from "./controls.js";
 import { notice, page, type Chrome } from "./layout.js";

@@ -1,6 +1,6 @@
 /** The API Keys section: a partner's keys of the deployment's environment, made, rolled and revoked here. */
-import { MAX_KEY_NAME_LENGTH, type NewKey } from "../../auth/key-management.js";
-import type { StoredApiKey } from "../../store/persistence.js";
+import { MAX_KEY_NAME_LENGTH, type NewKey } from "../../partners/keys/key-management.js";
+import type { StoredApiKey } from "../../partners/keys/api-key-store.js";
 import { html, type Html } from "../../web/html.js";
 import { actionButton, csrfInput, errorSummary, input, NO_ERRORS, secretOnce, select, type FormErrors } from "./controls.js";
 import { when } from "./format.js";

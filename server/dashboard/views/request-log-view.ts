@@ -1,5 +1,5 @@
 /** The request log: a partner's last API requests of this environment, newest first, filtered. */
-import { REQUEST_LOG_RETENTION, type LoggedRequest, type RequestFilter } from "../../request-history/request-history-store.js";
+import { REQUEST_LOG_RETENTION, type LoggedRequest, type RequestFilter } from "../../partners/request-history/request-history-store.js";
 import { html } from "../../web/html.js";
 import { input, select } from "./controls.js";
 import { duration, when } from "./format.js";

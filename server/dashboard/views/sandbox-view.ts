@@ -1,6 +1,6 @@
 /** The Sandbox section: the partner's clock, what moving it made due, and a reset of the partner's sandbox data. */
-import type { Change } from "../../scheduling/due-changes.js";
-import type { SandboxClockView } from "../../sandbox/sandbox-actions.js";
+import type { Change } from "../../application/due-changes.js";
+import type { SandboxClockView } from "../../application/sandbox-actions.js";
 import { html, type Html } from "../../web/html.js";
 import { actionButton, csrfInput, errorSummary, input, NO_ERRORS, select, type FormErrors } from "./controls.js";
 import { whenText } from "./format.js";

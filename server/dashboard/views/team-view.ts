@@ -1,5 +1,5 @@
 /** The Team section: the people of the partner account, their roles, and invitations. */
-import type { InvitationRow, MemberRow } from "../../accounts/account-store.js";
+import type { InvitationRow, MemberRow } from "../../partners/accounts/account-store.js";
 import { html } from "../../web/html.js";
 import { actionButton, csrfInput, errorSummary, input, NO_ERRORS, select, type FormErrors } from "./controls.js";
 import { when } from "./format.js";

@@ -6,12 +6,12 @@
  * test/server/embed/messages.test.ts makes sure no rule the interface can break reaches.
  */
 import { dnsTemplates, type DnsTemplateId } from "../../../generated/operations.js";
-import { findTld } from "../../catalog/tlds.js";
+import { findTld } from "../../domain/catalog/tlds.js";
 import { dnsLimits } from "../../../generated/operations.js";
-import type { RecordConflict, RecordType, RuleViolation } from "../../dns/record-rules.js";
-import type { ApiError } from "../../errors.js";
-import type { DomainRow } from "../../store/types.js";
-import type { FormErrors } from "../forms.js";
+import type { RecordConflict, RecordType, RuleViolation } from "../../domain/dns/record-rules.js";
+import type { ApiError } from "../../platform/errors.js";
+import type { DomainRow } from "../../domain/domains/domain-store.js";
+import type { FormErrors } from "../../web/controls.js";
 import type { Localizer } from "./localizer.js";
 
 /** RFC 1035: a name written out in full has at most 253 characters. */

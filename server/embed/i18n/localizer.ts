@@ -1,7 +1,7 @@
 /** A page's language at work: its messages, and dates, prices and numbers written for its locale with Intl. */
-import type { Cents } from "../../money.js";
+import type { Cents } from "../../platform/money.js";
 import { html, type Html } from "../../web/html.js";
-import type { Locale } from "../../i18n/locale.js";
+import type { Locale } from "../../platform/locale.js";
 import { de } from "./messages-de.js";
 import { en, type Messages } from "./messages-en.js";
 import { fr } from "./messages-fr.js";

@@ -5,7 +5,8 @@
  * reader's locale (dates, prices, numbers); sentences are in sentence case and end with a full stop
  * where they are sentences.
  */
-import type { DnsRecordRow, DomainRow } from "../../store/types.js";
+import type { DnsRecordRow } from "../../domain/dns/record-store.js";
+import type { DomainRow } from "../../domain/domains/domain-store.js";
 import { plural } from "./plural.js";
 
 type RecordType = DnsRecordRow["type"];

@@ -3,7 +3,7 @@
  * language whose plurals are not "1 or else" says them right: French counts 0 as singular ("0 domaine")
  * and a round million apart ("1 000 000 de domaines").
  */
-import type { Language } from "../../i18n/locale.js";
+import type { Language } from "../../platform/locale.js";
 
 /**
  * The cardinal categories each shipped language uses, as CLDR (and so Intl.PluralRules) names them.

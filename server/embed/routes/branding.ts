@@ -4,9 +4,9 @@
  * their addresses carry a version, so a browser may keep them until the look changes.
  */
 import type { Request, Response } from "express";
-import { accentStylesheet } from "../../branding/accent-colour.js";
-import { KEEP_UNTIL_CHANGED, sendLogo } from "../../branding/logo.js";
-import { embedContextOf } from "../embed-context.js";
+import { accentStylesheet } from "../../partners/branding/accent-colour.js";
+import { KEEP_UNTIL_CHANGED, sendLogo } from "../../web/logo-answer.js";
+import { embedContextOf } from "./embed-context.js";
 import type { RouteTable } from "../../web/route-table.js";
 
 export function accentStyle(_req: Request, res: Response) {

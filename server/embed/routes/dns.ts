@@ -1,14 +1,15 @@
 /** A domain's page and its DNS records: add, edit, delete (after a confirmation) and restore, apply a template (after a review). */
 import type { Request, Response } from "express";
 import { dnsTemplates, type DnsTemplateId } from "../../../generated/operations.js";
-import { interfaceDefaultTtl } from "../../dns/default-ttl.js";
-import { recordViolations, type RecordDraft } from "../../dns/record-rules.js";
-import { createRecord, deleteRecord, updateRecord } from "../../dns/record-service.js";
-import { applyTemplate, checkTemplateRecords } from "../../dns/template-service.js";
-import { type ApiError, apiErrors } from "../../errors.js";
-import type { DnsRecordRow, DomainRow } from "../../store/types.js";
+import { interfaceDefaultTtl } from "../../domain/dns/default-ttl.js";
+import { recordViolations, type RecordDraft } from "../../domain/dns/record-rules.js";
+import { createRecord, deleteRecord, updateRecord } from "../../domain/dns/record-service.js";
+import { applyTemplate, checkTemplateRecords } from "../../domain/dns/template-service.js";
+import { type ApiError, apiErrors } from "../../platform/errors.js";
+import type { DnsRecordRow } from "../../domain/dns/record-store.js";
+import type { DomainRow } from "../../domain/domains/domain-store.js";
 import { html, type Html } from "../../web/html.js";
-import { answerChange, chromeOf, domainOfSessionUser, embedContextOf, type EmbedContext } from "../embed-context.js";
+import { answerChange, chromeOf, domainOfSessionUser, embedContextOf, type EmbedContext } from "./embed-context.js";
 import {
   assertUnchangedSinceShown,
   choiceOf,
@@ -19,9 +20,9 @@ import {
   type FormBody,
   type FormErrors,
   type FormState,
-} from "../forms.js";
+} from "./forms.js";
 import { conflictMessage, friendlyErrors, violationErrors } from "../i18n/form-errors.js";
-import { noticeOf, noticeParameter, type Notice } from "../notices.js";
+import { noticeOf, noticeParameter, type Notice } from "./notices.js";
 import { csrfInput } from "../views/controls.js";
 import {
   dnsPage,

@@ -1,12 +1,12 @@
 /** Your domains: the list, the auto-renew and WHOIS privacy switches, renewal after a review. */
 import type { Request, Response } from "express";
-import { updateDomainSettings } from "../../domains/domain-settings.js";
-import { isRenewable, renewableYears, renewalCost, renewDomain, renewedUntil } from "../../domains/renewal.js";
-import type { DomainRow } from "../../store/types.js";
-import { answerChange, chromeOf, domainOfSessionUser, embedContextOf, type EmbedContext } from "../embed-context.js";
-import { assertUnchangedSinceShown, choiceOf, integerOf, NO_ERRORS, textOf, valuesOf, type FormBody, type FormErrors } from "../forms.js";
+import { updateDomainSettings } from "../../domain/domains/domain-settings.js";
+import { isRenewable, renewableYears, renewalCost, renewDomain, renewedUntil } from "../../domain/domains/renewal.js";
+import type { DomainRow } from "../../domain/domains/domain-store.js";
+import { answerChange, chromeOf, domainOfSessionUser, embedContextOf, type EmbedContext } from "./embed-context.js";
+import { assertUnchangedSinceShown, choiceOf, integerOf, NO_ERRORS, textOf, valuesOf, type FormBody, type FormErrors } from "./forms.js";
 import { friendlyErrors, problemErrors } from "../i18n/form-errors.js";
-import { noticeOf, noticeParameter, type Notice } from "../notices.js";
+import { noticeOf, noticeParameter, type Notice } from "./notices.js";
 import { domainsPage, privacyOffPage, renewalReviewPage, type DomainsView } from "../views/domains-view.js";
 import type { RouteTable } from "../../web/route-table.js";
 

@@ -1,13 +1,13 @@
 /** Find a domain (a name, or a word on every TLD), review the purchase, and buy it. */
 import type { Request, Response } from "express";
-import { quoteEveryTld, quoteName } from "../../catalog/availability.js";
-import { addYears } from "../../clock.js";
-import { purchaseDomain, purchaseQuote, type PurchaseQuote } from "../../domains/purchase.js";
-import { ApiError } from "../../errors.js";
-import { answerChange, chromeOf, embedContextOf, type EmbedContext } from "../embed-context.js";
-import { integerOf, NO_ERRORS, textOf, valuesOf, type FormBody, type FormErrors, type FormState } from "../forms.js";
+import { quoteEveryTld, quoteName } from "../../domain/catalog/availability.js";
+import { addYears } from "../../platform/clock.js";
+import { purchaseDomain, purchaseQuote, type PurchaseQuote } from "../../domain/domains/purchase.js";
+import { ApiError } from "../../platform/errors.js";
+import { answerChange, chromeOf, embedContextOf, type EmbedContext } from "./embed-context.js";
+import { integerOf, NO_ERRORS, textOf, valuesOf, type FormBody, type FormErrors, type FormState } from "./forms.js";
 import { friendlyErrors } from "../i18n/form-errors.js";
-import { noticeParameter } from "../notices.js";
+import { noticeParameter } from "./notices.js";
 import { purchaseReviewPage, searchPage, type SearchResult } from "../views/search-view.js";
 import type { RouteTable } from "../../web/route-table.js";
 

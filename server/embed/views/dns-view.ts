@@ -3,11 +3,13 @@
  * record (deleting asks first, on a page of its own); applying a template after a review of the
  * exact records it adds.
  */
-import { entityTag } from "../../concurrency/entity-tags.js";
+import { entityTag } from "../../platform/entity-tags.js";
 import { dnsTemplates, type DnsTemplateId } from "../../../generated/operations.js";
-import type { RecordDraft } from "../../dns/record-rules.js";
-import type { DnsRecordRow, DomainRow } from "../../store/types.js";
-import { NO_ERRORS, type FormErrors, type FormState } from "../forms.js";
+import type { RecordDraft } from "../../domain/dns/record-rules.js";
+import type { DnsRecordRow } from "../../domain/dns/record-store.js";
+import type { DomainRow } from "../../domain/domains/domain-store.js";
+import { NO_ERRORS, type FormErrors } from "../../web/controls.js";
+import type { FormState } from "./form-state.js";
 import { html, type Html } from "../../web/html.js";
 import type { Localizer } from "../i18n/localizer.js";
 import { breakableName, csrfInput, errorSummary, facts, select, textInput } from "./controls.js";

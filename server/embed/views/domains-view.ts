@@ -1,9 +1,10 @@
 /** "Your domains": every domain of the user with its settings and renewal; the renewal's review; turning WHOIS privacy off. */
-import { entityTag } from "../../concurrency/entity-tags.js";
-import { isRenewable } from "../../domains/renewal.js";
-import type { Cents } from "../../money.js";
-import type { DomainRow } from "../../store/types.js";
-import { NO_ERRORS, type FormErrors, type FormState } from "../forms.js";
+import { entityTag } from "../../platform/entity-tags.js";
+import { isRenewable } from "../../domain/domains/renewal.js";
+import type { Cents } from "../../platform/money.js";
+import type { DomainRow } from "../../domain/domains/domain-store.js";
+import { NO_ERRORS, type FormErrors } from "../../web/controls.js";
+import type { FormState } from "./form-state.js";
 import { html, type Html } from "../../web/html.js";
 import type { Localizer } from "../i18n/localizer.js";
 import { breakableName, csrfInput, errorSummary, facts, reviewCard, select, yearChoices } from "./controls.js";

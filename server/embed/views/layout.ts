@@ -4,7 +4,7 @@ import { html, type Html } from "../../web/html.js";
 import { pageShell } from "../../web/page-shell.js";
 import type { Localizer } from "../i18n/localizer.js";
 
-/** The partner's look, when it set one (server/branding/): the stylesheet and logo addresses carry their versions. */
+/** The partner's look, when it set one (server/partners/branding/): the stylesheet and logo addresses carry their versions. */
 export interface ChromeBranding {
   partnerName: string;
   styleVersion: string | null;

@@ -1,5 +1,5 @@
 /** The order of the records table: a column and a direction from the page's query, the name's by default. */
-import type { DnsRecordRow } from "../../store/types.js";
+import type { DnsRecordRow } from "../../domain/dns/record-store.js";
 
 export const SORT_COLUMNS = ["type", "name", "content", "ttl"] as const;
 export type SortColumn = (typeof SORT_COLUMNS)[number];

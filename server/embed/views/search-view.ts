@@ -2,9 +2,10 @@
  * "Find a domain": a name's availability and price with priced suggestions, or a word on every
  * TLD of the catalogue; and the purchase's review, where the total is shown before anything is charged.
  */
-import type { NameQuote } from "../../catalog/availability.js";
-import type { PurchaseQuote } from "../../domains/purchase.js";
-import { NO_ERRORS, type FormErrors, type FormState } from "../forms.js";
+import type { NameQuote } from "../../domain/catalog/availability.js";
+import type { PurchaseQuote } from "../../domain/domains/purchase.js";
+import { NO_ERRORS, type FormErrors } from "../../web/controls.js";
+import type { FormState } from "./form-state.js";
 import { html, type Html } from "../../web/html.js";
 import type { Localizer } from "../i18n/localizer.js";
 import { breakableName, errorSummary, reviewCard, select, textInput, yearChoices } from "./controls.js";

@@ -1,5 +1,5 @@
 /** Forgetting a long backlog as many short statements: no statement holds its locks, or its WAL, for the whole backlog. */
-import { RETENTION_BATCH_ROWS } from "../retention-policy.js";
+import { RETENTION_BATCH_ROWS } from "../../platform/retention-policy.js";
 import { decodeComputed } from "../../../generated/db-rows.js";
 import type { Sql } from "./sql-client.js";
 

@@ -5,11 +5,13 @@
  */
 import type { Environment } from "../../../generated/deployment.js";
 import type { DbRow } from "../../../generated/db-rows.js";
-import type { MemberRole } from "../../accounts/account-store.js";
-import type { LogoType } from "../../branding/logo.js";
-import type { EventType } from "../../events.js";
-import type { SubscribableEventType, WebhookDeliveryRow } from "../../webhooks/webhook-store.js";
-import type { DnsRecordRow, DomainRow, TransferRow } from "../types.js";
+import type { MemberRole } from "../../partners/accounts/account-store.js";
+import type { LogoType } from "../../partners/branding/logo.js";
+import type { EventType } from "../../platform/events.js";
+import type { SubscribableEventType, WebhookDeliveryRow } from "../../domain/webhooks/webhook-store.js";
+import type { DnsRecordRow } from "../../domain/dns/record-store.js";
+import type { DomainRow } from "../../domain/domains/domain-store.js";
+import type { TransferRow } from "../../domain/transfers/transfer-store.js";
 
 /** A text column's values, one key each: a value added to or removed from the union fails to compile here. */
 type Members<T extends string> = Readonly<Record<T, true>>;

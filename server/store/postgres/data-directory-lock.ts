@@ -7,7 +7,7 @@
  */
 import { linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { isRunning } from "../../running-process.js";
+import { isRunning } from "../../platform/running-process.js";
 
 /** In the directory itself, so it goes wherever the data goes; PostgreSQL ignores files it does not know. */
 export const LOCK_FILE = ".partner-api.lock";

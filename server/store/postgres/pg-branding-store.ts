@@ -1,6 +1,6 @@
 /** The partners' look on PostgreSQL (migrations/0005_embedded_interface.sql). */
 import type { Environment } from "../../../generated/deployment.js";
-import { logoVersion, NO_BRANDING, type Branding, type BrandingStore, type Logo } from "../../branding/branding-store.js";
+import { logoVersion, NO_BRANDING, type Branding, type BrandingStore, type Logo } from "../../partners/branding/branding-store.js";
 import { decodeColumns } from "../../../generated/db-rows.js";
 import { LOGO_TYPES, oneOf } from "./column-values.js";
 import type { Sql } from "./sql-client.js";

@@ -13,8 +13,8 @@ import type {
   MemberRow,
   PartnerAccountRow,
   PendingSignUpRow,
-} from "../../accounts/account-store.js";
-import type { FramingOriginStore } from "../../framing/framing-origin-store.js";
+} from "../../partners/accounts/account-store.js";
+import type { FramingOriginStore } from "../../partners/framing/framing-origin-store.js";
 import {
   collapseRefusals,
   refusalKey,
@@ -24,7 +24,7 @@ import {
   type RequestPageQuery,
   type RequestRecord,
   type RetentionPolicy,
-} from "../../request-history/request-history-store.js";
+} from "../../partners/request-history/request-history-store.js";
 import {
   type DbRow,
   decodeColumns,

@@ -1,8 +1,8 @@
 /** The event history in PostgreSQL, shared by every instance (migrations/0003_events.sql). */
 import { type DbRow, decodeColumns } from "../../../generated/db-rows.js";
-import type { EventType, OutboxEvent } from "../../events.js";
-import type { EventPageQuery, EventStore } from "../../event-history/event-store.js";
-import type { RetentionPolicy } from "../retention-policy.js";
+import type { EventType, OutboxEvent } from "../../platform/events.js";
+import type { EventPageQuery, EventStore } from "../../domain/events/event-store.js";
+import type { RetentionPolicy } from "../../platform/retention-policy.js";
 import { deleteInBatches } from "./batched-deletes.js";
 import { EVENT_TYPES, jsonObject, oneOf } from "./column-values.js";
 import type { Sql } from "./sql-client.js";

@@ -1,6 +1,6 @@
 /** Idempotency keys in PostgreSQL: shared by every instance on the database (migrations/0002_idempotency_keys.sql). */
 import { randomUUID } from "node:crypto";
-import type { IdempotencyScope, IdempotencyStore, KeyClaim, StoredAnswer } from "../../idempotency/idempotency-store.js";
+import type { IdempotencyScope, IdempotencyStore, KeyClaim, StoredAnswer } from "../../platform/idempotency/idempotency-store.js";
 import { decodeColumns } from "../../../generated/db-rows.js";
 import { jsonStringRecord } from "./column-values.js";
 import type { Sql } from "./sql-client.js";

@@ -1,7 +1,8 @@
 /** What every instance on the database shares besides the data: rate-limit counters, sandbox clocks, API keys. */
 import type { Environment } from "../../../generated/deployment.js";
-import type { ConsumeResult, WindowCounter, WindowStore } from "../../rate-limits/window-store.js";
-import type { ApiKeyStore, ClockOffsetStore, StoredApiKey } from "../persistence.js";
+import type { ConsumeResult, WindowCounter, WindowStore } from "../../platform/rate-limits/window-store.js";
+import type { ApiKeyStore, StoredApiKey } from "../../partners/keys/api-key-store.js";
+import type { ClockOffsetStore } from "../../domain/sandbox/clock-offset-store.js";
 import { type DbRow, decodeApiKeysRow, decodeColumns, decodeComputed } from "../../../generated/db-rows.js";
 import { deleteInBatches } from "./batched-deletes.js";
 import { ENVIRONMENT_NAMES, oneOf } from "./column-values.js";

@@ -1,19 +1,10 @@
 /** The service's data in PostgreSQL: the Store contract over one connection or transaction. */
-import type {
-  DnsRecordRow,
-  DomainPageQuery,
-  DomainRow,
-  EmbedSessionRow,
-  EndedEmbedSessionRow,
-  RecordFilter,
-  RecordListPosition,
-  SessionRow,
-  Store,
-  TransferRow,
-  UserPageEntry,
-  UserPageQuery,
-  UserRow,
-} from "../types.js";
+import type { DnsRecordRow, RecordFilter, RecordListPosition } from "../../domain/dns/record-store.js";
+import type { DomainPageQuery, DomainRow } from "../../domain/domains/domain-store.js";
+import type { EmbedSessionRow, EndedEmbedSessionRow, SessionRow } from "../../domain/sessions/session-store.js";
+import type { Store } from "../store.js";
+import type { TransferRow } from "../../domain/transfers/transfer-store.js";
+import type { UserPageEntry, UserPageQuery, UserRow } from "../../domain/users/user-store.js";
 import {
   type DbRow,
   decodeColumns,

@@ -9,7 +9,7 @@ import {
   decodeWebhookEndpointsRow,
   type WebhookEndpointsRow,
 } from "../../../generated/db-rows.js";
-import type { OutboxEvent } from "../../events.js";
+import type { OutboxEvent } from "../../platform/events.js";
 import {
   type DeliveryAttempt,
   newDelivery,
@@ -17,7 +17,7 @@ import {
   type WebhookDeliveryRow,
   type WebhookEndpointRow,
   type WebhookStore,
-} from "../../webhooks/webhook-store.js";
+} from "../../domain/webhooks/webhook-store.js";
 import {
   allOf,
   DELIVERY_STATUSES,

@@ -10,7 +10,8 @@ import { lockDataDirectory } from "./data-directory-lock.js";
 import { PgAccountStore, PgFramingOriginStore, PgRequestHistoryStore } from "./pg-dashboard-stores.js";
 import { createRequire } from "node:module";
 import { setTimeout as sleep } from "node:timers/promises";
-import { StoreUnavailableError, type DataStores, type Persistence, type UnitOfWork } from "../persistence.js";
+import { StoreUnavailableError } from "../../platform/store-unavailable.js";
+import type { DataStores, Persistence, UnitOfWork } from "../persistence.js";
 import { PgEventStore } from "./pg-event-store.js";
 import { PgIdempotencyStore } from "./pg-idempotency-store.js";
 import { PgApiKeyStore, PgClockOffsetStore, PgWindowStore } from "./pg-shared-stores.js";
@@ -148,7 +149,7 @@ export async function openSql(location: PostgresLocation): Promise<Sql> {
 /**
  * PGlite, loaded only where used: a server on memory or on a PostgreSQL server never loads the
  * WebAssembly. Required (its CommonJS build), not imported: the built server is a script run by
- * vm.Script (server/cached-bundle-loader.ts), where an import() needs Node's experimental loader
+ * vm.Script (server/assembly/cached-bundle-loader.ts), where an import() needs Node's experimental loader
  * option, which warns at every start. From this module's address, so the built server finds it
  * in the checkout's node_modules (scripts/lib/server-build.ts keeps it out of the bundle).
  */

@@ -7,7 +7,7 @@
  */
 import pg from "pg";
 import type { PGlite } from "@electric-sql/pglite";
-import { StoreUnavailableError } from "../persistence.js";
+import { StoreUnavailableError } from "../../platform/store-unavailable.js";
 
 export type Row = Record<string, unknown>;
 export type Isolation = "serializable" | "read committed";

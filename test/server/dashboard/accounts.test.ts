@@ -1,7 +1,7 @@
 /** Dashboard accounts: sign-up by a confirmed link, sign-in and out, password change, and what they never reveal. */
 import { describe, expect, it } from "vitest";
-import { DEFAULT_ACCOUNT_LIMITS } from "../../../server/accounts/account-limits.js";
-import { hashPassword, verifyPassword } from "../../../server/accounts/passwords.js";
+import { DEFAULT_ACCOUNT_LIMITS } from "../../../server/partners/accounts/account-limits.js";
+import { hashPassword, verifyPassword } from "../../../server/partners/accounts/passwords.js";
 import { visibleText } from "../../support/dashboard-browser.js";
 import { OWNER_A, useDashboardTestServer } from "../../support/dashboard-test-server.js";
 

@@ -4,9 +4,9 @@
  * only with its own password; a link shown to the inviting owner (no mail sent) creates nobody.
  */
 import { describe, expect, it } from "vitest";
-import { hashPassword } from "../../../server/accounts/passwords.js";
-import { DEFAULT_ACCOUNT_LIMITS } from "../../../server/accounts/account-limits.js";
-import { newId } from "../../../server/ids.js";
+import { hashPassword } from "../../../server/partners/accounts/passwords.js";
+import { DEFAULT_ACCOUNT_LIMITS } from "../../../server/partners/accounts/account-limits.js";
+import { newId } from "../../../server/platform/ids.js";
 import { type DashboardBrowser, visibleText } from "../../support/dashboard-browser.js";
 import { type DashboardTestServer, OWNER_B, TEST_PASSWORD_COST, useDashboardTestServer } from "../../support/dashboard-test-server.js";
 

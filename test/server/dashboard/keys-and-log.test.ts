@@ -1,6 +1,6 @@
 /** API keys made in the dashboard, as the API takes them, and the request log of what they did. */
 import { describe, expect, it } from "vitest";
-import { LAST_USED_RESOLUTION_MS } from "../../../server/auth/api-keys.js";
+import { LAST_USED_RESOLUTION_MS } from "../../../server/partners/keys/api-keys.js";
 import { visibleText, type DashboardBrowser } from "../../support/dashboard-browser.js";
 import { OWNER_B, useDashboardTestServer } from "../../support/dashboard-test-server.js";
 

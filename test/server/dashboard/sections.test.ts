@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { MAX_LOGO_BYTES } from "../../../server/branding/logo.js";
+import { MAX_LOGO_BYTES } from "../../../server/partners/branding/logo.js";
 import { visibleText } from "../../support/dashboard-browser.js";
 import { solidPng } from "../../support/png.js";
 import { useDashboardTestServer } from "../../support/dashboard-test-server.js";

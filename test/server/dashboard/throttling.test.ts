@@ -6,8 +6,8 @@
  * told to trust (loopback here: the test's own requests).
  */
 import { describe, expect, it } from "vitest";
-import { DEFAULT_ACCOUNT_LIMITS, DEFAULT_PASSWORD_HASHING } from "../../../server/accounts/account-limits.js";
-import { loadDeploymentConfig } from "../../../server/config.js";
+import { DEFAULT_ACCOUNT_LIMITS, DEFAULT_PASSWORD_HASHING } from "../../../server/partners/accounts/account-limits.js";
+import { loadDeploymentConfig } from "../../../server/assembly/config.js";
 import { type DashboardBrowser, visibleText } from "../../support/dashboard-browser.js";
 import { OWNER_A, startDashboardTestServer, useDashboardTestServer } from "../../support/dashboard-test-server.js";
 

@@ -1,6 +1,6 @@
 /** Webhook endpoints as the dashboard manages them, delivering to a real receiver on loopback. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { signatureOf } from "../../../server/webhooks/signing.js";
+import { signatureOf } from "../../../server/domain/webhooks/signing.js";
 import { visibleText, type DashboardBrowser } from "../../support/dashboard-browser.js";
 import { useDashboardTestServer } from "../../support/dashboard-test-server.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../../support/webhook-receiver.js";

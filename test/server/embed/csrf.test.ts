@@ -1,5 +1,5 @@
 /** Every state-changing request of the embed host passes the CSRF checks, or changes nothing. */
-import { entityTag } from "../../../server/concurrency/entity-tags.js";
+import { entityTag } from "../../../server/platform/entity-tags.js";
 import { describe, expect, it } from "vitest";
 import { csrfRefusal } from "../../../server/web/csrf.js";
 import { EmbedBrowser, textOf, type PostOptions } from "./support/embed-browser.js";

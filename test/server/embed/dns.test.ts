@@ -3,7 +3,7 @@
  * user's words at each field; the records table and its order; deleting after a confirmation, and
  * restoring; templates reviewed before they are applied.
  */
-import { entityTag } from "../../../server/concurrency/entity-tags.js";
+import { entityTag } from "../../../server/platform/entity-tags.js";
 import { beforeEach, describe, expect, it } from "vitest";
 import { en } from "../../../server/embed/i18n/messages-en.js";
 import { escapeHtml } from "../../../server/web/html.js";

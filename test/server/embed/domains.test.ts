@@ -1,6 +1,6 @@
 /** Your domains in the embedded interface: the list, the switches and renewal, through the API's own logic. */
 import { escapeHtml } from "../../../server/web/html.js";
-import { entityTag } from "../../../server/concurrency/entity-tags.js";
+import { entityTag } from "../../../server/platform/entity-tags.js";
 import { describe, expect, it } from "vitest";
 import { EmbedBrowser, textOf } from "./support/embed-browser.js";
 import { useSignedInUser } from "./support/signed-in-user.js";

@@ -3,8 +3,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { loadDeploymentConfig } from "../../../server/config.js";
-import { frameAncestors, parseEmbedOrigin } from "../../../server/framing/framing.js";
+import { loadDeploymentConfig } from "../../../server/assembly/config.js";
+import { frameAncestors, parseEmbedOrigin } from "../../../server/partners/framing/framing.js";
 import { startEmbedTestServer, type EmbedTestServer } from "../../support/embed-test-server.js";
 import { EmbedBrowser } from "./support/embed-browser.js";
 

@@ -5,14 +5,14 @@
  */
 import { describe, expect, it } from "vitest";
 import { dnsTemplates, type DnsTemplateId } from "../../../generated/operations.js";
-import { recordConflict, recordViolations, type RecordDraft } from "../../../server/dns/record-rules.js";
-import { expandTemplate } from "../../../server/dns/templates.js";
-import type { ApiError } from "../../../server/errors.js";
+import { recordConflict, recordViolations, type RecordDraft } from "../../../server/domain/dns/record-rules.js";
+import { expandTemplate } from "../../../server/domain/dns/templates.js";
+import type { ApiError } from "../../../server/platform/errors.js";
 import { conflictMessage, friendlyErrors, problemErrors, violationErrors } from "../../../server/embed/i18n/form-errors.js";
 import { localizerFor } from "../../../server/embed/i18n/localizer.js";
 import { en, type Messages } from "../../../server/embed/i18n/messages-en.js";
-import { chooseLocale, SHIPPED_LANGUAGES } from "../../../server/i18n/locale.js";
-import type { DomainRow } from "../../../server/store/types.js";
+import { chooseLocale, SHIPPED_LANGUAGES } from "../../../server/platform/locale.js";
+import type { DomainRow } from "../../../server/domain/domains/domain-store.js";
 
 const localizers = SHIPPED_LANGUAGES.map((language) => localizerFor({ language, tag: language }));
 

@@ -9,7 +9,7 @@ import { en } from "../../../server/embed/i18n/messages-en.js";
 import { de } from "../../../server/embed/i18n/messages-de.js";
 import { french } from "../../../server/embed/i18n/french-typography.js";
 import { PLURAL_CATEGORIES, plural } from "../../../server/embed/i18n/plural.js";
-import { SHIPPED_LANGUAGES } from "../../../server/i18n/locale.js";
+import { SHIPPED_LANGUAGES } from "../../../server/platform/locale.js";
 
 describe("plural", () => {
   it.each(SHIPPED_LANGUAGES)("knows the categories Intl.PluralRules uses for %s", (language) => {

@@ -4,7 +4,7 @@
  * purchase as the sandbox helper once confirmed with that total.
  */
 import { describe, expect, it } from "vitest";
-import { TLD_CATALOGUE } from "../../../server/catalog/tlds.js";
+import { TLD_CATALOGUE } from "../../../server/domain/catalog/tlds.js";
 import { en } from "../../../server/embed/i18n/messages-en.js";
 import { textOf } from "./support/embed-browser.js";
 import { useSignedInUser } from "./support/signed-in-user.js";

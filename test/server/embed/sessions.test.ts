@@ -1,10 +1,10 @@
 /** GET login_url: the token exchange, the session cookie, its 24 hours, and its end. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { scaled } from "../../../scripts/lib/deadlines.js";
-import { DAY } from "../../../server/clock.js";
-import { BROWSER_SESSIONS_PER_USER, hashSessionToken, LOGIN_SESSIONS_PER_USER } from "../../../server/auth/user-sessions.js";
-import { removeEndedSessions } from "../../../server/scheduling/session-expiry.js";
-import { startDueChangeSweep } from "../../../server/scheduling/sweep.js";
+import { DAY } from "../../../server/platform/clock.js";
+import { BROWSER_SESSIONS_PER_USER, hashSessionToken, LOGIN_SESSIONS_PER_USER } from "../../../server/domain/sessions/user-sessions.js";
+import { removeEndedSessions } from "../../../server/application/session-expiry.js";
+import { startDueChangeSweep } from "../../../server/application/sweep.js";
 import { startEmbedTestServer, type EmbedTestServer } from "../../support/embed-test-server.js";
 import { everythingStored } from "../../support/stored-text.js";
 import { EmbedBrowser, textOf } from "./support/embed-browser.js";

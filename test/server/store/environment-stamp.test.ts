@@ -2,7 +2,7 @@
  * One database per environment (server/store/postgres/environment-stamp.ts), on PGlite and, when
  * PARTNER_API_TEST_DATABASE_URL is set, a PostgreSQL server: a database is stamped with the
  * environment it was migrated for, and the other environment's deployment is refused before it
- * reads or writes anything. What a start-up prints then is in test/server/startup/data-directory.test.ts.
+ * reads or writes anything. What a start-up prints then is in test/server/assembly/data-directory.test.ts.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

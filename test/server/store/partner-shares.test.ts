@@ -1,15 +1,15 @@
 /**
- * One partner's writes cannot hold every connection (server/store/partner-shares.ts), and no unit
+ * One partner's writes cannot hold every connection (server/platform/partner-shares.ts), and no unit
  * of work holds its connection past its limit (server/store/postgres/sql-client.ts), on the store
  * the tests run on; the limit also on a PostgreSQL server when PARTNER_API_TEST_DATABASE_URL names one.
  */
 import { PGlite } from "@electric-sql/pglite";
 import { describe, expect, it, vi } from "vitest";
 import { pause } from "../../../scripts/lib/deadlines.js";
-import { PartnerShares, partnerShareOf } from "../../../server/store/partner-shares.js";
-import { StoreUnavailableError } from "../../../server/store/persistence.js";
+import { PartnerShares, partnerShareOf } from "../../../server/platform/partner-shares.js";
+import { StoreUnavailableError } from "../../../server/platform/store-unavailable.js";
 import { pgliteSql, poolSql, type Sql } from "../../../server/store/postgres/sql-client.js";
-import { inTransaction, partnerSharesOf } from "../../../server/transactions.js";
+import { inTransaction, partnerSharesOf } from "../../../server/application/transactions.js";
 import { useTestServer } from "../../support/test-server.js";
 
 const s = useTestServer();

@@ -8,7 +8,7 @@ import { scaled } from "../../../scripts/lib/deadlines.js";
 import { migrate, openSql } from "../../../server/store/postgres/index.js";
 import { PgApiKeyStore } from "../../../server/store/postgres/pg-shared-stores.js";
 import { PgRequestHistoryStore } from "../../../server/store/postgres/pg-dashboard-stores.js";
-import type { RequestFilter, RequestLogPosition } from "../../../server/request-history/request-history-store.js";
+import type { RequestFilter, RequestLogPosition } from "../../../server/partners/request-history/request-history-store.js";
 import { PgEventStore } from "../../../server/store/postgres/pg-event-store.js";
 import { PgStore } from "../../../server/store/postgres/pg-store.js";
 import { PgWebhookStore } from "../../../server/store/postgres/pg-webhook-store.js";

@@ -2,7 +2,7 @@
 import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scaled } from "../../../scripts/lib/deadlines.js";
-import { StoreUnavailableError } from "../../../server/store/persistence.js";
+import { StoreUnavailableError } from "../../../server/platform/store-unavailable.js";
 import { knownMigrations } from "../../../server/store/postgres/migrations.js";
 import { migrate, openPostgresPersistence, openSql, PostgresPersistence, schemaState } from "../../../server/store/postgres/index.js";
 import { poolSql } from "../../../server/store/postgres/sql-client.js";

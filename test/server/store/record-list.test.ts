@@ -1,8 +1,8 @@
 /** MemoryStore's record list: list order kept through every change, pages from any position, bounded adds. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MemoryStore } from "../../../server/store/memory-store.js";
-import type { DnsRecordRow, RecordListPosition } from "../../../server/store/types.js";
+import { MemoryStore } from "../../../server/store/memory/memory-store.js";
+import type { DnsRecordRow, RecordListPosition } from "../../../server/domain/dns/record-store.js";
 
 const T0 = Date.parse("2026-11-22T10:00:00Z");
 const row = (id: string, domainId: string, name: string, type: DnsRecordRow["type"], minute: number): DnsRecordRow => ({

@@ -1,8 +1,8 @@
 /** MemoryStore's index of records by name, which zone conflict checks read instead of the whole zone. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MemoryStore } from "../../../server/store/memory-store.js";
-import type { DnsRecordRow } from "../../../server/store/types.js";
+import { MemoryStore } from "../../../server/store/memory/memory-store.js";
+import type { DnsRecordRow } from "../../../server/domain/dns/record-store.js";
 
 const at = new Date("2026-11-22T10:00:00Z");
 const record = (id: string, domainId: string, name: string): DnsRecordRow => ({

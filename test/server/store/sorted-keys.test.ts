@@ -1,7 +1,7 @@
 /** SortedKeys against a plain sort of the same keys, under random inserts, updates and removals. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SortedKeys } from "../../../server/store/sorted-keys.js";
+import { SortedKeys } from "../../../server/store/memory/sorted-keys.js";
 
 describe("SortedKeys", () => {
   it("pages exactly as sorting everything would, whatever the sequence of changes", () => {

@@ -5,13 +5,16 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Cents } from "../../../server/money.js";
-import type { OutboxEvent } from "../../../server/events.js";
-import type { IdempotencyScope } from "../../../server/idempotency/idempotency-store.js";
-import type { RequestRecord } from "../../../server/request-history/request-history-store.js";
+import type { Cents } from "../../../server/platform/money.js";
+import type { OutboxEvent } from "../../../server/platform/events.js";
+import type { IdempotencyScope } from "../../../server/platform/idempotency/idempotency-store.js";
+import type { RequestRecord } from "../../../server/partners/request-history/request-history-store.js";
 import type { Persistence } from "../../../server/store/persistence.js";
-import type { DnsRecordRow, DomainRow, TransferRow, UserRow } from "../../../server/store/types.js";
-import type { WebhookDeliveryRow, WebhookEndpointRow } from "../../../server/webhooks/webhook-store.js";
+import type { DnsRecordRow } from "../../../server/domain/dns/record-store.js";
+import type { DomainRow } from "../../../server/domain/domains/domain-store.js";
+import type { TransferRow } from "../../../server/domain/transfers/transfer-store.js";
+import type { UserRow } from "../../../server/domain/users/user-store.js";
+import type { WebhookDeliveryRow, WebhookEndpointRow } from "../../../server/domain/webhooks/webhook-store.js";
 
 export const at = (iso: string) => new Date(`2026-01-01T${iso}Z`);
 export const uniqueId = (prefix: string) => `${prefix}_${randomUUID().slice(0, 12)}`;

@@ -1,9 +1,9 @@
 /** The memory persistence's rollback beyond the store contract: what only one process's memory can get wrong. */
 import { describe, expect, it } from "vitest";
-import type { OutboxEvent } from "../../../server/events.js";
-import { MemoryEventStore } from "../../../server/event-history/memory-event-store.js";
-import { MemoryPersistence } from "../../../server/store/memory-persistence.js";
-import { JournaledMap, JournaledSet, runUndoable } from "../../../server/store/undo-journal.js";
+import type { OutboxEvent } from "../../../server/platform/events.js";
+import { MemoryEventStore } from "../../../server/store/memory/memory-event-store.js";
+import { MemoryPersistence } from "../../../server/store/memory/memory-persistence.js";
+import { JournaledMap, JournaledSet, runUndoable } from "../../../server/store/memory/undo-journal.js";
 import { at, domainRow, uniqueId, userRow } from "./store-contract.js";
 
 const failing = () => {

@@ -5,7 +5,7 @@
  */
 import express, { type RequestHandler } from "express";
 import { describe, expect, it } from "vitest";
-import { FORM_COOKIE, SESSION_COOKIE as DASHBOARD_SESSION } from "../../../server/dashboard/cookies.js";
+import { FORM_COOKIE, SESSION_COOKIE as DASHBOARD_SESSION } from "../../../server/dashboard/routes/cookies.js";
 import { SESSION_COOKIE as EMBED_SESSION } from "../../../server/embed/cookies.js";
 import { clearCookie, type CookieKind, setCookie } from "../../../server/web/cookies.js";
 import { frontDoorHeaders, policyOf } from "../../../server/web/security-headers.js";

@@ -1,0 +1,26 @@
+/** Every operation's handler; `satisfies` makes a missing or mistyped handler a compile error. */
+import type { OperationHandlers } from "../../../generated/handlers.js";
+import type { RequestContext } from "../../application/context.js";
+import { catalogHandlers } from "./catalog.js";
+import { dnsRecordDHandlers } from "./dns-records-d.js";
+import { dnsRecordRHandlers } from "./dns-records-r.js";
+import { domainHandlers } from "./domains.js";
+import { eventHandlers } from "./events.js";
+import { healthHandlers } from "./health.js";
+import { sandboxHandlers } from "./sandbox.js";
+import { transferHandlers } from "./transfers.js";
+import { userHandlers } from "./users.js";
+import { webhookEndpointHandlers } from "./webhook-endpoints.js";
+
+export const handlers = {
+  ...healthHandlers,
+  ...userHandlers,
+  ...domainHandlers,
+  ...transferHandlers,
+  ...catalogHandlers,
+  ...dnsRecordRHandlers,
+  ...dnsRecordDHandlers,
+  ...sandboxHandlers,
+  ...webhookEndpointHandlers,
+  ...eventHandlers,
+} satisfies OperationHandlers<RequestContext>;

@@ -1,0 +1,22 @@
+/** A domain's settings a user changes (auto-renew, WHOIS privacy): through the API or the embedded interface. */
+import type { DomainServices } from "./domain-services.js";
+import type { DomainRow } from "./domain-store.js";
+import { domainDetail } from "./domain-views.js";
+
+export interface DomainSettings {
+  autoRenew?: boolean;
+  whoisPrivacy?: boolean;
+}
+
+/** Applies the settings given (others keep their value) and emits `domain.updated`. */
+export async function updateDomainSettings(services: DomainServices, domain: DomainRow, settings: DomainSettings): Promise<DomainRow> {
+  const updated: DomainRow = {
+    ...domain,
+    autoRenew: settings.autoRenew ?? domain.autoRenew,
+    whoisPrivacy: settings.whoisPrivacy ?? domain.whoisPrivacy,
+    updatedAt: services.clock.now(),
+  };
+  await services.store.saveDomain(updated);
+  services.outbox.emit(domain.partnerId, "domain.updated", { data: await domainDetail(services, updated) });
+  return updated;
+}
