@@ -3,8 +3,9 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { renderGeneratedFiles } from "./lib/generated-files.js";
 
-const only = process.argv.includes("--bundles-only") ? /\.ya?ml$/ : /./;
-for (const [path, content] of await renderGeneratedFiles()) {
+const bundlesOnly = process.argv.includes("--bundles-only");
+const only = bundlesOnly ? /\.ya?ml$/ : /./;
+for (const [path, content] of await renderGeneratedFiles({ bundlesOnly })) {
   if (!only.test(path)) continue;
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, content);

@@ -26,10 +26,13 @@ export async function readSource(): Promise<Record<string, never>> {
   return readSourceDocument() as Record<string, never>;
 }
 
-/** Map of repository-relative path to file content. */
-export async function renderGeneratedFiles(): Promise<Map<string, string>> {
+/**
+ * Map of repository-relative path to file content; with `bundlesOnly`, the published documents
+ * alone (`npm run build:spec`), without the types, tables and the schema read they do not need.
+ */
+export async function renderGeneratedFiles({ bundlesOnly = false } = {}): Promise<Map<string, string>> {
   // Started first: PGlite's start-up runs while the documents render.
-  const schemaColumns = readSchemaColumns();
+  const schemaColumns = bundlesOnly ? undefined : readSchemaColumns();
   const source = await readSource();
   const files = new Map<string, string>();
   for (const kind of ["R", "D", "full"] as const) {
@@ -44,12 +47,14 @@ export async function renderGeneratedFiles(): Promise<Map<string, string>> {
       const notice = banner("", "scripts/generate.ts").trim();
       files.set(validatorDocumentPath(kind, environment), `${JSON.stringify({ "x-generated": notice, ...validatorDocument(document) })}\n`);
     }
+    if (bundlesOnly) continue;
     // Types cover the sandbox documents, a superset: a client can call the test helpers too.
     const document = variantDocument(source, kind, "sandbox");
     // defaultNonNullable: false keeps fields with a default optional in request bodies, where callers may omit them.
     const ast = await openapiTS(document as never, { alphabetize: false, exportType: false, defaultNonNullable: false });
     files.set(TYPE_PATHS[kind], `${banner("//", "scripts/generate.ts")}\n${astToString(ast)}`);
   }
+  if (!schemaColumns) return files;
   const full = variantDocument(source, "full", "sandbox");
   files.set("generated/operations.ts", renderOperationTable(full));
   files.set("generated/handlers.ts", renderHandlerContract(full));
