@@ -12,7 +12,7 @@ const NEEDS_FRESH_MODULES = ["test/server/api/validator/validator-startup-shortc
  */
 const ON_EVERY_STORE = [
   "test/client/{calls-and-errors,pagination,retry,webhooks}.test.ts",
-  "test/server/domain/{users/users,domains/domains,transfers/transfers-and-catalog,sandbox/sandbox,webhooks/webhooks,webhooks/events-api,webhooks/dispatcher}.test.ts",
+  "test/server/domain/{users/users,domains/domains,transfers/transfers-and-catalog,transfers/transfer-out,sandbox/sandbox,webhooks/webhooks,webhooks/events-api,webhooks/dispatcher}.test.ts",
   "test/server/domain/dns/*.test.ts",
   "test/server/embed/*.test.ts",
   // Not path-spellings: which spelling reaches which route is the router's, whatever the store.

@@ -95,6 +95,8 @@ async function build(store: Store, users: number): Promise<Built> {
         content: "192.0.2.1",
         ttl: 3600,
         priority: null,
+        comment: null,
+        locked: false,
         createdAt: at(u),
         updatedAt: at(u),
       });

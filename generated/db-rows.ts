@@ -65,6 +65,24 @@ const ApiKeysColumns = {
 /** A row of api_keys with every column; throws naming the column that is missing or holds another type. */
 export const decodeApiKeysRow = (row: DbRow): ApiKeysRow => checked(row, "api_keys", ApiKeysColumns, ApiKeysColumns);
 
+/** A row of connection_requirements; each column's SQL type after it. */
+export interface ConnectionRequirementsRow {
+  partner_id: string; // text NOT NULL
+  environment: string; // text NOT NULL
+  requirements: unknown; // jsonb NOT NULL
+  updated_at: Date; // timestamptz NOT NULL
+}
+
+const ConnectionRequirementsColumns = {
+  partner_id: "string",
+  environment: "string",
+  requirements: "unknown",
+  updated_at: "Date",
+} as const satisfies Columns<ConnectionRequirementsRow>;
+
+/** A row of connection_requirements with every column; throws naming the column that is missing or holds another type. */
+export const decodeConnectionRequirementsRow = (row: DbRow): ConnectionRequirementsRow => checked(row, "connection_requirements", ConnectionRequirementsColumns, ConnectionRequirementsColumns);
+
 /** A row of dashboard_invitations; each column's SQL type after it. */
 export interface DashboardInvitationsRow {
   token_hash: string; // text NOT NULL
@@ -201,6 +219,8 @@ export interface DnsRecordsRow {
   priority: number | null; // int4
   created_at: Date; // timestamptz NOT NULL
   updated_at: Date; // timestamptz NOT NULL
+  comment: string | null; // text
+  locked: boolean; // bool NOT NULL
 }
 
 const DnsRecordsColumns = {
@@ -214,10 +234,32 @@ const DnsRecordsColumns = {
   priority: "number | null",
   created_at: "Date",
   updated_at: "Date",
+  comment: "string | null",
+  locked: "boolean",
 } as const satisfies Columns<DnsRecordsRow>;
 
 /** A row of dns_records with every column; throws naming the column that is missing or holds another type. */
 export const decodeDnsRecordsRow = (row: DbRow): DnsRecordsRow => checked(row, "dns_records", DnsRecordsColumns, DnsRecordsColumns);
+
+/** A row of domain_connection_states; each column's SQL type after it. */
+export interface DomainConnectionStatesRow {
+  domain_id: string; // text NOT NULL
+  partner_id: string; // text NOT NULL
+  configured: boolean; // bool NOT NULL
+  recheck_at: Date | null; // timestamptz
+  checked_at: Date; // timestamptz NOT NULL
+}
+
+const DomainConnectionStatesColumns = {
+  domain_id: "string",
+  partner_id: "string",
+  configured: "boolean",
+  recheck_at: "Date | null",
+  checked_at: "Date",
+} as const satisfies Columns<DomainConnectionStatesRow>;
+
+/** A row of domain_connection_states with every column; throws naming the column that is missing or holds another type. */
+export const decodeDomainConnectionStatesRow = (row: DbRow): DomainConnectionStatesRow => checked(row, "domain_connection_states", DomainConnectionStatesColumns, DomainConnectionStatesColumns);
 
 /** A row of domains; each column's SQL type after it. */
 export interface DomainsRow {
@@ -256,6 +298,32 @@ const DomainsColumns = {
 
 /** A row of domains with every column; throws naming the column that is missing or holds another type. */
 export const decodeDomainsRow = (row: DbRow): DomainsRow => checked(row, "domains", DomainsColumns, DomainsColumns);
+
+/** A row of ds_records; each column's SQL type after it. */
+export interface DsRecordsRow {
+  id: string; // text NOT NULL
+  domain_id: string; // text NOT NULL
+  partner_id: string; // text NOT NULL
+  key_tag: number; // int4 NOT NULL
+  algorithm: number; // int4 NOT NULL
+  digest_type: number; // int4 NOT NULL
+  digest: string; // text NOT NULL
+  created_at: Date; // timestamptz NOT NULL
+}
+
+const DsRecordsColumns = {
+  id: "string",
+  domain_id: "string",
+  partner_id: "string",
+  key_tag: "number",
+  algorithm: "number",
+  digest_type: "number",
+  digest: "string",
+  created_at: "Date",
+} as const satisfies Columns<DsRecordsRow>;
+
+/** A row of ds_records with every column; throws naming the column that is missing or holds another type. */
+export const decodeDsRecordsRow = (row: DbRow): DsRecordsRow => checked(row, "ds_records", DsRecordsColumns, DsRecordsColumns);
 
 /** A row of embed_branding; each column's SQL type after it. */
 export interface EmbedBrandingRow {
@@ -355,6 +423,28 @@ const FramingOriginsColumns = {
 /** A row of framing_origins with every column; throws naming the column that is missing or holds another type. */
 export const decodeFramingOriginsRow = (row: DbRow): FramingOriginsRow => checked(row, "framing_origins", FramingOriginsColumns, FramingOriginsColumns);
 
+/** A row of glue_records; each column's SQL type after it. */
+export interface GlueRecordsRow {
+  domain_id: string; // text NOT NULL
+  host: string; // text NOT NULL
+  partner_id: string; // text NOT NULL
+  ipv4: string[]; // text[] NOT NULL
+  ipv6: string[]; // text[] NOT NULL
+  updated_at: Date; // timestamptz NOT NULL
+}
+
+const GlueRecordsColumns = {
+  domain_id: "string",
+  host: "string",
+  partner_id: "string",
+  ipv4: "string[]",
+  ipv6: "string[]",
+  updated_at: "Date",
+} as const satisfies Columns<GlueRecordsRow>;
+
+/** A row of glue_records with every column; throws naming the column that is missing or holds another type. */
+export const decodeGlueRecordsRow = (row: DbRow): GlueRecordsRow => checked(row, "glue_records", GlueRecordsColumns, GlueRecordsColumns);
+
 /** A row of idempotency_keys; each column's SQL type after it. */
 export interface IdempotencyKeysRow {
   partner_id: string; // text NOT NULL
@@ -410,6 +500,56 @@ const LoginSessionsColumns = {
 
 /** A row of login_sessions with every column; throws naming the column that is missing or holds another type. */
 export const decodeLoginSessionsRow = (row: DbRow): LoginSessionsRow => checked(row, "login_sessions", LoginSessionsColumns, LoginSessionsColumns);
+
+/** A row of nameserver_changes; each column's SQL type after it. */
+export interface NameserverChangesRow {
+  domain_id: string; // text NOT NULL
+  state: string; // text NOT NULL
+  partner_id: string; // text NOT NULL
+  nameservers: string[]; // text[] NOT NULL
+  requested_at: Date; // timestamptz NOT NULL
+  completes_at: Date; // timestamptz NOT NULL
+}
+
+const NameserverChangesColumns = {
+  domain_id: "string",
+  state: "string",
+  partner_id: "string",
+  nameservers: "string[]",
+  requested_at: "Date",
+  completes_at: "Date",
+} as const satisfies Columns<NameserverChangesRow>;
+
+/** A row of nameserver_changes with every column; throws naming the column that is missing or holds another type. */
+export const decodeNameserverChangesRow = (row: DbRow): NameserverChangesRow => checked(row, "nameserver_changes", NameserverChangesColumns, NameserverChangesColumns);
+
+/** A row of outbound_transfers; each column's SQL type after it. */
+export interface OutboundTransfersRow {
+  id: string; // text NOT NULL
+  domain_id: string; // text NOT NULL
+  partner_id: string; // text NOT NULL
+  domain_name: string; // text NOT NULL
+  status: string; // text NOT NULL
+  gaining_registrar: string; // text NOT NULL
+  requested_at: Date; // timestamptz NOT NULL
+  auto_approve_at: Date; // timestamptz NOT NULL
+  completed_at: Date | null; // timestamptz
+}
+
+const OutboundTransfersColumns = {
+  id: "string",
+  domain_id: "string",
+  partner_id: "string",
+  domain_name: "string",
+  status: "string",
+  gaining_registrar: "string",
+  requested_at: "Date",
+  auto_approve_at: "Date",
+  completed_at: "Date | null",
+} as const satisfies Columns<OutboundTransfersRow>;
+
+/** A row of outbound_transfers with every column; throws naming the column that is missing or holds another type. */
+export const decodeOutboundTransfersRow = (row: DbRow): OutboundTransfersRow => checked(row, "outbound_transfers", OutboundTransfersColumns, OutboundTransfersColumns);
 
 /** A row of partner_accounts; each column's SQL type after it. */
 export interface PartnerAccountsRow {
@@ -506,6 +646,28 @@ const SandboxClockOffsetsColumns = {
 
 /** A row of sandbox_clock_offsets with every column; throws naming the column that is missing or holds another type. */
 export const decodeSandboxClockOffsetsRow = (row: DbRow): SandboxClockOffsetsRow => checked(row, "sandbox_clock_offsets", SandboxClockOffsetsColumns, SandboxClockOffsetsColumns);
+
+/** A row of transfer_controls; each column's SQL type after it. */
+export interface TransferControlsRow {
+  domain_id: string; // text NOT NULL
+  partner_id: string; // text NOT NULL
+  transfer_lock: boolean; // bool NOT NULL
+  auth_code: string | null; // text
+  auth_code_created_at: Date | null; // timestamptz
+  updated_at: Date; // timestamptz NOT NULL
+}
+
+const TransferControlsColumns = {
+  domain_id: "string",
+  partner_id: "string",
+  transfer_lock: "boolean",
+  auth_code: "string | null",
+  auth_code_created_at: "Date | null",
+  updated_at: "Date",
+} as const satisfies Columns<TransferControlsRow>;
+
+/** A row of transfer_controls with every column; throws naming the column that is missing or holds another type. */
+export const decodeTransferControlsRow = (row: DbRow): TransferControlsRow => checked(row, "transfer_controls", TransferControlsColumns, TransferControlsColumns);
 
 /** A row of transfers; each column's SQL type after it. */
 export interface TransfersRow {
@@ -658,6 +820,7 @@ export const decodeWebhookOutboxRow = (row: DbRow): WebhookOutboxRow => checked(
 /** Every table's row type, by table name. */
 export interface DbTables {
   api_keys: ApiKeysRow;
+  connection_requirements: ConnectionRequirementsRow;
   dashboard_invitations: DashboardInvitationsRow;
   dashboard_members: DashboardMembersRow;
   dashboard_sessions: DashboardSessionsRow;
@@ -665,19 +828,25 @@ export interface DbTables {
   demo_credentials: DemoCredentialsRow;
   deployment_environment: DeploymentEnvironmentRow;
   dns_records: DnsRecordsRow;
+  domain_connection_states: DomainConnectionStatesRow;
   domains: DomainsRow;
+  ds_records: DsRecordsRow;
   embed_branding: EmbedBrandingRow;
   embed_sessions: EmbedSessionsRow;
   ended_embed_sessions: EndedEmbedSessionsRow;
   events: EventsRow;
   framing_origins: FramingOriginsRow;
+  glue_records: GlueRecordsRow;
   idempotency_keys: IdempotencyKeysRow;
   login_sessions: LoginSessionsRow;
+  nameserver_changes: NameserverChangesRow;
+  outbound_transfers: OutboundTransfersRow;
   partner_accounts: PartnerAccountsRow;
   partner_user_counts: PartnerUserCountsRow;
   rate_limit_counters: RateLimitCountersRow;
   request_log: RequestLogRow;
   sandbox_clock_offsets: SandboxClockOffsetsRow;
+  transfer_controls: TransferControlsRow;
   transfers: TransfersRow;
   users: UsersRow;
   webhook_deliveries: WebhookDeliveriesRow;
@@ -687,6 +856,7 @@ export interface DbTables {
 
 const TABLE_COLUMNS: Readonly<Record<keyof DbTables, Readonly<Record<string, ColumnType>>>> = {
   api_keys: ApiKeysColumns,
+  connection_requirements: ConnectionRequirementsColumns,
   dashboard_invitations: DashboardInvitationsColumns,
   dashboard_members: DashboardMembersColumns,
   dashboard_sessions: DashboardSessionsColumns,
@@ -694,19 +864,25 @@ const TABLE_COLUMNS: Readonly<Record<keyof DbTables, Readonly<Record<string, Col
   demo_credentials: DemoCredentialsColumns,
   deployment_environment: DeploymentEnvironmentColumns,
   dns_records: DnsRecordsColumns,
+  domain_connection_states: DomainConnectionStatesColumns,
   domains: DomainsColumns,
+  ds_records: DsRecordsColumns,
   embed_branding: EmbedBrandingColumns,
   embed_sessions: EmbedSessionsColumns,
   ended_embed_sessions: EndedEmbedSessionsColumns,
   events: EventsColumns,
   framing_origins: FramingOriginsColumns,
+  glue_records: GlueRecordsColumns,
   idempotency_keys: IdempotencyKeysColumns,
   login_sessions: LoginSessionsColumns,
+  nameserver_changes: NameserverChangesColumns,
+  outbound_transfers: OutboundTransfersColumns,
   partner_accounts: PartnerAccountsColumns,
   partner_user_counts: PartnerUserCountsColumns,
   rate_limit_counters: RateLimitCountersColumns,
   request_log: RequestLogColumns,
   sandbox_clock_offsets: SandboxClockOffsetsColumns,
+  transfer_controls: TransferControlsColumns,
   transfers: TransfersColumns,
   users: UsersColumns,
   webhook_deliveries: WebhookDeliveriesColumns,

@@ -57,6 +57,28 @@ export interface OperationHandlers<Context> {
   updateDomain: Handler<"updateDomain", Context>;
   /** POST /api/v1/domains/{domain_id}/renew */
   renewDomain: Handler<"renewDomain", Context>;
+  /** PUT /api/v1/domains/{domain_id}/nameservers */
+  setDomainNameservers: Handler<"setDomainNameservers", Context>;
+  /** DELETE /api/v1/domains/{domain_id}/nameservers */
+  resetDomainNameservers: Handler<"resetDomainNameservers", Context>;
+  /** GET /api/v1/domains/{domain_id}/nameservers/glue */
+  listGlueRecords: Handler<"listGlueRecords", Context>;
+  /** PUT /api/v1/domains/{domain_id}/nameservers/glue/{host} */
+  setGlueRecord: Handler<"setGlueRecord", Context>;
+  /** DELETE /api/v1/domains/{domain_id}/nameservers/glue/{host} */
+  deleteGlueRecord: Handler<"deleteGlueRecord", Context>;
+  /** GET /api/v1/domains/{domain_id}/dnssec/ds_records */
+  listDsRecords: Handler<"listDsRecords", Context>;
+  /** POST /api/v1/domains/{domain_id}/dnssec/ds_records */
+  createDsRecord: Handler<"createDsRecord", Context>;
+  /** DELETE /api/v1/domains/{domain_id}/dnssec/ds_records/{ds_id} */
+  deleteDsRecord: Handler<"deleteDsRecord", Context>;
+  /** GET /api/v1/domains/{domain_id}/auth_code */
+  getTransferAuthCode: Handler<"getTransferAuthCode", Context>;
+  /** GET /api/v1/domains/{domain_id}/transfer_out */
+  getOutboundTransfer: Handler<"getOutboundTransfer", Context>;
+  /** POST /api/v1/domains/{domain_id}/transfer_out */
+  answerOutboundTransfer: Handler<"answerOutboundTransfer", Context>;
   /** POST /api/v1/domains/transfer */
   initiateTransfer: Handler<"initiateTransfer", Context>;
   /** GET /api/v1/domains/transfers/{transfer_id} */
@@ -73,6 +95,8 @@ export interface OperationHandlers<Context> {
   createSandboxDomain: Handler<"createSandboxDomain", Context>;
   /** PUT /api/v1/sandbox/domains/{domain_id}/status */
   setSandboxDomainStatus: Handler<"setSandboxDomainStatus", Context>;
+  /** POST /api/v1/sandbox/domains/{domain_id}/transfer_out */
+  requestSandboxOutboundTransfer: Handler<"requestSandboxOutboundTransfer", Context>;
   /** POST /api/v1/sandbox/reset */
   resetSandbox: Handler<"resetSandbox", Context>;
   /** GET /api/v1/webhook_endpoints */
@@ -121,4 +145,10 @@ export interface OperationHandlers<Context> {
   applyDnsChangeSet: Handler<"applyDnsChangeSet", Context>;
   /** POST /api/v1/domains/{domain_id}/dns/template */
   applyDnsTemplate: Handler<"applyDnsTemplate", Context>;
+  /** GET /api/v1/connection_requirements */
+  getConnectionRequirements: Handler<"getConnectionRequirements", Context>;
+  /** PUT /api/v1/connection_requirements */
+  replaceConnectionRequirements: Handler<"replaceConnectionRequirements", Context>;
+  /** GET /api/v1/domains/{domain_id}/connection */
+  getDomainConnection: Handler<"getDomainConnection", Context>;
 }

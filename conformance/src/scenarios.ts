@@ -15,6 +15,30 @@ export interface Scenario {
 }
 
 const domain = (f: Fixtures) => ({ domain_id: f.domainId! });
+
+/**
+ * The fixture domain made ready to leave: past the registries' 60 days (the sandbox clock moved to
+ * when its code is available, once), unlocked; answers its code.
+ */
+async function readyToLeave(f: Fixtures, client: ContractClient): Promise<string> {
+  const path = domain(f);
+  let read = await client.call("getTransferAuthCode", { path });
+  if (read.status === 409 && typeof read.body?.details?.available_at === "string") {
+    await setUp(client, "advanceSandboxClock", { body: { to: read.body.details.available_at } });
+    read = await client.call("getTransferAuthCode", { path });
+  }
+  if (read.status !== 200) throw new Error(`setting up with ${read.label} failed: ${read.status} ${JSON.stringify(read.body)}`);
+  await setUp(client, "updateDomain", { path, body: { transfer_lock: false } });
+  return read.body.auth_code;
+}
+
+/** A pending outbound transfer of the fixture domain, requested as a gaining registrar would (the sandbox's helper). */
+async function pendingOutbound(f: Fixtures, client: ContractClient): Promise<void> {
+  const code = await readyToLeave(f, client);
+  const latest = await client.call("getOutboundTransfer", { path: domain(f) });
+  if (latest.status === 200 && latest.body.status === "pending") return;
+  await setUp(client, "requestSandboxOutboundTransfer", { path: domain(f), body: { auth_code: code } });
+}
 /** Scenarios run more than once (with and without a key...): what they create must differ each time. */
 let sequence = 0;
 const unique = (f: Fixtures, stem: string) => `${stem}-${f.run}-${++sequence}`;
@@ -38,6 +62,42 @@ export const SCENARIOS: Record<string, Scenario> = {
   getDomain: { needs: ["domain"], input: (f) => ({ path: domain(f) }) },
   updateDomain: { needs: ["domain"], input: (f) => ({ path: domain(f), body: { auto_renew: false } }) },
   renewDomain: { needs: ["domain"], input: (f) => ({ path: domain(f), body: { years: 1 } }) },
+  getDomainConnection: { needs: ["domain"], input: (f) => ({ path: domain(f) }) },
+  getConnectionRequirements: { input: () => ({}) },
+  // None: the partner's requirements as a run starts, so the checks after this one see no connection events.
+  replaceConnectionRequirements: { input: () => ({ body: { requirements: [] } }) },
+  getTransferAuthCode: {
+    needs: ["domain"],
+    input: async (f, client) => {
+      await readyToLeave(f, client);
+      return { path: domain(f) };
+    },
+  },
+  getOutboundTransfer: {
+    needs: ["domain"],
+    input: async (f, client) => {
+      await pendingOutbound(f, client);
+      return { path: domain(f) };
+    },
+  },
+  // Rejected, never approved: an approval would take the fixture domain away from the checks after this one.
+  answerOutboundTransfer: {
+    needs: ["domain"],
+    input: async (f, client) => {
+      await pendingOutbound(f, client);
+      return { path: domain(f), body: { decision: "reject" } };
+    },
+  },
+  requestSandboxOutboundTransfer: {
+    needs: ["domain"],
+    input: async (f, client) => {
+      const code = await readyToLeave(f, client);
+      const latest = await client.call("getOutboundTransfer", { path: domain(f) });
+      if (latest.status === 200 && latest.body.status === "pending")
+        await setUp(client, "answerOutboundTransfer", { path: domain(f), body: { decision: "reject" } });
+      return { path: domain(f), body: { auth_code: code } };
+    },
+  },
   initiateTransfer: {
     input: (f) => ({
       body: { domain_name: `contract-${f.run}-t2.com`, user_identifier: f.user, auth_code: "Xk8#pL2q!Rm9", extend_registration: true },
@@ -95,6 +155,47 @@ export const SCENARIOS: Record<string, Scenario> = {
         ],
       },
     }),
+  },
+  // Nameservers, glue and DNSSEC (additions). The DELETE right after the PUT cancels its pending change,
+  // so the fixture domain stays on the service's nameservers for the checks after these.
+  setDomainNameservers: {
+    needs: ["domain"],
+    input: (f) => ({ path: domain(f), body: { nameservers: ["ns1.contract-dns.net", "ns2.contract-dns.net"] } }),
+  },
+  resetDomainNameservers: { needs: ["domain"], input: (f) => ({ path: domain(f) }) },
+  listGlueRecords: { needs: ["domain"], input: (f) => ({ path: domain(f) }) },
+  setGlueRecord: {
+    needs: ["domain"],
+    input: (f) => ({ path: { ...domain(f), host: `ns1.${f.domainName}` }, body: { ipv4: ["192.0.2.53"] } }),
+  },
+  deleteGlueRecord: {
+    needs: ["domain"],
+    input: async (f, client) => {
+      const host = `${unique(f, "gone")}.${f.domainName}`;
+      await setUp(client, "setGlueRecord", { path: { ...domain(f), host }, body: { ipv4: ["192.0.2.54"] } });
+      return { path: { ...domain(f), host } };
+    },
+  },
+  listDsRecords: { needs: ["domain"], input: (f) => ({ path: domain(f) }) },
+  createDsRecord: {
+    needs: ["domain"],
+    input: async (f, client) => {
+      // The sweep calls this more than once; a domain holds few DS records, so room is made first.
+      const { ds_records: held } = await setUp(client, "listDsRecords", { path: domain(f) });
+      for (const ds of held.slice(0, Math.max(0, held.length - 4)))
+        await setUp(client, "deleteDsRecord", { path: { ...domain(f), ds_id: ds.id } });
+      return { path: domain(f), body: { key_tag: ++sequence % 65536, algorithm: 13, digest_type: 2, digest: "ab".repeat(32) } };
+    },
+  },
+  deleteDsRecord: {
+    needs: ["domain"],
+    input: async (f, client) => {
+      const { ds_records: held } = await setUp(client, "listDsRecords", { path: domain(f) });
+      for (const ds of held.slice(0, Math.max(0, held.length - 4)))
+        await setUp(client, "deleteDsRecord", { path: { ...domain(f), ds_id: ds.id } });
+      const body = { key_tag: ++sequence % 65536, algorithm: 8, digest_type: 1, digest: "cd".repeat(20) };
+      return { path: { ...domain(f), ds_id: (await setUp(client, "createDsRecord", { path: domain(f), body })).id } };
+    },
   },
   applyDnsTemplate: {
     needs: ["domain"],

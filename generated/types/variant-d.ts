@@ -237,6 +237,273 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/domains/{domain_id}/nameservers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
+                domain_id: components["parameters"]["DomainId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Delegate a domain to custom nameservers
+         * @description *Addition to the service description.* Asks the registry to delegate the domain to the
+         *     nameservers given (2 to 13 host names, compared without regard to case and stored in lower
+         *     case; the same host twice is refused with `details.code` `duplicate_nameserver`). The change is
+         *     not instant: the answer is the domain, whose `nameserver_change` says when the
+         *     registry carries it out (in the sandbox, 10 minutes later on the partner's clock, see the
+         *     Sandbox tag; in production, when the registry reports it). Then `nameservers` changes,
+         *     `dns_active` follows, and `domain.nameservers_changed` is sent. *Decision:* a request while a
+         *     change is pending replaces that change (its delay starts again); asking for the nameservers
+         *     already in effect cancels the pending change, if any (`nameserver_change` null). The service's own
+         *     nameservers are not mixed with custom ones (422 `invalid_value`): return to them with DELETE.
+         *     A host under the domain itself (in-bailiwick, e.g. `ns1.example.com` for `example.com`) needs
+         *     glue addresses first (`PUT /api/v1/domains/{domain_id}/nameservers/glue/{host}`), else 422
+         *     `unprocessable_entity` with `details.code` `glue_required` and `details.field` naming it.
+         *     Only an `active` domain's nameservers change: another status gives 409 `conflict` with
+         *     `details.code` `invalid_status`. While custom nameservers are in effect the domain's DNS
+         *     records at this service are kept and can be changed, but are not served (`dns_active: false`).
+         */
+        put: operations["setDomainNameservers"];
+        post?: never;
+        /**
+         * Return a domain to the service's nameservers
+         * @description *Addition to the service description.* Asks the registry to delegate the domain back to the
+         *     service's own nameservers, after which its DNS records here are served again
+         *     (`dns_active: true`). Pending and completed as `PUT` describes, with the same answer (no
+         *     `nameserver_change` when the service's nameservers are already in effect) and refusals. Glue
+         *     addresses are kept.
+         */
+        delete: operations["resetDomainNameservers"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/domains/{domain_id}/nameservers/glue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
+                domain_id: components["parameters"]["DomainId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a domain's glue records
+         * @description *Addition to the service description.* The addresses the registry publishes for nameserver
+         *     hosts under the domain itself (in-bailiwick), by host name.
+         */
+        get: operations["listGlueRecords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/domains/{domain_id}/nameservers/glue/{host}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
+                domain_id: components["parameters"]["DomainId"];
+                /**
+                 * @description A host name under the domain (e.g. `ns1.example.com`), compared without regard to case.
+                 * @example ns1.example.com
+                 */
+                host: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a nameserver host's glue addresses
+         * @description *Addition to the service description.* Sets the IPv4 and IPv6 addresses the registry publishes
+         *     for a host under the domain itself, replacing those it had; at least one address, at most 13
+         *     of each kind, each kind without repeats. An address that is not one gives 422
+         *     `validation_error` with `details.code` `invalid_value`; a nameserver must be reachable from
+         *     the internet, so private, loopback, link-local, multicast and other special ranges give
+         *     `non_public_address`. *Decision:* the sandbox also accepts the documentation ranges
+         *     (192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24, 2001:db8::/32), so that examples work; production
+         *     refuses them. Addresses are answered in one spelling (IPv6 compressed, lower case). A host that is
+         *     not under the domain gives 422 `invalid_value` with `details.field` `host`. Only an `active`
+         *     domain (409 `invalid_status`). Sends `domain.updated`.
+         */
+        put: operations["setGlueRecord"];
+        post?: never;
+        /**
+         * Remove a nameserver host's glue addresses
+         * @description *Addition to the service description.* Removes the host's glue. A host among the nameservers
+         *     in effect or pending keeps its glue: 409 `conflict` with `details.code` `glue_in_use`. A host
+         *     that is not a host name under the domain cannot have glue: 422 `validation_error` (`host`,
+         *     `invalid_value`), as on `PUT`. Sends `domain.updated`.
+         */
+        delete: operations["deleteGlueRecord"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/domains/{domain_id}/dnssec/ds_records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
+                domain_id: components["parameters"]["DomainId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a domain's DNSSEC DS records
+         * @description *Addition to the service description.* The DS records the registry publishes for the domain in
+         *     its parent zone, oldest first.
+         */
+        get: operations["listDsRecords"];
+        put?: never;
+        /**
+         * Add a DNSSEC DS record
+         * @description *Addition to the service description.* Publishes a DS record at the registry: `key_tag` 0 to
+         *     65535; `algorithm` one the registries accept (8 RSA/SHA-256, 10 RSA/SHA-512, 13 ECDSA P-256,
+         *     14 ECDSA P-384, 15 Ed25519, 16 Ed448); `digest_type` 1 (SHA-1, 40 hex digits), 2 (SHA-256, 64)
+         *     or 4 (SHA-384, 96). A digest of another length or not hex gives 422 `validation_error` with
+         *     `details.field` `digest`; it is stored and answered in lower case. The same record twice gives
+         *     409 `conflict` with `details.code` `duplicate_ds_record`; a domain holds at most 8 (409
+         *     `ds_limit_exceeded` with `details.limit`). Only an `active` domain (409 `invalid_status`).
+         *     Sends `domain.updated`.
+         */
+        post: operations["createDsRecord"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/domains/{domain_id}/dnssec/ds_records/{ds_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
+                domain_id: components["parameters"]["DomainId"];
+                /**
+                 * @description DS record id (`ds_...`).
+                 * @example ds_4Gh7Jk2Lm9Np3Qr6St8Uv1Wx
+                 */
+                ds_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a DNSSEC DS record
+         * @description *Addition to the service description.* Withdraws the DS record from the registry. Sends
+         *     `domain.updated`. Only an `active` domain (409 `invalid_status`).
+         */
+        delete: operations["deleteDsRecord"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/domains/{domain_id}/auth_code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
+                domain_id: components["parameters"]["DomainId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a domain's transfer-out authorisation code
+         * @description *Addition.* The code another registrar needs to take the domain over (EPP auth info), created
+         *     on the first read and the same on every later read; the partner gives it to the domain's owner
+         *     only (the embedded interface shows it to the user on request). Reading it does not unlock the
+         *     domain: while `transfer_lock` is on, a transfer requested with the code is refused, so turn the
+         *     lock off (`PUT /api/v1/domains/{domain_id}` with `transfer_lock: false`) before the owner moves
+         *     the domain.
+         *
+         *     Registries refuse transfers during the 60 days after a registration or a completed inbound
+         *     transfer (ICANN transfer policy), and so does this operation: within them it gives 409
+         *     `conflict` with `details.field` `purchased_at`, `details.code` `transfer_not_yet_allowed` and
+         *     `details.available_at`, the time from which the code is answered. A domain that is not `active`
+         *     gives 409 `conflict` with `details.field` `status` and `details.code` `invalid_status`.
+         */
+        get: operations["getTransferAuthCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/domains/{domain_id}/transfer_out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
+                domain_id: components["parameters"]["DomainId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a domain's outbound transfer
+         * @description *Addition.* The domain's latest transfer to another registrar: `pending` while it waits for
+         *     an answer, or how the last one ended (`rejected`, `cancelled`). A domain no registrar has
+         *     asked for gives 404 `not_found`; a `completed` one has left with its domain (see the
+         *     `domain.transfer_out.*` events).
+         */
+        get: operations["getOutboundTransfer"];
+        put?: never;
+        /**
+         * Approve or reject a pending outbound transfer
+         * @description *Addition.* The owner's answer to the registry: `approve` completes the transfer at once (the
+         *     domain leaves the user, is deleted with its records, and `domain.transfer_out.completed` is
+         *     sent); `reject` ends it (`domain.transfer_out.rejected`). Without an answer, a pending
+         *     transfer completes at `auto_approve_at`. No pending transfer gives 409 `conflict` with
+         *     `details.field` `status` and `details.code` `invalid_status`.
+         */
+        post: operations["answerOutboundTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/domains/transfer": {
         parameters: {
             query?: never;
@@ -445,6 +712,45 @@ export interface paths {
          */
         put: operations["setSandboxDomainStatus"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/domains/{domain_id}/transfer_out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
+                domain_id: components["parameters"]["DomainId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Request a domain as another registrar would
+         * @description *Addition, sandbox only.* Plays the gaining registrar: asks the registry for the domain with
+         *     its auth code, as a user moving the domain away would have another registrar do. Sends
+         *     `domain.transfer_out.requested`; the transfer then waits for the partner's answer (`POST
+         *     /api/v1/domains/{domain_id}/transfer_out`) and completes 5 days later without one, on the
+         *     partner's sandbox clock. Magic `gaining_registrar` values answer for the partner one hour after
+         *     the request: `sandbox-approve` completes it, `sandbox-reject` rejects it, `sandbox-cancel`
+         *     withdraws it (see the Sandbox tag).
+         *
+         *     Refused at once, as the registry refuses it: a locked domain with 409 `conflict`,
+         *     `details.field` `transfer_lock`, `details.code` `transfer_locked`; a code that is not the
+         *     domain's (or a domain whose code was never read) with 422 `validation_error`, `details.field`
+         *     `auth_code`, `details.code` `invalid_value`; a domain with a pending outbound transfer with 409
+         *     `conflict`, `details.code` `transfer_in_progress`; a domain that is not `active` with 409
+         *     `conflict`, `details.code` `invalid_status`.
+         */
+        post: operations["requestSandboxOutboundTransfer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -941,6 +1247,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/connection_requirements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the connection requirements
+         * @description *Addition.* What a domain connected to the partner's platform must have in its DNS, in the
+         *     environment of the key (sandbox and production keep their own, like the partner's other
+         *     settings). Also edited in the partner dashboard. `GET /api/v1/domains/{domain_id}/connection`
+         *     checks a domain against them.
+         */
+        get: operations["getConnectionRequirements"];
+        /**
+         * Replace the connection requirements
+         * @description *Addition.* Replaces the whole list (an empty list removes them). Checked before anything is
+         *     stored: the fields of each `kind`, addresses as IPv4 or IPv6, host names, at most one `apex`
+         *     and one `www`, `txt` names each once; a broken rule gives 422 `validation_error` naming
+         *     the field (e.g. `requirements[1].target`). Every domain of the partner is checked again
+         *     against the new list, and `domain.connection_changed` is sent for each whose answer changed.
+         */
+        put: operations["replaceConnectionRequirements"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/domains/{domain_id}/connection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
+                domain_id: components["parameters"]["DomainId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Check whether a domain points at the partner
+         * @description *Addition.* Checks the domain's DNS against the partner's connection requirements
+         *     (`GET /api/v1/connection_requirements`) and answers, per requirement, whether it is
+         *     satisfied, what was found and the fixes: the records to create, update or delete, and all of
+         *     them as one change set ready for `POST /api/v1/domains/{domain_id}/dns/changes`.
+         *
+         *     On the service's nameservers the answer is read from the domain's zone and is exact. On
+         *     custom nameservers the service cannot read what the world resolves: in production the
+         *     answer is `unknown` with the reason, never a guess; in the sandbox, nameservers under the
+         *     magic zones of the Sandbox tag simulate external resolution, with propagation on the
+         *     sandbox clock. Another partner's domain gives 403 `forbidden`.
+         */
+        get: operations["getDomainConnection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -986,8 +1358,15 @@ export interface components {
          * @enum {string}
          */
         TransferStatusValue: "pending" | "in_progress" | "completed" | "failed" | "cancelled";
-        /** @enum {string} */
-        DnsRecordType: "A" | "AAAA" | "CNAME" | "MX" | "TXT" | "SRV" | "NS";
+        /**
+         * @description A, AAAA, CNAME, MX, TXT, SRV and NS as described. *Addition:* CAA (RFC 8659), ALIAS (the
+         *     apex's flattened alias; ANAME is the same thing under another vendor's name and is not a
+         *     separate type), HTTPS and SVCB (RFC 9460) and TLSA (RFC 6698); their rules are in the DNS
+         *     records (Variant D) tag, "Record types for websites", and apply in both variants, bulk,
+         *     change sets and templates. A client should treat a type it does not know as opaque.
+         * @enum {string}
+         */
+        DnsRecordType: "A" | "AAAA" | "CNAME" | "MX" | "TXT" | "SRV" | "NS" | "CAA" | "ALIAS" | "HTTPS" | "SVCB" | "TLSA";
         /**
          * @description Relative to the domain; `@` is the root. Labels of 1 to 63 letters, digits and hyphens,
          *     not starting or ending with a hyphen; a label may begin with `_`; the leftmost label
@@ -995,6 +1374,16 @@ export interface components {
          * @example www
          */
         DnsRecordName: string;
+        /**
+         * @description *Addition.* A free-text note on the record for people (what it is for, who asked for it); DNS never serves it. At most 500 characters (Unicode code points: the largest comment any Cloudflare plan allows, so every comment moved from there fits): beyond it 422 `validation_error` (field `comment`, code `too_long`). One line of plain text: like every string of a body, no control character (no line break or tab), refused with 400 `validation_error` (`control_character`, see "text of bodies"). Null, or an empty string, is no comment: stored and answered as null. Kept as given (not trimmed).
+         * @example Verification for the shop builder, added by Example Sites
+         */
+        DnsRecordComment: string | null;
+        /**
+         * @description *Addition.* Locked by the partner: the user cannot edit or delete the record in the embedded interface (it is marked there as managed by the partner), while the API still can. For the records a partner creates for itself (its verification TXT, its A or CNAME targets). False unless set; an update that does not name it keeps it (see the DNS records (Variant D) tag: Comments and locked records).
+         * @example false
+         */
+        DnsRecordLocked: boolean;
         /**
          * Format: int32
          * @description Seconds.
@@ -1005,8 +1394,11 @@ export interface components {
         /**
          * @description By type: A an IPv4 address; AAAA an IPv6 address; CNAME, MX and NS a host name; TXT
          *     text, at most 255 characters per string (longer texts as several double-quoted
-         *     strings; `"hello"` is the text `hello`); SRV `priority weight port target`. Stored and
-         *     answered in canonical form (the DNS records (Variant D) tag: Canonical form).
+         *     strings; `"hello"` is the text `hello`); SRV `priority weight port target`. *Addition:*
+         *     CAA `flags tag "value"`; ALIAS a host name; HTTPS and SVCB `priority target params`; TLSA
+         *     `usage selector matching-type data` (the DNS records (Variant D) tag: Record types for
+         *     websites). Stored and answered in canonical form (the DNS records (Variant D) tag:
+         *     Canonical form).
          * @example 203.0.113.10
          */
         DnsContent: string;
@@ -1128,6 +1520,8 @@ export interface components {
             auto_renew: boolean;
             dns_records_count: number;
             registrar: string;
+            /** @description *Addition:* the registrar lock; always present in answers of this version. */
+            transfer_lock?: components["schemas"]["TransferLock"];
         };
         DomainList: {
             domains: components["schemas"]["DomainListItem"][];
@@ -1144,6 +1538,10 @@ export interface components {
             ttl: components["schemas"]["DnsTtl"];
             priority?: number | null;
             created_at: components["schemas"]["Timestamp"];
+            /** @description *Addition.* The record's comment, null when it has none (as on the record itself). */
+            comment?: components["schemas"]["DnsRecordComment"];
+            /** @description *Addition.* Whether the partner locked the record (as on the record itself). */
+            locked?: boolean;
         };
         DomainPricing: {
             registration_price: components["schemas"]["Money"];
@@ -1160,6 +1558,8 @@ export interface components {
             user_identifier: components["schemas"]["UserIdentifier"];
             nameservers: string[];
             whois_privacy: boolean;
+            /** @description *Addition:* the registrar lock; always present in answers of this version. */
+            transfer_lock?: components["schemas"]["TransferLock"];
             /**
              * @description Every record of the domain, in the order of its record list (`GET
              *     /api/v1/domains/{domain_id}/dns`). *Decision:* complete, as in 1.0.0: a domain holds at
@@ -1169,16 +1569,108 @@ export interface components {
              */
             dns_records: components["schemas"]["DomainDnsRecordSummary"][];
             pricing: components["schemas"]["DomainPricing"];
+            /**
+             * @description *Addition.* Whether the service's nameservers are in effect, so the domain's DNS records
+             *     here are what the internet sees. False while custom nameservers are in effect: the records
+             *     are kept and can still be changed, but are not served until the domain returns to the
+             *     service's nameservers. Present in every answer since it was added (events kept from before
+             *     lack it).
+             */
+            dns_active?: boolean;
+            nameserver_change?: components["schemas"]["NameserverChange"];
+        };
+        /**
+         * @description *Addition.* A nameserver's host name: letters, digits and hyphens in labels of 1 to 63, at least
+         *     two labels, without the final dot; compared without regard to case and answered in lower case.
+         * @example ns1.example-dns.net
+         */
+        NameserverHost: string;
+        /** @description *Addition.* The nameservers a domain is to be delegated to. */
+        NameserversUpdate: {
+            nameservers: components["schemas"]["NameserverHost"][];
+        };
+        /**
+         * @description *Addition.* A domain's nameserver change the registry has not carried out yet: the nameservers
+         *     it delegates to, when it was asked for and when it completes; null when there is none. Present in
+         *     every domain answer since it was added (events kept from before lack it).
+         */
+        NameserverChange: {
+            nameservers: string[];
+            requested_at: components["schemas"]["Timestamp"];
+            completes_at: components["schemas"]["Timestamp"];
+        } | null;
+        /** @description *Addition.* The addresses of a nameserver host under the domain; at least one. */
+        GlueRecordUpdate: {
+            /** @default [] */
+            ipv4?: string[];
+            /** @default [] */
+            ipv6?: string[];
+        };
+        /** @description *Addition.* The addresses the registry publishes for a nameserver host under the domain. */
+        GlueRecord: {
+            host: string;
+            ipv4: string[];
+            ipv6: string[];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        /** @description *Addition.* A domain's glue records, by host name. */
+        GlueRecordList: {
+            glue_records: components["schemas"]["GlueRecord"][];
+        };
+        /**
+         * Format: int32
+         * @description *Addition.* The IANA DNSSEC algorithm number: 8 RSA/SHA-256, 10 RSA/SHA-512, 13 ECDSA P-256
+         *     SHA-256, 14 ECDSA P-384 SHA-384, 15 Ed25519, 16 Ed448; the algorithms the registries accept.
+         * @enum {integer}
+         */
+        DnssecAlgorithm: 8 | 10 | 13 | 14 | 15 | 16;
+        /**
+         * Format: int32
+         * @description *Addition.* The DS digest type: 1 SHA-1, 2 SHA-256, 4 SHA-384.
+         * @enum {integer}
+         */
+        DsDigestType: 1 | 2 | 4;
+        /** @description *Addition.* A DNSSEC DS record to publish at the registry (RFC 4034 section 5). */
+        DsRecordCreate: {
+            /** Format: int32 */
+            key_tag: number;
+            algorithm: components["schemas"]["DnssecAlgorithm"];
+            digest_type: components["schemas"]["DsDigestType"];
+            /** @description Hex digits, 40 for digest type 1, 64 for 2, 96 for 4; answered in lower case. */
+            digest: string;
+        };
+        /** @description *Addition.* A DNSSEC DS record published at the registry. */
+        DsRecord: {
+            /** @description DS record id (`ds_...`). */
+            id: string;
+            key_tag: number;
+            algorithm: number;
+            digest_type: number;
+            digest: string;
+            created_at: components["schemas"]["Timestamp"];
+        };
+        /** @description *Addition.* A domain's DS records, oldest first. */
+        DsRecordList: {
+            ds_records: components["schemas"]["DsRecord"][];
         };
         DomainUpdate: {
             auto_renew?: boolean;
             whois_privacy?: boolean;
+            /**
+             * @description *Addition:* turns the registrar lock on or off. Given for a domain that is not `active`, 422
+             *     `unprocessable_entity` with `details.field` `transfer_lock` and `details.code`
+             *     `invalid_status` (*Decision:* 422, a status this operation already documents, rather than
+             *     a 409 a client of 1.1.0 was never told about); nothing changes.
+             */
+            transfer_lock?: components["schemas"]["TransferLock"];
         };
         DomainUpdated: {
             id: string;
             name: components["schemas"]["DomainName"];
             auto_renew: boolean;
             whois_privacy: boolean;
+            /** @description *Addition:* the registrar lock after the change; always present in answers of this version. */
+            transfer_lock?: components["schemas"]["TransferLock"];
             updated_at: components["schemas"]["Timestamp"];
         };
         DomainRenew: {
@@ -1234,6 +1726,82 @@ export interface components {
                 status: components["schemas"]["TransferStatusValue"];
                 at: components["schemas"]["Timestamp"];
             }[];
+        };
+        /**
+         * @description *Addition:* the registrar lock (`clientTransferProhibited` at the registry). While it is on, the
+         *     registry refuses every transfer of the domain to another registrar. On by default: set when a
+         *     domain is registered and when an inbound transfer completes. Only an `active` domain's lock
+         *     can be changed.
+         */
+        TransferLock: boolean;
+        /**
+         * @description *Addition:* the authorisation code (EPP auth info) another registrar needs to take the domain
+         *     over. Created on the first read and the same on every later read; give it only to the
+         *     domain's owner.
+         */
+        TransferAuthCode: {
+            domain_id: string;
+            domain_name: components["schemas"]["DomainName"];
+            /** @description Random, from the service's id generator (about 143 bits). */
+            auth_code: string;
+            transfer_lock: components["schemas"]["TransferLock"];
+            /** @description When the code was first read. */
+            created_at: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description *Addition:* `pending` until the partner (or the user in the embedded interface) approves or
+         *     rejects it, or until 5 days pass without an answer (the ICANN transfer policy's auto-approval),
+         *     when it becomes `completed`. `rejected`: the partner or user refused it. `cancelled`: the
+         *     gaining registrar withdrew it. `completed`, `rejected` and `cancelled` are final.
+         * @enum {string}
+         */
+        OutboundTransferStatus: "pending" | "completed" | "rejected" | "cancelled";
+        /**
+         * @description *Addition:* a transfer of one of the partner's domains to another registrar, requested by
+         *     that registrar with the domain's auth code. A `completed` one has moved the domain away: the
+         *     domain is deleted with its records (reads of it give 404), and this object is what the
+         *     `domain.transfer_out.completed` event carries.
+         */
+        OutboundTransfer: {
+            /** @description Outbound transfer id (`tro_...`). */
+            id: string;
+            domain_id: string;
+            domain_name: components["schemas"]["DomainName"];
+            status: components["schemas"]["OutboundTransferStatus"];
+            /** @description The registrar the domain moves to, as it named itself. */
+            gaining_registrar: string;
+            requested_at: components["schemas"]["Timestamp"];
+            /** @description When a `pending` transfer completes without an answer (5 days after the request). */
+            auto_approve_at: components["schemas"]["Timestamp"];
+            /**
+             * Format: date-time
+             * @description When the transfer reached `completed`, `rejected` or `cancelled`; null while `pending`.
+             */
+            completed_at: string | null;
+        };
+        /** @description *Addition:* the answer to a pending outbound transfer. */
+        OutboundTransferDecision: {
+            /**
+             * @description `approve` completes the transfer now (the domain leaves the user); `reject` refuses it.
+             * @enum {string}
+             */
+            decision: "approve" | "reject";
+        };
+        OutboundTransferEvent: components["schemas"]["WebhookEventBase"] & {
+            /** @enum {string} */
+            type?: "domain.transfer_out.requested" | "domain.transfer_out.completed" | "domain.transfer_out.rejected" | "domain.transfer_out.cancelled";
+            data: components["schemas"]["OutboundTransfer"];
+        };
+        /** @description *Addition, sandbox only:* what a gaining registrar sends to take a domain over. */
+        SandboxOutboundTransferCreate: {
+            /** @description The domain's code (`GET /api/v1/domains/{domain_id}/auth_code`). */
+            auth_code: string;
+            /**
+             * @description The gaining registrar's name; magic values choose what happens next (see the Sandbox
+             *     tag): `sandbox-approve`, `sandbox-reject`, `sandbox-cancel`. Any other name, or none,
+             *     waits for the partner's answer and completes 5 days later without one.
+             */
+            gaining_registrar?: string;
         };
         SandboxClock: {
             now: components["schemas"]["Timestamp"];
@@ -1293,7 +1861,7 @@ export interface components {
          * @description The event types an endpoint can subscribe to (`webhook.test` is sent on request only).
          * @enum {string}
          */
-        WebhookEventTypeSubscribable: "domain.registered" | "domain.renewed" | "domain.updated" | "domain.expired" | "transfer.status_changed" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "user.deleted";
+        WebhookEventTypeSubscribable: "domain.registered" | "domain.renewed" | "domain.updated" | "domain.expired" | "domain.nameservers_changed" | "transfer.status_changed" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "domain.transfer_out.requested" | "domain.transfer_out.completed" | "domain.transfer_out.rejected" | "domain.transfer_out.cancelled" | "user.deleted" | "domain.connection_changed";
         /**
          * Format: uri
          * @description An `http` or `https` URL without credentials.
@@ -1302,7 +1870,12 @@ export interface components {
         WebhookUrl: string;
         WebhookEndpointCreate: {
             url: components["schemas"]["WebhookUrl"];
-            /** @description Event types to receive; default all of them. */
+            /**
+             * @description Event types to receive; default every type but the opt-in ones. *Decision:* event types
+             *     added after 1.0.0 are opt-in (`x-opt-in` on their `x-webhooks` entry): sent only to
+             *     endpoints that name them here, so an endpoint that names none, as every endpoint a 1.0.0
+             *     client made, never receives or lists a type its client does not know.
+             */
             events?: components["schemas"]["WebhookEventTypeSubscribable"][];
             description?: string;
         };
@@ -1468,8 +2041,11 @@ export interface components {
              * @default 300
              */
             ttl?: number;
-            /** @description Required for MX; for SRV optional and equal to the first part of `content`; not allowed for other types. */
+            /** @description Required for MX; for SRV (and, an addition, HTTPS and SVCB) optional and equal to the first part of `content`; not allowed for other types. */
             priority?: components["schemas"]["DnsPriority"];
+            comment?: components["schemas"]["DnsRecordComment"];
+            /** @description *Addition.* Locks the record against the user's edits in the embedded interface; false when absent. */
+            locked?: components["schemas"]["DnsRecordLocked"];
         };
         /** @description Only the fields given change. `type` is not accepted. */
         DnsRecordDUpdate: {
@@ -1477,6 +2053,10 @@ export interface components {
             content?: components["schemas"]["DnsContent"];
             ttl?: components["schemas"]["DnsTtl"];
             priority?: components["schemas"]["DnsPriority"];
+            /** @description *Addition.* A new comment; null or an empty string removes it; absent keeps it. */
+            comment?: components["schemas"]["DnsRecordComment"];
+            /** @description *Addition.* Locks (true) or unlocks (false) the record; absent keeps it. */
+            locked?: components["schemas"]["DnsRecordLocked"];
         };
         DnsRecordD: {
             /** @description Record id (`rec_...`). */
@@ -1489,6 +2069,10 @@ export interface components {
             priority: number | null;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
+            /** @description *Addition.* The record's comment, null when it has none. Answered on every record; absent only from answers and events stored before this addition (an idempotent replay, the event history). */
+            comment?: components["schemas"]["DnsRecordComment"];
+            /** @description *Addition.* Whether the partner locked the record against the user's edits in the embedded interface (see `DnsRecordLocked`); false unless set. Answered on every record; absent only from answers and events stored before this addition. */
+            locked?: boolean;
         };
         DnsRecordList: {
             /** @description One page of records, in list order. */
@@ -1543,10 +2127,15 @@ export interface components {
              *     what is wrong: `missing_required_field`, `invalid_type`, `unknown_field`,
              *     `malformed_json`, `malformed_utf8`, `control_character`, `invalid_unicode`,
              *     `invalid_format`, `invalid_value`, `out_of_range`, `too_long`, `too_short`,
-             *     `cname_conflict`, `duplicate_record`, `spf_conflict`, `dmarc_conflict`,
+             *     `cname_conflict`, `duplicate_record`, `spf_conflict`, `dmarc_conflict`, `alias_conflict` (*addition*),
              *     `already_registered`, `not_available` (a name taken, reserved or registered here, which
              *     `GET /api/v1/domains/availability/{domain_name}` explains), `transfer_in_progress`, `invalid_status`, `non_public_address`,
-             *     `invalid_port`, `invalid_cursor`, `record_limit_exceeded` (with `limit`, the most
+             *     `invalid_port`, `invalid_cursor`, *additions for nameservers and DNSSEC:* `duplicate_nameserver`,
+             *     `glue_required` (422: a nameserver under the domain itself without glue), `glue_in_use` (409),
+             *     `glue_limit_exceeded` and `ds_limit_exceeded` (409, with `limit`), `duplicate_address`,
+             *     `duplicate_ds_record` (409); *additions for registrar controls:* `transfer_not_yet_allowed` (409,
+             *     with `available_at`: the registries' 60 days after a registration or transfer), `transfer_locked`
+             *     (409); `record_limit_exceeded` (with `limit`, the most
              *     records a domain may hold), `idempotency_key_in_use` (409: the first request with that
              *     `Idempotency-Key` still runs), `idempotency_key_reused` (422: that key came with another body),
              *     `secret_shown_once` (409: that key already created the webhook endpoint or rotated its
@@ -1606,6 +2195,10 @@ export interface components {
                 content?: components["schemas"]["DnsContent"];
                 ttl?: components["schemas"]["DnsTtl"];
                 priority?: components["schemas"]["DnsPriority"];
+                /** @description *Addition.* A new comment; null or an empty string removes it; absent keeps it. */
+                comment?: components["schemas"]["DnsRecordComment"];
+                /** @description *Addition.* Locks (true) or unlocks (false) the record; absent keeps it. */
+                locked?: components["schemas"]["DnsRecordLocked"];
             }[];
             /** @description Records to create, as in `POST .../dns`. */
             creates?: components["schemas"]["DnsRecordDCreate"][];
@@ -1642,9 +2235,9 @@ export interface components {
                     /** @enum {string} */
                     operation: "deletes" | "updates" | "creates";
                     index: number;
-                    /** @description As `details.code` elsewhere: `not_found`, `duplicate_operation`, `invalid_value`, `invalid_format`, `out_of_range`, `cname_conflict`, `duplicate_record`, `spf_conflict`, `dmarc_conflict`, `precondition_failed`, `record_limit_exceeded`, `too_many_changes`. */
+                    /** @description As `details.code` elsewhere: `not_found`, `duplicate_operation`, `invalid_value`, `invalid_format`, `out_of_range`, `cname_conflict`, `duplicate_record`, `spf_conflict`, `dmarc_conflict`, `alias_conflict`, `precondition_failed`, `record_limit_exceeded`, `too_many_changes`. */
                     code: string;
-                    /** @description The field of the operation at fault, as the one-record operations name it: `id` for `not_found` and `duplicate_operation`, `if_match` for `precondition_failed`, `name` for `cname_conflict`, `duplicate_record`, `spf_conflict` and `dmarc_conflict`, the field a rule names for `invalid_format`, `invalid_value`, `out_of_range` and `missing_required_field` (`content`, `ttl`, `priority`, ...). Absent where no one field is at fault: `too_many_changes`, `record_limit_exceeded`, and a delete naming both an id and a record set, or neither. */
+                    /** @description The field of the operation at fault, as the one-record operations name it: `id` for `not_found` and `duplicate_operation`, `if_match` for `precondition_failed`, `name` for `cname_conflict`, `duplicate_record`, `spf_conflict`, `dmarc_conflict` and `alias_conflict`, the field a rule names for `invalid_format`, `invalid_value`, `out_of_range` and `missing_required_field` (`content`, `ttl`, `priority`, ...). Absent where no one field is at fault: `too_many_changes`, `record_limit_exceeded`, and a delete naming both an id and a record set, or neither. */
                     field?: string;
                     message: string;
                 }[];
@@ -1670,10 +2263,127 @@ export interface components {
             queued: number;
         };
         /**
+         * @description *Addition.* One thing a domain connected to the partner's platform must have in its DNS.
+         *     `kind` says which fields apply; the others must be absent (422 `validation_error` naming the
+         *     field otherwise):
+         *
+         *     - `apex`: the domain itself answers with the partner's `addresses` (the A and AAAA records at
+         *       `@` are exactly these, so traffic is not split with an old host), or is an `ALIAS` at `@` to
+         *       the partner's `target` (exactly one of `addresses` and `target`).
+         *     - `www`: `www` is a `CNAME` to `target` (alone at its name, as a CNAME must be).
+         *     - `txt`: a `TXT` record at `name` holds exactly `value` (a verification token); other TXT
+         *       records at that name may stay.
+         *
+         *     *Decision:* no free-form `{name, type, value}` requirement: each kind has its own meaning of
+         *     "satisfied" and its own fix, which a free-form record cannot say (an A record set is satisfied
+         *     by all of its addresses and nothing else, a TXT record by one value among others). Host names
+         *     compare without regard to case and without a trailing dot.
+         */
+        ConnectionRequirement: {
+            /** @enum {string} */
+            kind: "apex" | "www" | "txt";
+            /** @description `apex` only: IPv4 and IPv6 addresses, each once. */
+            addresses?: string[];
+            /** @description `apex` (as an ALIAS) or `www`: a host name of at least two labels. */
+            target?: string;
+            /** @description `txt` only: where the record is, relative to the domain. */
+            name?: components["schemas"]["DnsRecordName"];
+            /** @description `txt` only: the text the record holds, printable ASCII. */
+            value?: string;
+        };
+        /**
+         * @description *Addition.* What a domain connected to the partner must have, in the environment of the key.
+         *     At most 10 requirements: one `apex`, one `www` and any number of `txt` at different names.
+         *     An empty list means the partner declares none: every domain's check answers `no_requirements`.
+         */
+        ConnectionRequirements: {
+            requirements: components["schemas"]["ConnectionRequirement"][];
+            /**
+             * Format: date-time
+             * @description When they were last replaced; null if never.
+             */
+            readonly updated_at?: string | null;
+        };
+        /**
+         * @description *Addition.* A record of the domain a requirement read. `content` is Variant D's name of the
+         *     record's data and `value` Variant R's (the same text). `id` is null for a record found by
+         *     simulated external resolution, which is not one of the service's records.
+         */
+        ConnectionRecord: {
+            id: string | null;
+            type: components["schemas"]["DnsRecordType"];
+            name: components["schemas"]["DnsRecordName"];
+            content: string;
+            value: string;
+        };
+        /**
+         * @description *Addition.* One change to the domain's records that the requirement needs: `create` a record,
+         *     `update` the record `record_id` to `record`, or `delete` the record `record_id` (`record` null).
+         *     `record` is in the shape of a record to create in both variants: `content` for Variant D
+         *     (`POST .../dns`, a change set's `creates`) and `value`, the same text, for Variant R
+         *     (`POST /api/v1/dns_records`).
+         */
+        ConnectionFix: {
+            /** @enum {string} */
+            action: "create" | "update" | "delete";
+            record_id: string | null;
+            record: {
+                type: components["schemas"]["DnsRecordType"];
+                name: components["schemas"]["DnsRecordName"];
+                content: string;
+                value: string;
+                ttl: components["schemas"]["DnsTtl"];
+            } | null;
+        };
+        /**
+         * @description *Addition.* Whether the domain's DNS points at the partner, per requirement, with the fixes.
+         *
+         *     `status`: `configured` (every requirement satisfied), `not_configured`, `unknown` (the
+         *     service cannot know, `reason` says why; `configured` is then null, never a guess), or
+         *     `no_requirements` (the partner declares none; `configured` null).
+         *
+         *     `source` says where the answer comes from: `zone`, the service's own records, exact, for a
+         *     domain on the service's nameservers; `sandbox_resolution`, simulated resolution of custom
+         *     nameservers in the sandbox (see the Sandbox tag's magic values); `none` when nothing could be
+         *     read.
+         *
+         *     Variant D's answer adds `change_set` (`DomainConnectionWithChangeSet`). A domain on custom
+         *     nameservers is fixed at its DNS host, not here: its `fixes` are then the records that host must
+         *     answer, without `record_id`.
+         */
+        DomainConnection: {
+            domain_id: string;
+            domain_name: string;
+            /** @enum {string} */
+            status: "configured" | "not_configured" | "unknown" | "no_requirements";
+            configured: boolean | null;
+            /** @enum {string} */
+            source: "zone" | "sandbox_resolution" | "none";
+            /** @description Why the answer is `unknown` or not yet satisfied when that is not the records' fault (propagation); null otherwise. */
+            reason: string | null;
+            checked_at: components["schemas"]["Timestamp"];
+            requirements: {
+                requirement: components["schemas"]["ConnectionRequirement"];
+                /** @description Null when the status is `unknown`. */
+                satisfied: boolean | null;
+                /** @description The records at the requirement's name and of its types, as read. */
+                found: components["schemas"]["ConnectionRecord"][];
+                fixes: components["schemas"]["ConnectionFix"][];
+            }[];
+        };
+        /** @description *Addition.* The connection check with every fix of the service's zone as one change set. */
+        DomainConnectionWithChangeSet: components["schemas"]["DomainConnection"] & {
+            /**
+             * @description Every fix as one body for `POST /api/v1/domains/{domain_id}/dns/changes` (Variant D),
+             *     applied all or none; absent when there is nothing to fix in the service's zone.
+             */
+            change_set?: components["schemas"]["DnsChangeSet"];
+        };
+        /**
          * @description Event types are `resource.past_tense_verb`; new types may be added.
          * @enum {string}
          */
-        EventType: "domain.registered" | "domain.renewed" | "domain.updated" | "domain.expired" | "transfer.status_changed" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "user.deleted" | "webhook.test";
+        EventType: "domain.registered" | "domain.renewed" | "domain.updated" | "domain.expired" | "domain.nameservers_changed" | "transfer.status_changed" | "dns_record.created" | "dns_record.updated" | "dns_record.deleted" | "domain.transfer_out.requested" | "domain.transfer_out.completed" | "domain.transfer_out.rejected" | "domain.transfer_out.cancelled" | "user.deleted" | "domain.connection_changed" | "webhook.test";
         WebhookEventBase: {
             /** @description Event id (`evt_...`); the same on every delivery of the event. */
             id: string;
@@ -1695,7 +2405,7 @@ export interface components {
         };
         DomainEvent: components["schemas"]["WebhookEventBase"] & {
             /** @enum {string} */
-            type?: "domain.registered" | "domain.renewed" | "domain.updated" | "domain.expired";
+            type?: "domain.registered" | "domain.renewed" | "domain.updated" | "domain.expired" | "domain.nameservers_changed";
             data: components["schemas"]["DomainDetail"];
         };
         TransferEvent: components["schemas"]["WebhookEventBase"] & {
@@ -1717,6 +2427,19 @@ export interface components {
                 user_identifier: components["schemas"]["UserIdentifier"];
             };
         };
+        DomainConnectionEvent: components["schemas"]["WebhookEventBase"] & {
+            /** @enum {string} */
+            type?: "domain.connection_changed";
+            domain_id: string;
+            data: {
+                domain_id: string;
+                domain_name: string;
+                /** @description The new state; the event is sent only when it differs from the last one. */
+                configured: boolean;
+                /** @enum {string} */
+                status: "configured" | "not_configured";
+            };
+        };
         /**
          * @description Any event the service sends, told apart by `type`: a receiver parses a delivery's body as this
          *     and branches on `type` (generated clients narrow on it). Each event of `x-webhooks` names its own
@@ -1727,7 +2450,7 @@ export interface components {
          *     generators that build a tagged union from it (openapi-zod-client) emit code that throws on
          *     import.
          */
-        WebhookEvent: components["schemas"]["DomainEvent"] | components["schemas"]["TransferEvent"] | components["schemas"]["DnsRecordEvent"] | components["schemas"]["UserDeletedEvent"] | components["schemas"]["TestEvent"];
+        WebhookEvent: components["schemas"]["DomainEvent"] | components["schemas"]["TransferEvent"] | components["schemas"]["OutboundTransferEvent"] | components["schemas"]["DnsRecordEvent"] | components["schemas"]["UserDeletedEvent"] | components["schemas"]["DomainConnectionEvent"] | components["schemas"]["TestEvent"];
     };
     responses: {
         /** @description Done; no body. */
@@ -2835,6 +3558,653 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    setDomainNameservers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
+                domain_id: components["parameters"]["DomainId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "nameservers": [
+                 *         "ns1.example-dns.net",
+                 *         "ns2.example-dns.net"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["NameserversUpdate"];
+            };
+        };
+        responses: {
+            /** @description The domain, with the change pending at the registry in `nameserver_change` (null when the nameservers asked for were already in effect). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab",
+                     *       "name": "example.com",
+                     *       "status": "active",
+                     *       "purchased_at": "2026-10-01T09:45:00Z",
+                     *       "expires_at": "2027-10-01T09:45:00Z",
+                     *       "auto_renew": true,
+                     *       "registrar": "Partner Domains Registrar",
+                     *       "user_identifier": "user_12345",
+                     *       "nameservers": [
+                     *         "ns1.partner-dns.invalid",
+                     *         "ns2.partner-dns.invalid"
+                     *       ],
+                     *       "whois_privacy": true,
+                     *       "dns_records": [],
+                     *       "pricing": {
+                     *         "registration_price": "12.99",
+                     *         "renewal_price": "14.99",
+                     *         "currency": "USD"
+                     *       },
+                     *       "dns_active": true,
+                     *       "nameserver_change": {
+                     *         "nameservers": [
+                     *           "ns1.example-dns.net",
+                     *           "ns2.example-dns.net"
+                     *         ],
+                     *         "requested_at": "2026-11-22T10:00:00Z",
+                     *         "completes_at": "2026-11-22T10:10:00Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DomainDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resetDomainNameservers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
+                domain_id: components["parameters"]["DomainId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain, with the change pending at the registry in `nameserver_change` (null when the nameservers asked for were already in effect). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab",
+                     *       "name": "example.com",
+                     *       "status": "active",
+                     *       "purchased_at": "2026-10-01T09:45:00Z",
+                     *       "expires_at": "2027-10-01T09:45:00Z",
+                     *       "auto_renew": true,
+                     *       "registrar": "Partner Domains Registrar",
+                     *       "user_identifier": "user_12345",
+                     *       "nameservers": [
+                     *         "ns1.example-dns.net",
+                     *         "ns2.example-dns.net"
+                     *       ],
+                     *       "whois_privacy": true,
+                     *       "dns_records": [],
+                     *       "pricing": {
+                     *         "registration_price": "12.99",
+                     *         "renewal_price": "14.99",
+                     *         "currency": "USD"
+                     *       },
+                     *       "dns_active": false,
+                     *       "nameserver_change": {
+                     *         "nameservers": [
+                     *           "ns1.partner-dns.invalid",
+                     *           "ns2.partner-dns.invalid"
+                     *         ],
+                     *         "requested_at": "2026-11-22T10:00:00Z",
+                     *         "completes_at": "2026-11-22T10:10:00Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DomainDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listGlueRecords: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
+                domain_id: components["parameters"]["DomainId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The glue records. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "glue_records": [
+                     *         {
+                     *           "host": "ns1.example.com",
+                     *           "ipv4": [
+                     *             "203.0.113.53"
+                     *           ],
+                     *           "ipv6": [
+                     *             "2001:db8::53"
+                     *           ],
+                     *           "updated_at": "2026-11-22T10:00:00Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GlueRecordList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setGlueRecord: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
+                domain_id: components["parameters"]["DomainId"];
+                /**
+                 * @description A host name under the domain (e.g. `ns1.example.com`), compared without regard to case.
+                 * @example ns1.example.com
+                 */
+                host: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ipv4": [
+                 *         "203.0.113.53"
+                 *       ],
+                 *       "ipv6": [
+                 *         "2001:db8::53"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["GlueRecordUpdate"];
+            };
+        };
+        responses: {
+            /** @description The host's glue record. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "host": "ns1.example.com",
+                     *       "ipv4": [
+                     *         "203.0.113.53"
+                     *       ],
+                     *       "ipv6": [
+                     *         "2001:db8::53"
+                     *       ],
+                     *       "updated_at": "2026-11-22T10:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GlueRecord"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteGlueRecord: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
+                domain_id: components["parameters"]["DomainId"];
+                /**
+                 * @description A host name under the domain (e.g. `ns1.example.com`), compared without regard to case.
+                 * @example ns1.example.com
+                 */
+                host: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listDsRecords: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
+                domain_id: components["parameters"]["DomainId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The DS records. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ds_records": [
+                     *         {
+                     *           "id": "ds_4Gh7Jk2Lm9Np3Qr6St8Uv1Wx",
+                     *           "key_tag": 2371,
+                     *           "algorithm": 13,
+                     *           "digest_type": 2,
+                     *           "digest": "1f8a5b3c9d2e7f4a6b0c8d1e3f5a7b9c2d4e6f8a0b1c3d5e7f9a2b4c6d8e0f1a",
+                     *           "created_at": "2026-11-22T10:00:00Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DsRecordList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createDsRecord: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
+                domain_id: components["parameters"]["DomainId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "key_tag": 2371,
+                 *       "algorithm": 13,
+                 *       "digest_type": 2,
+                 *       "digest": "1F8A5B3C9D2E7F4A6B0C8D1E3F5A7B9C2D4E6F8A0B1C3D5E7F9A2B4C6D8E0F1A"
+                 *     }
+                 */
+                "application/json": components["schemas"]["DsRecordCreate"];
+            };
+        };
+        responses: {
+            /** @description The DS record. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "ds_4Gh7Jk2Lm9Np3Qr6St8Uv1Wx",
+                     *       "key_tag": 2371,
+                     *       "algorithm": 13,
+                     *       "digest_type": 2,
+                     *       "digest": "1f8a5b3c9d2e7f4a6b0c8d1e3f5a7b9c2d4e6f8a0b1c3d5e7f9a2b4c6d8e0f1a",
+                     *       "created_at": "2026-11-22T10:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DsRecord"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteDsRecord: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
+                domain_id: components["parameters"]["DomainId"];
+                /**
+                 * @description DS record id (`ds_...`).
+                 * @example ds_4Gh7Jk2Lm9Np3Qr6St8Uv1Wx
+                 */
+                ds_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTransferAuthCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
+                domain_id: components["parameters"]["DomainId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The code, with the domain's registrar lock. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "domain_id": "dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab",
+                     *       "domain_name": "example.com",
+                     *       "auth_code": "tac_Xc7Lm2Qp9Rs4Tv6Wy8Za1Bd",
+                     *       "transfer_lock": true,
+                     *       "created_at": "2027-01-05T09:30:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TransferAuthCode"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOutboundTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
+                domain_id: components["parameters"]["DomainId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The outbound transfer. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "tro_4hJ7kL0zX3cV6bN9mQ2wE5r",
+                     *       "domain_id": "dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab",
+                     *       "domain_name": "example.com",
+                     *       "status": "pending",
+                     *       "gaining_registrar": "Example Registrar Inc.",
+                     *       "requested_at": "2027-01-05T10:00:00Z",
+                     *       "auto_approve_at": "2027-01-10T10:00:00Z",
+                     *       "completed_at": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OutboundTransfer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    answerOutboundTransfer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
+                domain_id: components["parameters"]["DomainId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "decision": "reject"
+                 *     }
+                 */
+                "application/json": components["schemas"]["OutboundTransferDecision"];
+            };
+        };
+        responses: {
+            /** @description The outbound transfer after the answer. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "tro_4hJ7kL0zX3cV6bN9mQ2wE5r",
+                     *       "domain_id": "dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab",
+                     *       "domain_name": "example.com",
+                     *       "status": "rejected",
+                     *       "gaining_registrar": "Example Registrar Inc.",
+                     *       "requested_at": "2027-01-05T10:00:00Z",
+                     *       "auto_approve_at": "2027-01-10T10:00:00Z",
+                     *       "completed_at": "2027-01-06T08:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OutboundTransfer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     initiateTransfer: {
         parameters: {
             query?: never;
@@ -3348,6 +4718,78 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    requestSandboxOutboundTransfer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
+                domain_id: components["parameters"]["DomainId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "auth_code": "tac_Xc7Lm2Qp9Rs4Tv6Wy8Za1Bd",
+                 *       "gaining_registrar": "Example Registrar Inc."
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxOutboundTransferCreate"];
+            };
+        };
+        responses: {
+            /** @description The outbound transfer, `pending`. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "tro_4hJ7kL0zX3cV6bN9mQ2wE5r",
+                     *       "domain_id": "dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab",
+                     *       "domain_name": "example.com",
+                     *       "status": "pending",
+                     *       "gaining_registrar": "Example Registrar Inc.",
+                     *       "requested_at": "2027-01-05T10:00:00Z",
+                     *       "auto_approve_at": "2027-01-10T10:00:00Z",
+                     *       "completed_at": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OutboundTransfer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -4647,6 +6089,223 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getConnectionRequirements: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The requirements. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "requirements": [
+                     *         {
+                     *           "kind": "apex",
+                     *           "addresses": [
+                     *             "203.0.113.10"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "kind": "www",
+                     *           "target": "sites.partner.example"
+                     *         },
+                     *         {
+                     *           "kind": "txt",
+                     *           "name": "_partner-verify",
+                     *           "value": "token-8f2k"
+                     *         }
+                     *       ],
+                     *       "updated_at": "2026-11-22T10:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConnectionRequirements"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    replaceConnectionRequirements: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "requirements": [
+                 *         {
+                 *           "kind": "apex",
+                 *           "addresses": [
+                 *             "203.0.113.10"
+                 *           ]
+                 *         },
+                 *         {
+                 *           "kind": "www",
+                 *           "target": "sites.partner.example"
+                 *         },
+                 *         {
+                 *           "kind": "txt",
+                 *           "name": "_partner-verify",
+                 *           "value": "token-8f2k"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ConnectionRequirements"];
+            };
+        };
+        responses: {
+            /** @description The requirements as stored. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "requirements": [
+                     *         {
+                     *           "kind": "apex",
+                     *           "addresses": [
+                     *             "203.0.113.10"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "kind": "www",
+                     *           "target": "sites.partner.example"
+                     *         },
+                     *         {
+                     *           "kind": "txt",
+                     *           "name": "_partner-verify",
+                     *           "value": "token-8f2k"
+                     *         }
+                     *       ],
+                     *       "updated_at": "2026-11-22T10:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConnectionRequirements"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getDomainConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
+                domain_id: components["parameters"]["DomainId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The check. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "domain_id": "dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab",
+                     *       "domain_name": "example.com",
+                     *       "status": "not_configured",
+                     *       "configured": false,
+                     *       "source": "zone",
+                     *       "reason": null,
+                     *       "checked_at": "2026-11-22T10:00:00Z",
+                     *       "requirements": [
+                     *         {
+                     *           "requirement": {
+                     *             "kind": "www",
+                     *             "target": "sites.partner.example"
+                     *           },
+                     *           "satisfied": false,
+                     *           "found": [],
+                     *           "fixes": [
+                     *             {
+                     *               "action": "create",
+                     *               "record_id": null,
+                     *               "record": {
+                     *                 "type": "CNAME",
+                     *                 "name": "www",
+                     *                 "content": "sites.partner.example",
+                     *                 "value": "sites.partner.example",
+                     *                 "ttl": 300
+                     *               }
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "change_set": {
+                     *         "creates": [
+                     *           {
+                     *             "type": "CNAME",
+                     *             "name": "www",
+                     *             "content": "sites.partner.example",
+                     *             "ttl": 300
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DomainConnectionWithChangeSet"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -117,6 +117,16 @@ function sandboxMaxAdvanceSeconds(document: JsonObject): number {
   return maximum;
 }
 
+const subscribableEvents = (document: JsonObject): string[] =>
+  ((document.components as JsonObject).schemas as Record<string, JsonObject>).WebhookEventTypeSubscribable!.enum as string[];
+
+/** Whether the event type's `x-webhooks` entry is marked `x-opt-in`; a subscribable type without an entry is an error. */
+function isOptInEvent(document: JsonObject, type: string): boolean {
+  const entry = (document["x-webhooks"] as Record<string, JsonObject> | undefined)?.[type]?.post as JsonObject | undefined;
+  if (!entry) throw new Error(`WebhookEventTypeSubscribable lists ${type}, which x-webhooks does not describe`);
+  return entry["x-opt-in"] === true;
+}
+
 export function renderOperationTable(document: JsonObject): string {
   const rows = operationRows(document);
   const body = rows
@@ -174,8 +184,11 @@ export const dnsTemplates = ${JSON.stringify(document["x-dns-templates"], null, 
 
 export type DnsTemplateId = keyof typeof dnsTemplates;
 
-/** The event types a webhook endpoint may subscribe to, every one when it names none (\`WebhookEventTypeSubscribable\`). */
-export const subscribableWebhookEvents = ${JSON.stringify(((document.components as JsonObject).schemas as Record<string, JsonObject>).WebhookEventTypeSubscribable!.enum)} as const;
+/** The event types a webhook endpoint may subscribe to (\`WebhookEventTypeSubscribable\`). */
+export const subscribableWebhookEvents = ${JSON.stringify(subscribableEvents(document))} as const;
+
+/** What an endpoint that names no event types receives: every subscribable type but the opt-in ones (\`x-opt-in\`). */
+export const defaultWebhookEvents = ${JSON.stringify(subscribableEvents(document).filter((type) => !isOptInEvent(document, type)))} as const;
 
 /** The most a sandbox clock advance may move, \`seconds\` or \`to\` alike (the maximum of \`SandboxClockAdvance.seconds\`). */
 export const sandboxMaxAdvanceSeconds = ${sandboxMaxAdvanceSeconds(document)};

@@ -77,8 +77,25 @@ const INTEGER_FORMAT_BOUNDS: Record<string, [number, number]> = {
  * Why a change Redocly rates major breaks nobody, or null. Redocly reads any new `format` as a
  * narrower type; an integer `format` on a schema whose `minimum` and `maximum` already lie within
  * it admits exactly the values it admitted before (clients generated from either get the same type).
+ * And it reads every enum value a response gains as a break, while the spec's versioning policy
+ * (info.md, "Versioning and compatibility") names new event types additive: clients must ignore
+ * event types they do not know. An enum whose every value is a webhook of `x-webhooks` is one.
  */
 function compatibleReason(change: RedoclyChange, message: string, revision: JsonObject): string | null {
+  return integerFormatReason(change, message, revision) ?? eventTypeReason(change, message, revision);
+}
+
+function eventTypeReason(change: RedoclyChange, message: string, revision: JsonObject): string | null {
+  if (!/^Enum of `[^`]+` gained values: /.test(message)) return null;
+  const schema = resolvePointer(revision, change.path);
+  const webhooks = revision["x-webhooks"] ?? revision.webhooks;
+  if (!isObject(schema) || !Array.isArray(schema.enum) || !isObject(webhooks)) return null;
+  return schema.enum.every((value) => typeof value === "string" && value in webhooks)
+    ? "the values are event types, which the versioning policy names additive (clients ignore event types they do not know)"
+    : null;
+}
+
+function integerFormatReason(change: RedoclyChange, message: string, revision: JsonObject): string | null {
   const format = /`format`(?: of `[^`]+`)? was set to '(int32|int64)'/.exec(message)?.[1];
   if (!format) return null;
   const schema = resolvePointer(revision, change.path);

@@ -7,6 +7,7 @@
  * process's event log once it has committed.
  */
 import type { Services } from "./context.js";
+import { reconsiderTouchedDomains } from "./connection-rechecks.js";
 import { collectingOutbox, type OutboxEvent } from "../platform/events.js";
 import { PartnerShares, partnerShareOf } from "../platform/partner-shares.js";
 import type { DataStores, Persistence, UnitOfWork } from "../store/persistence.js";
@@ -44,17 +45,17 @@ export async function inTransaction<T>(
     committed = [];
     const tasks = committed;
     const outbox = collectingOutbox(events, services.clock);
-    const value = await work(
-      {
-        ...services,
-        store,
-        events: stores.events,
-        webhooks: { ...services.webhooks, store: webhooks },
-        outbox,
-        afterCommit: (task) => tasks.push(task),
-      },
-      stores,
-    );
+    const servicesOfUnit: Services = {
+      ...services,
+      store,
+      events: stores.events,
+      webhooks: { ...services.webhooks, store: webhooks },
+      outbox,
+      afterCommit: (task) => tasks.push(task),
+    };
+    const value = await work(servicesOfUnit, stores);
+    // Whatever wrote a domain's records or delegation, the partner hears when its connection answer turns.
+    await reconsiderTouchedDomains(servicesOfUnit, events);
     // One outbox entry per event: the dispatcher writes the deliveries later, in short batches of
     // their own, so a change set's thousand events to sixteen endpoints do not hold this connection.
     await webhooks.addToOutbox(events);

@@ -31,6 +31,6 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-export type IdPrefix = "dom" | "rec" | "trf" | "evt" | "whe" | "whd" | "chg" | "key" | "ptn" | "mem";
+export type IdPrefix = "dom" | "rec" | "trf" | "tro" | "evt" | "whe" | "whd" | "chg" | "key" | "ptn" | "mem";
 
 export const newId = (prefix: IdPrefix) => `${prefix}_${randomBase62(24)}`;

@@ -104,6 +104,13 @@ export function webhookEvents(rawBody: string, header: string) {
     const previous: string = event.previous_status;
     void previous;
   }
+  if (event.type === "domain.transfer_out.completed") {
+    // An outbound transfer's event carries the transfer, its status one of four.
+    const status: "pending" | "completed" | "rejected" | "cancelled" = event.data.status;
+    const domainId: string = event.data.domain_id;
+    void status;
+    void domainId;
+  }
   if (event.type === "user.deleted") {
     // @ts-expect-error a user.deleted event carries only the user's identifier
     void event.data.email;
@@ -142,4 +149,111 @@ export function readmeWebhook(
     if (error instanceof WebhookVerificationError) res.status(400).send(error.reason);
     else throw error;
   }
+}
+
+// Registrar controls (issue 35): the code, the lock and the owner's answer are typed operations.
+export async function registrarControls(api: PartnerClient) {
+  const path = { domain_id: "dom_1" };
+  const code = await api.GET("/api/v1/domains/{domain_id}/auth_code", { params: { path } });
+  if (code.data) {
+    const value: string = code.data.auth_code;
+    const locked: boolean = code.data.transfer_lock;
+    void value;
+    void locked;
+  }
+  await api.PUT("/api/v1/domains/{domain_id}", { params: { path }, body: { transfer_lock: false } });
+  await api.POST("/api/v1/domains/{domain_id}/transfer_out", { params: { path }, body: { decision: "reject" } });
+  // @ts-expect-error the answer is approve or reject
+  await api.POST("/api/v1/domains/{domain_id}/transfer_out", { params: { path }, body: { decision: "ignore" } });
+}
+
+// "Is it pointing at us?" (issue 35): the requirements, the check and its event are typed.
+export async function connectionCheck(api: PartnerClient, rawBody: string, header: string) {
+  await api.PUT("/api/v1/connection_requirements", {
+    body: {
+      requirements: [
+        { kind: "www", target: "sites.partner.example" },
+        { kind: "txt", name: "_verify", value: "token" },
+      ],
+    },
+  });
+  // @ts-expect-error a requirement's kind is apex, www or txt
+  await api.PUT("/api/v1/connection_requirements", { body: { requirements: [{ kind: "mx", target: "mail.example" }] } });
+  const { data } = await api.GET("/api/v1/domains/{domain_id}/connection", { params: { path: { domain_id: "dom_1" } } });
+  if (data) {
+    const status: "configured" | "not_configured" | "unknown" | "no_requirements" = data.status;
+    const configured: boolean | null = data.configured;
+    const fix = data.requirements[0]?.fixes[0];
+    const action: "create" | "update" | "delete" | undefined = fix?.action;
+    // The fix is ready for a change set (Variant D) as it is.
+    if (data.change_set)
+      await api.POST("/api/v1/domains/{domain_id}/dns/changes", { params: { path: { domain_id: "dom_1" } }, body: data.change_set });
+    void status;
+    void configured;
+    void action;
+  }
+  const event = verifyWebhookSignature(rawBody, header, "whsec_x");
+  if (event.type === "domain.connection_changed") {
+    const now: boolean = event.data.configured;
+    void now;
+  }
+}
+
+// Record comments and locks (issue 35): optional on every write, answered on records and in their events.
+export async function recordNotes(api: PartnerClient, apiR: PartnerClient<"R">, rawBody: string, header: string) {
+  const path = { domain_id: "dom_1" };
+  const created = await api.POST("/api/v1/domains/{domain_id}/dns", {
+    params: { path },
+    body: { type: "TXT", name: "_verify", content: "token", comment: "Verification", locked: true },
+  });
+  const comment: string | null | undefined = created.data?.comment;
+  const locked: boolean | undefined = created.data?.locked;
+  void comment;
+  void locked;
+  await api.PUT("/api/v1/domains/{domain_id}/dns/{record_id}", {
+    params: { path: { ...path, record_id: "rec_1" } },
+    body: { comment: null },
+  });
+  await apiR.PATCH("/api/v1/dns_records/{id}", { params: { path: { id: "rec_1" } }, body: { locked: false } });
+  await api.POST("/api/v1/domains/{domain_id}/dns/changes", { params: { path }, body: { updates: [{ id: "rec_1", locked: true }] } });
+  await api.POST("/api/v1/domains/{domain_id}/dns", {
+    params: { path },
+    // @ts-expect-error locked is a boolean
+    body: { type: "A", name: "@", content: "192.0.2.1", locked: "yes" },
+  });
+  const event = verifyWebhookSignature(rawBody, header, "whsec_x");
+  if (event.type === "dns_record.updated") void event.data.locked;
+}
+
+// Nameservers, glue and DNSSEC (issue 35): typed operations, the pending change and its event.
+export async function nameservers(api: PartnerClient, apiR: PartnerClient<"R">, rawBody: string, header: string) {
+  const path = { domain_id: "dom_1" };
+  const { data } = await api.PUT("/api/v1/domains/{domain_id}/nameservers", {
+    params: { path },
+    body: { nameservers: ["ns1.example.net", "ns2.example.net"] },
+  });
+  const completesAt: string | undefined = data?.nameserver_change?.completes_at;
+  const dnsActive: boolean | undefined = data?.dns_active;
+  void completesAt;
+  void dnsActive;
+  await apiR.DELETE("/api/v1/domains/{domain_id}/nameservers", { params: { path } });
+  // @ts-expect-error nameservers is a list of host names
+  await api.PUT("/api/v1/domains/{domain_id}/nameservers", { params: { path }, body: { nameservers: "ns1.example.net" } });
+  await api.PUT("/api/v1/domains/{domain_id}/nameservers/glue/{host}", {
+    params: { path: { ...path, host: "ns1.example.com" } },
+    body: { ipv4: ["192.0.2.53"], ipv6: ["2001:db8::53"] },
+  });
+  const ds = await api.POST("/api/v1/domains/{domain_id}/dnssec/ds_records", {
+    params: { path },
+    body: { key_tag: 2371, algorithm: 13, digest_type: 2, digest: "ab".repeat(32) },
+  });
+  const digest: string | undefined = ds.data?.digest;
+  void digest;
+  await api.POST("/api/v1/domains/{domain_id}/dnssec/ds_records", {
+    params: { path },
+    // @ts-expect-error the digest types are 1, 2 and 4
+    body: { key_tag: 1, algorithm: 13, digest_type: 3, digest: "ab" },
+  });
+  const event = verifyWebhookSignature(rawBody, header, "whsec_x");
+  if (event.type === "domain.nameservers_changed") void event.data.nameservers;
 }

@@ -68,6 +68,23 @@ describe("spec:diff's comparison", () => {
     expect(majorChanges(changes).map((change) => change.path)).toEqual([expect.stringContaining("properties/count")]);
   });
 
+  it("rates a new event type compatible, as the versioning policy says, and a new value of another answered enum a break", () => {
+    const changes = diffDocuments(
+      base,
+      revised((d) => {
+        d["x-webhooks"]["domain.example_happened"] = d["x-webhooks"]["domain.updated"];
+        for (const name of ["EventType", "WebhookEventTypeSubscribable"]) d.components.schemas[name].enum.push("domain.example_happened");
+        d.components.schemas.DomainStatus.enum.push("archived");
+      }),
+    );
+    expect(changes.filter((change) => change.compatible).map((change) => change.compatible)).toContainEqual(
+      expect.stringMatching(/event types, which the versioning policy names additive/),
+    );
+    const breaks = majorChanges(changes);
+    expect(breaks.length).toBeGreaterThan(0);
+    expect(breaks.filter((change) => !/gained values: 'archived'/.test(change.message))).toEqual([]);
+  });
+
   it("reads a parameter whose bound, default and description all changed as modified, not removed and added", () => {
     const found = majors((d) => {
       Object.assign(usersOffset(d), { description: "Skips users; another text altogether." });

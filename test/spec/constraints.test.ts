@@ -103,7 +103,21 @@ describe("bounds and formats of the service description are in the schemas", () 
   });
 
   it("lists the record, domain and transfer states of the description", () => {
-    expect(document.components.schemas.DnsRecordType.enum).toEqual(["A", "AAAA", "CNAME", "MX", "TXT", "SRV", "NS"]);
+    // The description's seven, then the additions of 1.1.0 (CHANGELOG.md).
+    expect(document.components.schemas.DnsRecordType.enum).toEqual([
+      "A",
+      "AAAA",
+      "CNAME",
+      "MX",
+      "TXT",
+      "SRV",
+      "NS",
+      "CAA",
+      "ALIAS",
+      "HTTPS",
+      "SVCB",
+      "TLSA",
+    ]);
     expect(document.components.schemas.DomainStatus.enum).toEqual(["active", "pending", "expired", "suspended"]);
     expect(document.components.schemas.TransferStatusValue.enum).toEqual(["pending", "in_progress", "completed", "failed", "cancelled"]);
   });

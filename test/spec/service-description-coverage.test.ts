@@ -71,7 +71,7 @@ describe("the spec covers the service description", () => {
         .map((entry) => entry.operation.tags[0])
         .filter((tag, i, all) => all.indexOf(tag) === i)
         .sort(),
-    ).toEqual(["DNS records (Variant D)", "Health", "Sandbox", "Webhook endpoints"]);
+    ).toEqual(["DNS records (Variant D)", "Domains", "Health", "Sandbox", "Transfers", "Webhook endpoints"]);
   });
 
   const seed = "../shared/seed/partner-api-service.md";

@@ -36,6 +36,7 @@ describe("the published documents", () => {
       "advanceSandboxClock",
       "createSandboxDomain",
       "getSandboxClock",
+      "requestSandboxOutboundTransfer",
       "resetSandbox",
       "setSandboxDomainStatus",
     ]);

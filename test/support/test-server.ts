@@ -110,6 +110,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
           content: "192.0.2.1",
           ttl: 300,
           priority: null,
+          comment: null,
+          locked: false,
           createdAt: at,
           updatedAt: at,
         }),

@@ -9,11 +9,17 @@ export interface WebhookEventSchemas {
   "domain.renewed": Schemas["DomainEvent"];
   "domain.updated": Schemas["DomainEvent"];
   "domain.expired": Schemas["DomainEvent"];
+  "domain.nameservers_changed": Schemas["DomainEvent"];
   "transfer.status_changed": Schemas["TransferEvent"];
+  "domain.transfer_out.requested": Schemas["OutboundTransferEvent"];
+  "domain.transfer_out.completed": Schemas["OutboundTransferEvent"];
+  "domain.transfer_out.rejected": Schemas["OutboundTransferEvent"];
+  "domain.transfer_out.cancelled": Schemas["OutboundTransferEvent"];
   "dns_record.created": Schemas["DnsRecordEvent"];
   "dns_record.updated": Schemas["DnsRecordEvent"];
   "dns_record.deleted": Schemas["DnsRecordEvent"];
   "user.deleted": Schemas["UserDeletedEvent"];
+  "domain.connection_changed": Schemas["DomainConnectionEvent"];
   "webhook.test": Schemas["TestEvent"];
 }
 

@@ -5,6 +5,7 @@
  */
 import { expect } from "expect";
 import { defineChecks, type CheckContext } from "../check.js";
+import { sandboxNow } from "./domains-support.js";
 import { expectCoded, expectConforming, expectStatus } from "./expectations.js";
 import {
   brief,
@@ -80,7 +81,8 @@ export default defineChecks([
     operations: VARIANT_D,
     async run(context) {
       const domain = await ownDomain(context, "crd");
-      const before = Date.now();
+      // Timestamps are on the partner's clock: the sandbox's, which other checks may have moved.
+      const before = context.api.has("getSandboxClock") ? (await sandboxNow(context)).getTime() : Date.now();
       const result = await createD(context, domain.id, { type: "A", name: "www", content: "192.0.2.10" });
       expectConforming(result);
       expectStatus(result, 201);
@@ -91,6 +93,8 @@ export default defineChecks([
         content: "192.0.2.10",
         ttl: 300,
         priority: null,
+        comment: null,
+        locked: false,
         created_at: expect.any(String),
         updated_at: result.body.created_at,
       });
@@ -864,6 +868,8 @@ export default defineChecks([
           id: expect.any(String),
           domain_id: domain.id,
           ttl: expected.ttl ?? body.ttl ?? 3600,
+          comment: null,
+          locked: false,
         });
         const read = await context.api.call("getDnsRecord", { path: { id: created.body.id } });
         expectConforming(read);
@@ -1037,6 +1043,8 @@ export default defineChecks([
         weight: 60,
         port: 5060,
         target: "sip.example.com",
+        comment: null,
+        locked: false,
       });
       const r = await createR(context, domain.id, { type: "A", name: "www", value: "192.0.2.1" });
       expectStatus(r, 201);

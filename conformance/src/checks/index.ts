@@ -3,6 +3,7 @@ import type { Check } from "../check.js";
 import auth from "./auth.js";
 import catalogue from "./catalogue.js";
 import changeSets from "./change-sets.js";
+import connectionCheck from "./connection-check.js";
 import dnsBulk from "./dns-bulk.js";
 import dnsRecords from "./dns-records.js";
 import dnsTemplates from "./dns-templates.js";
@@ -13,8 +14,12 @@ import events from "./events.js";
 import idempotency from "./idempotency.js";
 import limits from "./limits.js";
 import modelRules from "./model-rules.js";
+import nameservers from "./nameservers.js";
 import operations from "./operations.js";
 import paging from "./paging.js";
+import recordAnnotations from "./record-annotations.js";
+import recordTypes from "./record-types.js";
+import registrarControls from "./registrar-controls.js";
 import renewals from "./renewals.js";
 import robustness from "./robustness.js";
 import sandbox from "./sandbox.js";
@@ -32,11 +37,16 @@ export const ALL_CHECKS: readonly Check[] = [
   ...domains,
   ...renewals,
   ...transfers,
+  ...registrarControls,
+  ...nameservers,
   ...catalogue,
   ...dnsRecords,
+  ...recordTypes,
+  ...recordAnnotations,
   ...dnsBulk,
   ...dnsTemplates,
   ...changeSets,
+  ...connectionCheck,
   ...limits,
   ...paging,
   ...idempotency,

@@ -104,6 +104,26 @@ export default defineChecks([
       await expectRefusedToOther(context, "updateDomain", { path, body: { auto_renew: false, whois_privacy: false } }, "forbidden");
       await expectRefusedToOther(context, "renewDomain", { path, body: { years: 2 } }, "forbidden");
       await expectRefusedToOther(context, "setSandboxDomainStatus", { path, body: { status: "suspended" } }, "forbidden");
+      // Registrar controls (additions): the code, the outbound transfer, the answer and the sandbox's gaining registrar.
+      const controls: Array<[string, CallInput]> = [
+        ["getTransferAuthCode", { path }],
+        ["getOutboundTransfer", { path }],
+        ["answerOutboundTransfer", { path, body: { decision: "approve" } }],
+        ["requestSandboxOutboundTransfer", { path, body: { auth_code: "tac_guessed" } }],
+        // "Is it pointing at us?": another partner's domain is not checked against anyone's requirements.
+        ["getDomainConnection", { path }],
+        // Nameservers, glue and DNSSEC (additions).
+        ["setDomainNameservers", { path, body: { nameservers: ["ns1.tenant-dns.net", "ns2.tenant-dns.net"] } }],
+        ["resetDomainNameservers", { path }],
+        ["listGlueRecords", { path }],
+        ["setGlueRecord", { path: { ...path, host: "ns1.tenant-grab.com" }, body: { ipv4: ["192.0.2.53"] } }],
+        ["deleteGlueRecord", { path: { ...path, host: "ns1.tenant-grab.com" } }],
+        ["listDsRecords", { path }],
+        ["createDsRecord", { path, body: { key_tag: 1, algorithm: 13, digest_type: 2, digest: "ab".repeat(32) } }],
+        ["deleteDsRecord", { path: { ...path, ds_id: "ds_guessed" } }],
+      ];
+      for (const [operationId, input] of controls)
+        if (context.api.has(operationId)) await expectRefusedToOther(context, operationId, input, "forbidden");
       // The other partner cannot give itself a domain for, or transfer one to, a user it does not have.
       await expectRefusedToOther(
         context,
@@ -215,6 +235,12 @@ export default defineChecks([
         ["updateDomain", { path: { domain_id: nobody("dom_") }, body: { auto_renew: true } }],
         ["renewDomain", { path: { domain_id: nobody("dom_") }, body: { years: 1 } }],
         ["getTransfer", { path: { transfer_id: nobody("trf_") } }],
+        ["getTransferAuthCode", { path: { domain_id: nobody("dom_") } }],
+        ["getOutboundTransfer", { path: { domain_id: nobody("dom_") } }],
+        ["listGlueRecords", { path: { domain_id: nobody("dom_") } }],
+        ["listDsRecords", { path: { domain_id: nobody("dom_") } }],
+        ["resetDomainNameservers", { path: { domain_id: nobody("dom_") } }],
+        ["getDomainConnection", { path: { domain_id: nobody("dom_") } }],
         ["listDomainDnsRecords", { path: { domain_id: nobody("dom_") } }],
         ["getDnsRecord", { path: { id: nobody("rec_") } }, true],
         ["deleteDnsRecord", { path: { id: nobody("rec_") } }, true],

@@ -156,6 +156,34 @@ export default defineChecks([
     },
   },
   {
+    id: "webhooks.opt-in-types-named-only",
+    title:
+      "an endpoint that names no event types lists every subscribable type but those x-webhooks marks x-opt-in; one that names an opt-in type lists it",
+    needs: ["receiver"],
+    operations: ["createWebhookEndpoint"],
+    async run(context) {
+      const subscribable: string[] = context.target.document.components.schemas.WebhookEventTypeSubscribable.enum;
+      const optIn = subscribable.filter((type) => context.target.document["x-webhooks"]?.[type]?.post?.["x-opt-in"] === true);
+      const byDefault = await registerEndpoint(context);
+      try {
+        const read = await context.api.call("getWebhookEndpoint", { path: { endpoint_id: byDefault.id } });
+        expectStatus(read, 200, "reading an endpoint that names no event types");
+        expect([...read.body.events].sort()).toEqual(subscribable.filter((type) => !optIn.includes(type)).sort());
+      } finally {
+        await removeEndpoint(context, byDefault);
+      }
+      if (optIn.length === 0) return;
+      const naming = await registerEndpoint(context, [optIn[0]!]);
+      try {
+        const read = await context.api.call("getWebhookEndpoint", { path: { endpoint_id: naming.id } });
+        expectStatus(read, 200, `reading an endpoint that names ${optIn[0]}`);
+        expect(read.body.events).toEqual([optIn[0]]);
+      } finally {
+        await removeEndpoint(context, naming);
+      }
+    },
+  },
+  {
     id: "webhooks.subscribed-types-only",
     title: "an endpoint subscribed to some event types is sent only those (and test events)",
     needs: ["receiver", "sandbox"],

@@ -7,6 +7,7 @@ import { updatedDraft, type RecordDraft } from "../../domain/dns/record-rules.js
 import { recordPage } from "../../domain/dns/record-pages.js";
 import { createRecord, createRecordsInBulk, deleteRecord, updateRecord } from "../../domain/dns/record-service.js";
 import { toRecordD } from "../../domain/dns/record-shapes.js";
+import { annotationChangeOf, type AnnotationChange } from "../../domain/dns/record-annotations.js";
 import { applyTemplate } from "../../domain/dns/template-service.js";
 import { assertIfMatch, entityTag } from "../../platform/entity-tags.js";
 import { domainOfPartner } from "../../domain/domains/domain-access.js";
@@ -66,7 +67,7 @@ export const dnsRecordDHandlers: Pick<
   updateDomainDnsRecord: async ({ path, header, body }, context) => {
     const { domain, record } = await domainAndRecord(context.services, partnerOf(context).id, path.domain_id, path.record_id);
     assertIfMatch(header["If-Match"], record, "DNS record");
-    const updated = await updateRecord(context.services, domain, record, updatedDraft(record, body));
+    const updated = await updateRecord(context.services, domain, record, { ...updatedDraft(record, body), ...annotationChangeOf(body) });
     return { status: 200, body: toRecordD(updated), etag: entityTag(updated) };
   },
 
@@ -79,9 +80,11 @@ export const dnsRecordDHandlers: Pick<
 
   bulkCreateDomainDnsRecords: async ({ path, body }, context) => {
     const domain = await domainOfPartner(context.services.store, partnerOf(context).id, path.domain_id);
-    const drafts = body.records.map(
-      (input): RecordDraft => ({ ...input, ttl: input.ttl ?? DEFAULT_TTL.D, priority: input.priority ?? null }),
-    );
+    const drafts = body.records.map((input): RecordDraft & AnnotationChange => ({
+      ...input,
+      ttl: input.ttl ?? DEFAULT_TTL.D,
+      priority: input.priority ?? null,
+    }));
     const { created, refused } = await createRecordsInBulk(context.services, domain, drafts);
     const errors = refused.map(({ index, error }) => ({ index, record: { ...body.records[index]! }, error: error.message }));
     return { status: 200, body: { created: created.map(toRecordD), errors } };

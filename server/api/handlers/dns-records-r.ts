@@ -4,6 +4,7 @@ import type { OperationHandlers } from "../../../generated/handlers.js";
 import { partnerOf, type RequestContext, type Services } from "../../application/context.js";
 import { createRecord, deleteRecord, updateRecord } from "../../domain/dns/record-service.js";
 import { toRecordR } from "../../domain/dns/record-shapes.js";
+import { annotationChangeOf } from "../../domain/dns/record-annotations.js";
 import { draftFromR, mergeRPatch } from "../../domain/dns/variant-r-input.js";
 import { assertIfMatch, entityTag } from "../../platform/entity-tags.js";
 import { domainOfPartner } from "../../domain/domains/domain-access.js";
@@ -25,9 +26,8 @@ export const dnsRecordRHandlers: Pick<Handlers, "createDnsRecord" | "getDnsRecor
   createDnsRecord: async ({ body }, context) => {
     const { domain_id: domainId, ...fields } = body;
     const domain = await domainOfPartner(context.services.store, partnerOf(context).id, domainId);
-    const record = await createRecord(context.services, domain, draftFromR({ ...fields, ttl: fields.ttl ?? DEFAULT_TTL.R }), {
-      content: "value",
-    });
+    const draft = { ...draftFromR({ ...fields, ttl: fields.ttl ?? DEFAULT_TTL.R }), ...annotationChangeOf(fields) };
+    const record = await createRecord(context.services, domain, draft, { content: "value" });
     return { status: 201, body: toRecordR(record), etag: entityTag(record) };
   },
 
@@ -39,7 +39,8 @@ export const dnsRecordRHandlers: Pick<Handlers, "createDnsRecord" | "getDnsRecor
   updateDnsRecord: async ({ path, header, body }, context) => {
     const { record, domain } = await recordOfPartner(context.services, partnerOf(context).id, path.id);
     assertIfMatch(header["If-Match"], record, "DNS record");
-    const updated = await updateRecord(context.services, domain, record, draftFromR(mergeRPatch(record, body)), { content: "value" });
+    const draft = { ...draftFromR(mergeRPatch(record, body)), ...annotationChangeOf(body) };
+    const updated = await updateRecord(context.services, domain, record, draft, { content: "value" });
     return { status: 200, body: toRecordR(updated), etag: entityTag(updated) };
   },
 

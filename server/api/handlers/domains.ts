@@ -8,6 +8,7 @@ import { domainPage } from "../../domain/domains/domain-pages.js";
 import { updateDomainSettings } from "../../domain/domains/domain-settings.js";
 import { domainDetail, domainSummary } from "../../domain/domains/domain-views.js";
 import { renewDomain } from "../../domain/domains/renewal.js";
+import { controlsWithDefaults, transferControlsOf } from "../../domain/domains/transfer-controls.js";
 import { apiErrors } from "../../platform/errors.js";
 import { formatCents } from "../../platform/money.js";
 
@@ -19,8 +20,15 @@ export const domainHandlers: Pick<Handlers, "listUserDomains" | "getDomain" | "u
     const partner = partnerOf(context);
     if (!(await store.findUser(partner.id, path.user_identifier))) throw apiErrors.notFound("User", path.user_identifier);
     const page = await domainPage(store, partner.id, path.user_identifier, query);
-    const counts = await Promise.all(page.domains.map((domain) => store.countRecords(domain.id)));
-    const domains = page.domains.map((domain, index) => ({ ...domainSummary(domain), dns_records_count: counts[index]! }));
+    const [counts, controls] = await Promise.all([
+      Promise.all(page.domains.map((domain) => store.countRecords(domain.id))),
+      store.transferOut.controlsOfDomains(page.domains.map((domain) => domain.id)),
+    ]);
+    const domains = page.domains.map((domain, index) => ({
+      ...domainSummary(domain),
+      dns_records_count: counts[index]!,
+      transfer_lock: controlsWithDefaults(domain, controls.get(domain.id)).transferLock,
+    }));
     return { status: 200, body: { domains, total: page.total, next_cursor: page.nextCursor } };
   },
 
@@ -33,7 +41,11 @@ export const domainHandlers: Pick<Handlers, "listUserDomains" | "getDomain" | "u
     const { services } = context;
     const domain = await domainOfPartner(services.store, partnerOf(context).id, path.domain_id);
     assertIfMatch(header["If-Match"], domain, "domain");
-    const updated = await updateDomainSettings(services, domain, { autoRenew: body.auto_renew, whoisPrivacy: body.whois_privacy });
+    const updated = await updateDomainSettings(services, domain, {
+      autoRenew: body.auto_renew,
+      whoisPrivacy: body.whois_privacy,
+      transferLock: body.transfer_lock,
+    });
     return {
       status: 200,
       body: {
@@ -41,6 +53,7 @@ export const domainHandlers: Pick<Handlers, "listUserDomains" | "getDomain" | "u
         name: updated.name,
         auto_renew: updated.autoRenew,
         whois_privacy: updated.whoisPrivacy,
+        transfer_lock: (await transferControlsOf(services.store, updated)).transferLock,
         updated_at: timestamp(updated.updatedAt),
       },
       etag: entityTag(updated),

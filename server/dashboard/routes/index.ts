@@ -2,6 +2,7 @@
 import type { Environment } from "../../../generated/deployment.js";
 import type { RouteTable } from "../../web/route-table.js";
 import { ACCOUNT_ROUTES, PUBLIC_ACCOUNT_ROUTES } from "./account.js";
+import { CONNECTION_ROUTES } from "./connection.js";
 import { EMBEDDING_ROUTES } from "./embedding.js";
 import { KEY_ROUTES } from "./keys.js";
 import { REQUEST_LOG_ROUTES } from "./request-log.js";
@@ -21,5 +22,6 @@ export const memberRoutes = (environment: Environment): RouteTable[] => [
   REQUEST_LOG_ROUTES,
   ...(environment === "sandbox" ? [SANDBOX_ROUTES] : []),
   EMBEDDING_ROUTES,
+  CONNECTION_ROUTES,
   TEAM_ROUTES,
 ];

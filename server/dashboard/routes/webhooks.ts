@@ -19,6 +19,7 @@ import {
   newEndpointPage,
   PREVIOUS_SECRET_CHOICES,
   rotateSecretPage,
+  takesDefaultEvents,
   type EndpointFormValues,
 } from "../views/webhooks-view.js";
 import type { RouteTable } from "../../web/route-table.js";
@@ -145,7 +146,7 @@ export async function showEndpointEdit(req: Request, res: Response) {
     await endpointOfPartner(request.services, request.partner.id, idOf(req, "endpointId")),
     request.services.clock.now(),
   );
-  const all = endpoint.events.length === subscribableWebhookEvents.length;
+  const all = takesDefaultEvents(endpoint.events);
   res.type("html").send(
     editEndpointPage(request.chrome("webhooks"), endpoint, {
       url: endpoint.url,

@@ -3,7 +3,7 @@ import type { Environment } from "../../../generated/deployment.js";
 import { html, type Html } from "../../web/html.js";
 import { pageShell } from "../../web/page-shell.js";
 
-export type Section = "keys" | "webhooks" | "logs" | "sandbox" | "embedding" | "team" | "account";
+export type Section = "keys" | "webhooks" | "logs" | "sandbox" | "embedding" | "connection" | "team" | "account";
 
 export interface Chrome {
   partnerName: string;
@@ -19,6 +19,7 @@ const SECTIONS: ReadonlyArray<{ id: Section; href: string; label: string; sandbo
   { id: "logs", href: "/logs", label: "Request log" },
   { id: "sandbox", href: "/sandbox", label: "Sandbox", sandboxOnly: true },
   { id: "embedding", href: "/embedding", label: "Embedding" },
+  { id: "connection", href: "/connection", label: "Connection" },
   { id: "team", href: "/team", label: "Team" },
   { id: "account", href: "/account", label: "Account" },
 ];

@@ -1,5 +1,5 @@
 /** The Webhooks section: endpoints, their secret shown once, events chosen, and each endpoint's delivery log. */
-import { subscribableWebhookEvents } from "../../../generated/operations.js";
+import { defaultWebhookEvents, subscribableWebhookEvents } from "../../../generated/operations.js";
 import type { components } from "../../../generated/types/full.js";
 import { html, type Html } from "../../web/html.js";
 import { actionButton, checkboxes, csrfInput, errorSummary, input, NO_ERRORS, secretOnce, select, type FormErrors } from "./controls.js";
@@ -22,7 +22,15 @@ const STATUS_LABEL: Record<Endpoint["status"], string> = { enabled: "Enabled", d
 const statusBadge = (status: Endpoint["status"]) => html`<span class="badge badge-${status}">${STATUS_LABEL[status]}</span>`;
 
 const eventsText = (endpoint: Endpoint) =>
-  endpoint.events.length === subscribableWebhookEvents.length ? "All events" : endpoint.events.join(", ");
+  takesDefaultEvents(endpoint.events)
+    ? "Default: every event but the opt-in ones"
+    : endpoint.events.length === subscribableWebhookEvents.length
+      ? "All events"
+      : endpoint.events.join(", ");
+
+/** Whether the endpoint receives what one that names no event types does (the opt-in types left out). */
+export const takesDefaultEvents = (events: readonly string[]) =>
+  events.length === defaultWebhookEvents.length && defaultWebhookEvents.every((type) => events.includes(type));
 
 export function endpointsPage(chrome: Chrome, endpoints: readonly Endpoint[], message: string | null): string {
   return page(
@@ -59,7 +67,7 @@ const EVENT_CHOICES = subscribableWebhookEvents.map((type) => ({ value: type, la
 function endpointFields(values: EndpointFormValues, errors: FormErrors): Html {
   return html`${input({ id: "url", name: "url", label: "Endpoint URL", type: "url", value: values.url, hint: "Where events are sent with a POST, such as https://example.com/webhooks. The sandbox also sends to http://127.0.0.1.", error: errors.fields.url, required: true })}
 ${input({ id: "description", name: "description", label: "Description (optional)", value: values.description, error: errors.fields.description })}
-${checkboxes({ id: "events", name: "events", legend: "Events to send", hint: "Choose none to receive every event, including types added later.", error: errors.fields.events, choices: EVENT_CHOICES, checked: values.events })}`;
+${checkboxes({ id: "events", name: "events", legend: "Events to send", hint: "Choose none to receive every event but the opt-in ones (types added since 1.0.0: name them to receive them).", error: errors.fields.events, choices: EVENT_CHOICES, checked: values.events })}`;
 }
 
 export function newEndpointPage(chrome: Chrome, values: EndpointFormValues, errors: FormErrors = NO_ERRORS): string {

@@ -17,6 +17,7 @@ import { parseRecord, storedFields, updatedDraft, zoneConflict, type ParsedRecor
 import { newRecordRow } from "./record-service.js";
 import { toRecordD } from "./record-shapes.js";
 import { ZoneIndex } from "./zone-index.js";
+import { annotationChangeOf, annotationsAfter, commentViolations, type AnnotationChange } from "./record-annotations.js";
 
 type Schemas = components["schemas"];
 export type ChangeSet = Schemas["DnsChangeSet"];
@@ -35,10 +36,12 @@ function plan(services: DnsServices, domain: RecordZone, zone: ZoneIndex, set: C
   const fail = (operation: Operation, index: number, code: string, message: string, field?: string) =>
     errors.push({ operation, index, code, message, ...(field === undefined ? {} : { field }) });
   /** The record a draft is, or null with its rule violations or zone conflict, each a failure of the operation. */
-  const check = (operation: Operation, index: number, draft: RecordDraft, except?: string): ParsedRecord | null => {
+  const check = (operation: Operation, index: number, draft: RecordDraft & AnnotationChange, except?: string): ParsedRecord | null => {
     const { record, violations } = parseRecord(draft, domain.name);
-    for (const violation of violations ?? []) fail(operation, index, violation.code, violation.message, violation.field);
-    if (!record) return null;
+    const commentBreaks = commentViolations(draft.comment);
+    for (const violation of [...(violations ?? []), ...commentBreaks])
+      fail(operation, index, violation.code, violation.message, violation.field);
+    if (!record || commentBreaks.length > 0) return null;
     const conflict = zoneConflict(record, record.spelledName, zone.atName(record.name, except));
     if (conflict) fail(operation, index, conflict.code, conflict.message, "name");
     return conflict === null ? record : null;
@@ -83,9 +86,14 @@ function plan(services: DnsServices, domain: RecordZone, zone: ZoneIndex, set: C
         `DNS record ${update.id} changed since it was read; its ETag is ${entityTag(before)}`,
         "if_match",
       );
-    const record = check("updates", index, updatedDraft(before, update), before.id);
+    const record = check("updates", index, { ...updatedDraft(before, update), ...annotationChangeOf(update) }, before.id);
     if (!record) return;
-    const after: DnsRecordRow = { ...before, ...storedFields(record), updatedAt: services.clock.now() };
+    const after: DnsRecordRow = {
+      ...before,
+      ...storedFields(record),
+      ...annotationsAfter(before, update),
+      updatedAt: services.clock.now(),
+    };
     zone.put(after, record);
     outcome.updated.push({ before, after });
   });
@@ -93,7 +101,7 @@ function plan(services: DnsServices, domain: RecordZone, zone: ZoneIndex, set: C
   (set.creates ?? []).forEach((create, index) => {
     const record = check("creates", index, { ...create, ttl: create.ttl ?? DEFAULT_TTL.D, priority: create.priority ?? null });
     if (!record) return;
-    const row = newRecordRow(services, domain, record);
+    const row = newRecordRow(services, domain, record, create);
     if (zone.size >= dnsLimits.records_per_domain)
       return fail("creates", index, "record_limit_exceeded", `A domain holds at most ${dnsLimits.records_per_domain} DNS records`);
     zone.put(row, record);

@@ -4,8 +4,13 @@
  * are one record whichever variant wrote them.
  */
 import type { DnsRecordRow } from "./record-store.js";
-import { isAcceptableAsciiLabel } from "../catalog/domain-names.js";
 import { canonicalIPv4, readIPv6 } from "./ip-addresses.js";
+import { canonicalHostName, isHostName } from "./host-names.js";
+import { readCaa, type CaaParts } from "./caa-content.js";
+import { readSvcb, type SvcbParts } from "./svcb-content.js";
+import { readTlsa, type TlsaParts } from "./tlsa-content.js";
+
+export { canonicalHostName, isHostName };
 
 type RecordType = DnsRecordRow["type"];
 
@@ -16,20 +21,17 @@ type RecordType = DnsRecordRow["type"];
 export type ParsedContent =
   | { type: "A" | "AAAA" | "CNAME" | "MX" | "NS"; canonical: string }
   | { type: "SRV"; canonical: string; srv: SrvParts }
-  | { type: "TXT"; canonical: string; strings: string[] };
+  | { type: "TXT"; canonical: string; strings: string[] }
+  | { type: "ALIAS"; canonical: string }
+  | { type: "CAA"; canonical: string; caa: CaaParts }
+  | { type: "HTTPS" | "SVCB"; canonical: string; svcb: SvcbParts }
+  | { type: "TLSA"; canonical: string; tlsa: TlsaParts };
 
 export type ContentReading = ParsedContent | { problem: string };
 
-const HOST_LABEL = "(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)";
-const HOST_NAME = new RegExp(`^(?=.{1,253}\\.?$)${HOST_LABEL}(?:\\.${HOST_LABEL})+\\.?$`);
 const QUOTED_STRING = /"((?:[^"\\]|\\[\s\S])*)"/g;
 const TXT_QUOTED = /^"(?:[^"\\]|\\[\s\S])*"(?:\s+"(?:[^"\\]|\\[\s\S])*")*$/;
 const MAX_TXT_STRING = 255;
-
-export const isHostName = (host: string) => HOST_NAME.test(host) && host.replace(/\.$/, "").split(".").every(isAcceptableAsciiLabel);
-
-/** Host names are case-insensitive (RFC 4343) and relative to the root: lower case, no trailing dot. */
-export const canonicalHostName = (host: string) => host.toLowerCase().replace(/\.$/, "");
 
 /** The strings of a TXT value: several double-quoted ones (`\` escapes the next character), or else the value as one string. */
 export function txtStrings(content: string): string[] {
@@ -105,7 +107,40 @@ const READERS: Record<RecordType, (content: string) => ContentReading> = {
     }
     return { type: "TXT", canonical: writeTxt(strings), strings };
   },
+  // A name ending in a number is an address written where its host belongs: flattening it would resolve nothing.
+  ALIAS: (content) =>
+    isHostName(content) && !/\.\d+\.?$/.test(content)
+      ? { type: "ALIAS", canonical: canonicalHostName(content) }
+      : { problem: "content must be a host name for ALIAS records, not an address (that belongs in an A or AAAA record)" },
+  CAA: (content) => {
+    const reading = readCaa(content);
+    return "problem" in reading ? reading : { type: "CAA", ...reading };
+  },
+  HTTPS: (content) => {
+    const reading = readSvcb(content, "HTTPS");
+    return "problem" in reading ? reading : { type: "HTTPS", ...reading };
+  },
+  SVCB: (content) => {
+    const reading = readSvcb(content, "SVCB");
+    return "problem" in reading ? reading : { type: "SVCB", ...reading };
+  },
+  TLSA: (content) => {
+    const reading = readTlsa(content);
+    return "problem" in reading ? reading : { type: "TLSA", ...reading };
+  },
 };
 
 /** The content read into its parts with its canonical spelling, or the rule it breaks (a message naming the field `content`). */
 export const readContent = (type: RecordType, content: string): ContentReading => READERS[type](content);
+
+/**
+ * Text the service composes (a template's record) as TXT content: one string while it fits, else
+ * strings of at most 255 characters, which receivers join (RFC 7208 3.3), in the quoted form a
+ * partner would write them.
+ */
+export function txtContentOf(text: string): string {
+  if (text.length <= MAX_TXT_STRING) return text;
+  const strings: string[] = [];
+  for (let start = 0; start < text.length; start += MAX_TXT_STRING) strings.push(text.slice(start, start + MAX_TXT_STRING));
+  return writeTxt(strings);
+}

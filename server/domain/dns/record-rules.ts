@@ -6,6 +6,10 @@
 import { isAcceptableAsciiLabel } from "../catalog/domain-names.js";
 import type { DnsRecordRow } from "./record-store.js";
 import { readContent, txtStrings, type ParsedContent, type SrvParts } from "./record-content.js";
+import type { CaaParts } from "./caa-content.js";
+import type { SvcbParts } from "./svcb-content.js";
+import { isTlsaName, type TlsaParts } from "./tlsa-content.js";
+import { aliasConflict } from "./alias-records.js";
 import { mailPolicyOf, secondPolicyMessage, type MailPolicy } from "./mail-policy-records.js";
 
 export type RecordType = DnsRecordRow["type"];
@@ -49,7 +53,16 @@ export type ParsedRecord = ParsedFields &
     | { type: "MX"; priority: number; exchange: string }
     | { type: "SRV"; priority: number; srv: SrvParts }
     | { type: "TXT"; priority: null; strings: string[] }
+    | { type: "ALIAS"; priority: null }
+    | { type: "CAA"; priority: null; caa: CaaParts }
+    | { type: "HTTPS" | "SVCB"; priority: number; svcb: SvcbParts }
+    | { type: "TLSA"; priority: null; tlsa: TlsaParts }
   );
+
+/** The types that carry a priority: MX on its own, the others as the first part of their content. */
+const PRIORITY_TYPES: ReadonlySet<RecordType> = new Set(["MX", "SRV", "HTTPS", "SVCB"]);
+/** The types whose priority is the first part of their content, so a new content brings a new priority. */
+const PRIORITY_IN_CONTENT: ReadonlySet<RecordType> = new Set(["SRV", "HTTPS", "SVCB"]);
 
 export type RecordParse = { record: ParsedRecord; violations?: never } | { record?: never; violations: RuleViolation[] };
 
@@ -103,11 +116,29 @@ export function parseRecord(draft: RecordDraft, domainName: string): RecordParse
   if (value?.type === "SRV" && draft.priority !== null && value.srv.priority !== draft.priority) {
     violations.push({ field: "priority", code: "invalid_value", message: "priority must equal the first part of content for SRV records" });
   }
-  if (draft.type !== "MX" && draft.type !== "SRV" && draft.priority !== null) {
+  if ((value?.type === "HTTPS" || value?.type === "SVCB") && draft.priority !== null && value.svcb.priority !== draft.priority) {
     violations.push({
       field: "priority",
       code: "invalid_value",
-      message: `priority is only used by MX and SRV records, not ${draft.type}`,
+      message: `priority must equal the first part of content for ${value.type} records`,
+    });
+  }
+  if (!PRIORITY_TYPES.has(draft.type) && draft.priority !== null) {
+    violations.push({
+      field: "priority",
+      code: "invalid_value",
+      message: `priority is only used by MX, SRV, HTTPS and SVCB records, not ${draft.type}`,
+    });
+  }
+  // Flattening answers for the name itself; below the apex a CNAME does the same job.
+  if (draft.type === "ALIAS" && draft.name !== "@") {
+    violations.push({ field: "name", code: "invalid_value", message: "an ALIAS record can only be at the root (@)" });
+  }
+  if (draft.type === "TLSA" && isRecordName(draft.name) && !isTlsaName(draft.name)) {
+    violations.push({
+      field: "name",
+      code: "invalid_value",
+      message: "a TLSA record's name must begin with a port and a protocol, such as _443._tcp or _443._tcp.www (RFC 6698)",
     });
   }
   if (violations.length > 0 || value === null) return { violations };
@@ -132,6 +163,13 @@ function parsedRecord(draft: RecordDraft, value: ParsedContent): ParsedRecord {
     case "MX":
       // The rules refuse an MX without priority before it is parsed.
       return { ...fields, type: "MX", priority: draft.priority as number, exchange: value.canonical };
+    case "HTTPS":
+    case "SVCB":
+      return { ...fields, type: value.type, priority: value.svcb.priority, svcb: value.svcb };
+    case "CAA":
+      return { ...fields, type: "CAA", priority: null, caa: value.caa };
+    case "TLSA":
+      return { ...fields, type: "TLSA", priority: null, tlsa: value.tlsa };
     default:
       return { ...fields, type: value.type, priority: null };
   }
@@ -173,7 +211,7 @@ export interface RecordChange {
 
 /** The draft an update asks for: the stored record with the change over it. */
 export function updatedDraft(before: DnsRecordRow, change: RecordChange): RecordDraft {
-  return {
+  const draft: RecordDraft = {
     type: before.type,
     name: change.name ?? before.name,
     content: change.content ?? before.content,
@@ -181,13 +219,16 @@ export function updatedDraft(before: DnsRecordRow, change: RecordChange): Record
     // SRV keeps its priority in content: a new content brings a new priority.
     priority: change.priority ?? (before.type === "SRV" && change.content !== undefined ? null : before.priority),
   };
+  if (PRIORITY_IN_CONTENT.has(before.type) && change.priority === undefined && change.content !== undefined)
+    return { ...draft, priority: null };
+  return draft;
 }
 
 // Both sides are keyed in canonical form, so a draft matches a stored row however either was spelt.
 const sameContent = (a: RecordKey, b: RecordKey) => a.type === b.type && a.content === b.content;
 
 export interface RecordConflict {
-  code: "cname_conflict" | "duplicate_record" | "spf_conflict" | "dmarc_conflict";
+  code: "cname_conflict" | "duplicate_record" | "spf_conflict" | "dmarc_conflict" | "alias_conflict";
   message: string;
 }
 
@@ -211,6 +252,8 @@ export function zoneConflict(record: RecordKey, spelledName: string, others: rea
   if (policy && atName.some((other) => other.mailPolicy === policy)) {
     return { code: `${policy}_conflict`, message: secondPolicyMessage(policy, spelledName) };
   }
+  const alias = aliasConflict(record.type, atName);
+  if (alias) return { code: "alias_conflict", message: alias };
   return null;
 }
 

@@ -16,6 +16,7 @@ import {
   type RuleViolation,
 } from "./record-rules.js";
 import { toRecordD } from "./record-shapes.js";
+import { annotationsAfter, commentViolations, NO_ANNOTATIONS, type AnnotationChange } from "./record-annotations.js";
 import { ZoneIndex } from "./zone-index.js";
 
 /**
@@ -23,13 +24,14 @@ import { ZoneIndex } from "./zone-index.js";
  * shape shows all, the coded shape the first).
  */
 export function parseRecordOrRefuse(
-  draft: RecordDraft,
+  draft: RecordDraft & AnnotationChange,
   domain: RecordZone,
   fieldNames: Partial<Record<string, string>> = {},
 ): ParsedRecord {
   const { record, violations } = parseRecord(draft, domain.name);
-  if (record) return record;
-  throw violationsRefusal(violations, fieldNames);
+  const all = [...(violations ?? []), ...commentViolations(draft.comment)];
+  if (record && all.length === 0) return record;
+  throw violationsRefusal(all, fieldNames);
 }
 
 /** The 422 of a record's rule violations; `fieldNames` renames fields a variant calls otherwise. */
@@ -46,10 +48,22 @@ function assertNoConflict(record: ParsedRecord, others: readonly RecordKey[]): v
   if (conflict) throw apiErrors.conflict(conflict.message, { field: "name", code: conflict.code });
 }
 
-/** The row a checked record becomes; not stored yet. */
-export function newRecordRow(services: DnsServices, domain: RecordZone, record: ParsedRecord): DnsRecordRow {
+/** The row a checked record becomes, with the comment and lock asked for (checked too); not stored yet. */
+export function newRecordRow(
+  services: DnsServices,
+  domain: RecordZone,
+  record: ParsedRecord,
+  annotations: AnnotationChange = NO_ANNOTATIONS,
+): DnsRecordRow {
   const now = services.clock.now();
-  return { id: newId("rec"), domainId: domain.id, ...storedFields(record), createdAt: now, updatedAt: now };
+  return {
+    id: newId("rec"),
+    domainId: domain.id,
+    ...storedFields(record),
+    ...annotationsAfter(NO_ANNOTATIONS, annotations),
+    createdAt: now,
+    updatedAt: now,
+  };
 }
 
 /**
@@ -76,12 +90,12 @@ async function addNewRecords(services: DnsServices, domain: RecordZone, records:
 export async function createRecord(
   services: DnsServices,
   domain: RecordZone,
-  draft: RecordDraft,
+  draft: RecordDraft & AnnotationChange,
   fieldNames?: Partial<Record<string, string>>,
 ): Promise<DnsRecordRow> {
   const parsed = parseRecordOrRefuse(draft, domain, fieldNames);
   assertNoConflict(parsed, (await services.store.recordsAtName(domain.id, parsed.name)).map(keyOf));
-  const record = newRecordRow(services, domain, parsed);
+  const record = newRecordRow(services, domain, parsed, draft);
   await addNewRecords(services, domain, [record]);
   return record;
 }
@@ -108,16 +122,21 @@ export interface BulkOutcome {
  * accepted before it, and the accepted ones are stored together. Only when they would take the
  * domain past its maximum is the whole request refused (422), with nothing created.
  */
-export async function createRecordsInBulk(services: DnsServices, domain: RecordZone, drafts: RecordDraft[]): Promise<BulkOutcome> {
+export async function createRecordsInBulk(
+  services: DnsServices,
+  domain: RecordZone,
+  drafts: Array<RecordDraft & AnnotationChange>,
+): Promise<BulkOutcome> {
   const created: DnsRecordRow[] = [];
   const refused: BulkOutcome["refused"] = [];
   const parses = drafts.map((draft) => parseRecord(draft, domain.name));
   const zone = await zoneAtNames(services, domain, parses);
   for (const [index, { record, violations }] of parses.entries()) {
     try {
-      if (!record) throw violationsRefusal(violations);
+      const commentBreaks = commentViolations(drafts[index]!.comment);
+      if (!record || commentBreaks.length > 0) throw violationsRefusal([...(violations ?? []), ...commentBreaks]);
       assertNoConflict(record, zone.atName(record.name));
-      const row = newRecordRow(services, domain, record);
+      const row = newRecordRow(services, domain, record, drafts[index]);
       zone.put(row, record);
       created.push(row);
     } catch (error) {
@@ -145,7 +164,7 @@ export async function updateRecord(
   services: DnsServices,
   domain: RecordZone,
   existing: DnsRecordRow,
-  draft: RecordDraft,
+  draft: RecordDraft & AnnotationChange,
   fieldNames?: Partial<Record<string, string>>,
 ): Promise<DnsRecordRow> {
   const parsed = parseRecordOrRefuse(draft, domain, fieldNames);
@@ -153,7 +172,12 @@ export async function updateRecord(
     parsed,
     (await services.store.recordsAtName(domain.id, parsed.name)).filter((other) => other.id !== existing.id).map(keyOf),
   );
-  const record: DnsRecordRow = { ...existing, ...storedFields(parsed), updatedAt: services.clock.now() };
+  const record: DnsRecordRow = {
+    ...existing,
+    ...storedFields(parsed),
+    ...annotationsAfter(existing, draft),
+    updatedAt: services.clock.now(),
+  };
   await services.store.saveRecord(record);
   services.outbox.emit(domain.partnerId, "dns_record.updated", { domain_id: domain.id, data: toRecordD(record) });
   return record;

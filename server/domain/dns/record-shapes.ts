@@ -14,6 +14,8 @@ export function toRecordD(record: DnsRecordRow): Schemas["DnsRecordD"] {
     content: record.content,
     ttl: record.ttl,
     priority: record.priority,
+    comment: record.comment,
+    locked: record.locked,
     created_at: timestamp(record.createdAt),
     updated_at: timestamp(record.updatedAt),
   };
@@ -32,5 +34,7 @@ export function toRecordR(record: DnsRecordRow): Schemas["DnsRecordR"] {
     weight: srv?.weight ?? null,
     port: srv?.port ?? null,
     target: srv?.target ?? null,
+    comment: record.comment,
+    locked: record.locked,
   };
 }

@@ -12,6 +12,10 @@ export interface DnsRecordRow {
   content: string;
   ttl: number;
   priority: number | null;
+  /** The partner's or user's note; null when none (record-annotations.ts). */
+  comment: string | null;
+  /** Set by the partner: the user cannot edit or delete the record in the embedded interface. */
+  locked: boolean;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -3,6 +3,7 @@ import { DEFAULT_TTL } from "./default-ttl.js";
 import { dnsTemplates, type DnsTemplateId } from "../../../generated/operations.js";
 import { apiErrors } from "../../platform/errors.js";
 import type { RecordDraft } from "./record-rules.js";
+import { txtContentOf } from "./record-content.js";
 import { assertVariableValue, variablesOf } from "./template-variables.js";
 
 export function expandTemplate(templateId: DnsTemplateId, domainName: string, given: Record<string, string>): RecordDraft[] {
@@ -29,7 +30,8 @@ export function expandTemplate(templateId: DnsTemplateId, domainName: string, gi
   return template.records.map((record) => ({
     type: record.type,
     name: substitute(record.name),
-    content: substitute(record.content),
+    // A value its type allows can still make the text longer than one TXT string (a DMARC record of a long report address).
+    content: record.type === "TXT" ? txtContentOf(substitute(record.content)) : substitute(record.content),
     ttl: DEFAULT_TTL.D,
     priority: "priority" in record ? record.priority : null,
   }));

@@ -73,5 +73,8 @@ export function mergeRPatch(record: DnsRecordRow, patch: Schemas["DnsRecordRUpda
   for (const [key, value] of Object.entries(patch)) if (value !== undefined) (merged as unknown as Record<string, unknown>)[key] = value;
   // A new value of an SRV record is its new target.
   if (merged.type === "SRV" && patch.value !== undefined && patch.target === undefined) merged.target = patch.value;
+  // HTTPS and SVCB carry their priority in value: a new value brings its own.
+  if ((merged.type === "HTTPS" || merged.type === "SVCB") && patch.value !== undefined && patch.priority === undefined)
+    merged.priority = null;
   return merged;
 }

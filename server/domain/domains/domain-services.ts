@@ -10,10 +10,12 @@ import type { EventOutbox } from "../../platform/events.js";
 import type { RegisteredNames } from "../catalog/availability.js";
 import type { RecordStore } from "../dns/record-store.js";
 import type { UserStore } from "../users/user-store.js";
+import type { DelegationStore } from "./delegation-store.js";
 import type { DomainStore } from "./domain-store.js";
+import type { WithTransferOut } from "./transfer-out-store.js";
 
 export interface DomainServices {
-  store: UserStore & DomainStore & RecordStore & RegisteredNames;
+  store: UserStore & DomainStore & RecordStore & RegisteredNames & { readonly delegations: DelegationStore } & WithTransferOut;
   clock: Clock;
   outbox: EventOutbox;
   deployment: Pick<Deployment, "environment">;

@@ -46,4 +46,6 @@ export interface DomainStore {
   /** The partner's active domains whose registration ends by `until` (what the sweep expires or renews). */
   activeDomainsEndingBy(partnerId: string, until: Date): Promise<DomainRow[]>;
   saveDomain(domain: DomainRow): Promise<void>;
+  /** Removes the domain with its records and everything kept per domain (a domain transferred to another registrar). */
+  deleteDomain(id: string): Promise<void>;
 }

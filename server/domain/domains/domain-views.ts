@@ -7,6 +7,8 @@ import { toRecordD } from "../dns/record-shapes.js";
 import { formatCents } from "../../platform/money.js";
 import type { DomainRow } from "./domain-store.js";
 import { REGISTRAR_NAME } from "./registration.js";
+import { delegationFields } from "./delegation-views.js";
+import { transferControlsOf } from "./transfer-controls.js";
 
 type Schemas = components["schemas"];
 
@@ -38,5 +40,7 @@ export async function domainDetail(services: DomainServices, domain: DomainRow):
       renewal_price: formatCents(domain.renewalPrice),
       currency: domain.currency,
     },
+    ...(await delegationFields(services, domain)),
+    transfer_lock: (await transferControlsOf(services.store, domain)).transferLock,
   };
 }

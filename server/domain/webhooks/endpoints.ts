@@ -3,7 +3,7 @@
  * dashboard): register, change, delete, rotate the secret, send a test event, read and redeliver
  * deliveries. Answers are the API's shapes, which the dashboard shows as they are.
  */
-import { subscribableWebhookEvents } from "../../../generated/operations.js";
+import { defaultWebhookEvents } from "../../../generated/operations.js";
 import type { components } from "../../../generated/types/full.js";
 import { type Clock, timestamp } from "../../platform/clock.js";
 import type { Deployment } from "../../platform/deployment.js";
@@ -36,7 +36,7 @@ export function endpointView(endpoint: WebhookEndpointRow, now: Date): Schemas["
   return {
     id: endpoint.id,
     url: endpoint.url,
-    events: endpoint.events ?? [...subscribableWebhookEvents],
+    events: endpoint.events ?? [...defaultWebhookEvents],
     description: endpoint.description,
     status: !endpoint.enabled ? "disabled" : endpoint.failing ? "failing" : "enabled",
     created_at: timestamp(endpoint.createdAt),

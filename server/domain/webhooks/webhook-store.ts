@@ -1,4 +1,5 @@
 /** Webhook endpoints and their deliveries as stored, and the port of their store (its in-memory adapter: store/memory/memory-webhook-store.ts). */
+import { defaultWebhookEvents } from "../../../generated/operations.js";
 import type { components } from "../../../generated/types/full.js";
 import type { OutboxEvent } from "../../platform/events.js";
 import { newId } from "../../platform/ids.js";
@@ -40,9 +41,9 @@ export interface WebhookDeliveryRow {
   createdAt: Date;
 }
 
-/** Whether an endpoint gets a delivery of an event of this type now. */
+/** Whether an endpoint gets a delivery of an event of this type now: one that names no types takes all but the opt-in ones. */
 export const endpointTakes = (endpoint: WebhookEndpointRow, type: string): boolean =>
-  endpoint.enabled && (endpoint.events === null || (endpoint.events as readonly string[]).includes(type));
+  endpoint.enabled && ((endpoint.events ?? defaultWebhookEvents) as readonly string[]).includes(type);
 
 /** A new delivery of the event to the endpoint, due at once. */
 export const newDelivery = (endpoint: WebhookEndpointRow, event: OutboxEvent, now: Date): WebhookDeliveryRow => ({

@@ -10,6 +10,7 @@ import { findTld } from "../../domain/catalog/tlds.js";
 import { dnsLimits } from "../../../generated/operations.js";
 import type { RecordConflict, RecordType, RuleViolation } from "../../domain/dns/record-rules.js";
 import type { ApiError } from "../../platform/errors.js";
+import { COMMENT_MAX_LENGTH } from "../../domain/dns/record-annotations.js";
 import type { DomainRow } from "../../domain/domains/domain-store.js";
 import type { FormErrors } from "../../web/controls.js";
 import type { Localizer } from "./localizer.js";
@@ -45,11 +46,17 @@ export function conflictMessage(l: Localizer, code: RecordConflict["code"], reco
       return errors.spfTwice(record.name);
     case "dmarc_conflict":
       return errors.dmarcTwice(record.name);
+    case "alias_conflict":
+      return record.type === "ALIAS" ? l.t.recordTypes.aliasBeside(record.name) : l.t.recordTypes.aliasHere(record.name);
   }
 }
 
 const isConflictCode = (code: string | undefined): code is RecordConflict["code"] =>
-  code === "duplicate_record" || code === "cname_conflict" || code === "spf_conflict" || code === "dmarc_conflict";
+  code === "duplicate_record" ||
+  code === "cname_conflict" ||
+  code === "spf_conflict" ||
+  code === "dmarc_conflict" ||
+  code === "alias_conflict";
 
 function variableMessage(l: Localizer, template: DnsTemplateId | undefined, name: string, code: string | undefined): string | null {
   const { errors, templates } = l.t;
@@ -82,6 +89,19 @@ function domainNameMessage(l: Localizer, code: string | undefined, situation: Er
   return /^[A-Za-z0-9.-]*$/.test(query.trim()) ? errors.domainName : errors.domainCharacters;
 }
 
+/** A name the record's type cannot have: CNAME at the root, ALIAS off it, TLSA without its port and protocol. */
+function nameForTypeMessage(l: Localizer, type: RecordType | undefined): string {
+  if (type === "ALIAS") return l.t.recordTypes.aliasAtRoot;
+  if (type === "TLSA") return l.t.recordTypes.tlsaName;
+  return l.t.errors.cnameAtRoot;
+}
+
+function priorityValueMessage(l: Localizer, type: RecordType | undefined): string {
+  if (type === "SRV") return l.t.errors.prioritySrv;
+  if (type === "HTTPS" || type === "SVCB") return l.t.recordTypes.priorityInContent;
+  return l.t.errors.priorityUnused;
+}
+
 /** The sentence for one broken rule, or null when the catalogue has none. */
 function messageOf(l: Localizer, problem: Problem, situation: ErrorSituation, apiCode?: string): string | null {
   const { errors, statuses } = l.t;
@@ -96,7 +116,7 @@ function messageOf(l: Localizer, problem: Problem, situation: ErrorSituation, ap
     case "name":
       if (code === "invalid_format") return errors.name;
       if (code === "too_long" && situation.domain) return errors.nameTooLong(MAX_FULL_NAME - situation.domain.name.length - 1);
-      if (code === "invalid_value") return errors.cnameAtRoot;
+      if (code === "invalid_value") return nameForTypeMessage(l, record?.type);
       return null;
     case "ttl":
       return errors.ttl;
@@ -105,8 +125,10 @@ function messageOf(l: Localizer, problem: Problem, situation: ErrorSituation, ap
     case "priority":
       if (code === "missing_required_field") return errors.priorityMissing;
       if (code === "invalid_type") return errors.priorityNumber;
-      if (code === "invalid_value") return record?.type === "SRV" ? errors.prioritySrv : errors.priorityUnused;
+      if (code === "invalid_value") return priorityValueMessage(l, record?.type);
       return null;
+    case "comment":
+      return code === "too_long" ? l.t.recordNotes.commentTooLong(COMMENT_MAX_LENGTH) : errors.plainText;
     case "type":
     case "template_id":
     case "auto_renew":

@@ -160,6 +160,11 @@ export const de: Messages = {
       NS: "Nameserver",
       SRV: "Dienst",
       TXT: "Text",
+      CAA: "Zertifizierungsstelle",
+      ALIAS: "Ziel-Hostname (aufgelöst)",
+      HTTPS: "HTTPS-Dienst",
+      SVCB: "Dienstbindung",
+      TLSA: "Zertifikatszuordnung",
     },
     typeHints: {
       A: "Eine IPv4-Adresse wie 192.0.2.1",
@@ -169,6 +174,11 @@ export const de: Messages = {
       NS: "Der Hostname eines Nameservers, wie ns1.example.net",
       SRV: "Priorität, Gewichtung, Port und Ziel, wie 10 5 5060 sip.example.com",
       TXT: "Beliebiger Text; Text über 255 Zeichen wird in Teile in Anführungszeichen aufgeteilt",
+      CAA: 'Flags, Tag und Wert, etwa 0 issue "letsencrypt.org"; das Tag ist issue, issuewild oder iodef',
+      ALIAS: "Nur auf @: ein Hostname, mit dessen Adressen die Domain selbst antwortet, etwa example.net",
+      HTTPS: "Priorität, Ziel und Parameter, etwa 1 . alpn=h2,h3",
+      SVCB: "Priorität, Ziel und Parameter, etwa 1 svc.example.net port=8443",
+      TLSA: "Verwendung, Selektor, Abgleichstyp und Hex-Daten, unter einem Namen wie _443._tcp.www",
     },
     ttlWords: (seconds) =>
       seconds % 3600 === 0
@@ -260,6 +270,11 @@ export const de: Messages = {
       NS: "Geben Sie den Hostnamen eines Nameservers ein, etwa ns1.example.net.",
       SRV: "Geben Sie Priorität, Gewichtung, Port und Ziel durch Leerzeichen getrennt ein, etwa 10 5 5060 sip.example.com.",
       TXT: "Geben Sie den Text ein. Setzen Sie bei Text über 255 Zeichen jeden Teil in Anführungszeichen.",
+      CAA: 'Geben Sie Flags (0 oder 128), ein Tag (issue, issuewild oder iodef) und einen Wert ein, etwa 0 issue "letsencrypt.org".',
+      ALIAS: "Geben Sie einen Hostnamen wie example.net ein.",
+      HTTPS: "Geben Sie Priorität, Ziel und Parameter durch Leerzeichen getrennt ein, etwa 1 . alpn=h2,h3.",
+      SVCB: "Geben Sie Priorität, Ziel und Parameter durch Leerzeichen getrennt ein, etwa 1 svc.example.net port=8443.",
+      TLSA: "Geben Sie Verwendung (0 bis 3), Selektor (0 oder 1), Abgleichstyp (0 bis 2) und die Hex-Daten ein: 64 Ziffern für Typ 1, 128 für Typ 2.",
     },
     priorityMissing: "Geben Sie eine Priorität für den Mailserver ein, etwa 10.",
     priorityNumber: "Geben Sie die Priorität als ganze Zahl ein, etwa 10.",
@@ -297,6 +312,147 @@ export const de: Messages = {
     reload:
       "Dieses Formular wurde nicht so gesendet, wie die Seite es erstellt hat. Laden Sie die Seite neu und versuchen Sie es noch einmal.",
     unexpected: "Das hat nicht geklappt. Laden Sie die Seite neu und versuchen Sie es noch einmal.",
+  },
+  recordTypes: {
+    aliasAtRoot: "Ein ALIAS-Eintrag kann nur auf @ (der Domain selbst) liegen. Nehmen Sie für andere Namen einen CNAME-Eintrag.",
+    tlsaName: "Ein TLSA-Eintrag braucht einen Namen aus Port und Protokoll, etwa _443._tcp oder _443._tcp.www.",
+    aliasHere: (name) =>
+      `${name} hat einen ALIAS-Eintrag, der mit den Adressen seines Ziels antwortet: Dort sind keine A-, AAAA- oder weiteren ALIAS-Einträge möglich.`,
+    aliasBeside: (name) => `${name} hat A- oder AAAA-Einträge und kann deshalb keinen ALIAS-Eintrag haben. Löschen Sie diese zuerst.`,
+    priorityInContent: "Die Priorität muss die erste Zahl des Werts sein.",
+  },
+  // Issue 35: a record's comment, and the records a partner locks.
+  recordNotes: {
+    comment: "Kommentar",
+    commentHint: (max: number) =>
+      `Optional: eine Notiz für Sie selbst, etwa wofür der Eintrag da ist. Höchstens ${max} Zeichen; das DNS verwendet sie nicht.`,
+    commentPrefix: "Kommentar:",
+    commentTooLong: (max: number) => `Geben Sie einen Kommentar mit höchstens ${max} Zeichen ein.`,
+    locked: "Gesperrt",
+    lockedBy: (partner: string) => `Gesperrt von ${partner}`,
+    managedBy: (partner: string) => `${partner} verwaltet diesen Eintrag. Er kann hier nicht geändert oder gelöscht werden.`,
+    refused: (type: string, name: string, partner: string) =>
+      `Der ${type}-Eintrag ${name} ist von ${partner} gesperrt und kann hier nicht geändert oder gelöscht werden. Es wurde nichts geändert.`,
+  },
+  // Issue 35: whether the domain points at the partner, and the fix.
+  connection: {
+    title: (partner: string) => `Verbindung zu ${partner}`,
+    configured: (partner: string) => `Diese Domain ist für ${partner} eingerichtet.`,
+    notConfigured: (partner: string) => `Diese Domain ist noch nicht für ${partner} eingerichtet.`,
+    customUnknown: (partner: string) =>
+      `Diese Domain nutzt andere Nameserver. Ob sie für ${partner} eingerichtet ist, lässt sich hier nicht prüfen. Fragen Sie den Betreiber der Nameserver.`,
+    noAnswer:
+      "Die Nameserver dieser Domain antworten nicht. Ob sie eingerichtet ist, lässt sich nicht prüfen. Versuchen Sie es später noch einmal.",
+    propagating:
+      "Die Änderung der Nameserver kann bis zu einer Stunde brauchen, bis sie überall ankommt. Prüfen Sie es später noch einmal.",
+    met: "Erledigt",
+    notMet: "Änderung nötig",
+    apexAddresses: (domain: string, addresses: string) => `${domain} zeigt auf ${addresses}`,
+    apexAlias: (domain: string, target: string) => `${domain} zeigt auf ${target}`,
+    www: (domain: string, target: string) => `www.${domain} zeigt auf ${target}`,
+    txt: (name: string) => `Ein Text-Eintrag bei ${name} bestätigt, dass die Domain Ihnen gehört`,
+    create: (type: string, name: string, content: string) => `${type}-Eintrag bei ${name} hinzufügen: ${content}`,
+    update: (type: string, name: string, content: string) => `${type}-Eintrag bei ${name} ändern in ${content}`,
+    remove: (type: string, name: string, content: string) => `${type}-Eintrag bei ${name} löschen (${content})`,
+    changesTitle: "Nötige Änderungen",
+    hostMust: "Bitten Sie den Betreiber Ihrer Nameserver, diese Einträge anzulegen:",
+    fixButton: "Änderungen vornehmen",
+    fixHint: "Sie werden alle auf einmal vorgenommen oder gar nicht. Jede lässt sich auf dieser Seite rückgängig machen.",
+    fixed: (n: number, partner: string) =>
+      `${plural("de", n, { one: "# Änderung", other: "# Änderungen" })} vorgenommen. Diese Domain ist für ${partner} eingerichtet.`,
+  },
+  // Issue 35: die Transfersperre, der Transfercode und ein Transfer, den ein anderer Registrar anfragt.
+  transferOut: {
+    link: "Transfereinstellungen",
+    title: (name: string) => `Transfereinstellungen von ${name}`,
+    notChanged: "Es wurde nichts geändert",
+    lock: "Transfersperre",
+    lockHint:
+      "Solange die Sperre an ist, kann kein anderer Registrar diese Domain übernehmen. Schalten Sie sie nur aus, wenn Sie die Domain umziehen.",
+    lockOn: (name: string) => `Die Transfersperre von ${name} ist an. Kein anderer Registrar kann die Domain übernehmen.`,
+    lockOff: (name: string) =>
+      `Die Transfersperre von ${name} ist aus. Ein anderer Registrar kann die Domain jetzt mit ihrem Transfercode übernehmen.`,
+    codeTitle: "Transfercode",
+    codeIntro:
+      "Der Registrar, zu dem Sie die Domain umziehen, fragt nach diesem Code. Halten Sie ihn geheim: Wer ihn hat, kann die Domain anfordern.",
+    revealCode: "Transfercode anzeigen",
+    codeLabel: "Transfercode",
+    codeNotYet: (date: string) =>
+      `Der Transfercode ist ab ${date} verfügbar. Registrys erlauben in den ersten 60 Tagen nach einer Registrierung oder einem Transfer keinen Transfer.`,
+    codeWhileLocked: "Die Transfersperre ist an: Schalten Sie sie aus, bevor der andere Registrar den Code verwendet.",
+    notActive: (status: string) => `Eine Domain mit dem Status ${status} kann nicht transferiert werden.`,
+    pendingTitle: "Ein anderer Registrar hat diese Domain angefragt",
+    pending: (registrar: string, requested: string, moves: string) =>
+      `${registrar} hat am ${requested} angefragt, diese Domain zu übernehmen. Wenn Sie die Anfrage nicht ablehnen, zieht die Domain am ${moves} dorthin um.`,
+    noPending: "Es gibt keine Transferanfrage mehr zu beantworten. Die Seite zeigt, wie es um die Domain jetzt steht.",
+    approve: "Transfer genehmigen",
+    reject: "Transfer ablehnen",
+    rejected: (name: string) => `Sie haben den Transfer abgelehnt. ${name} bleibt hier.`,
+    outcomes: { completed: "abgeschlossen", rejected: "abgelehnt", cancelled: "zurückgezogen" },
+    lastEnded: (registrar: string, outcome: string, date: string) =>
+      `Die letzte Transferanfrage, von ${registrar}, wurde am ${date} ${outcome}.`,
+    transferredTitle: "Domain transferiert",
+    transferred: (name: string, registrar: string) =>
+      `${name} wurde zu ${registrar} transferiert. Die Domain gehört nicht mehr zu Ihren Domains hier.`,
+  },
+  delegation: {
+    link: "Nameserver und DNSSEC",
+    title: (name: string) => `Nameserver von ${name}`,
+    stateTitle: "Wo das DNS dieser Domain bereitgestellt wird",
+    usingOurs: "Diese Domain nutzt unsere Nameserver: Die DNS-Einträge, die Sie hier verwalten, sieht das Internet.",
+    usingCustom: (hosts: string) =>
+      `Diese Domain nutzt eigene Nameserver (${hosts}). Die DNS-Einträge hier bleiben erhalten, werden aber so lange nicht ausgeliefert.`,
+    pending: (hosts: string, date: string) => `Eine Änderung liegt bei der Registry: zu ${hosts}, erledigt bis ${date}.`,
+    recordsNotServed: "Diese Einträge werden nicht ausgeliefert: Die Domain nutzt eigene Nameserver.",
+    chooseTitle: "Nameserver ändern",
+    chooseLegend: "Nameserver",
+    ours: "Unsere Nameserver",
+    oursHint: "Es gelten die DNS-Einträge auf der Seite dieser Domain.",
+    custom: "Eigene Nameserver",
+    customHint: "Ein anderer DNS-Anbieter stellt die Domain bereit: Geben Sie die Nameserver ein, die er Ihnen genannt hat.",
+    nameservers: "Eigene Nameserver",
+    nameserversHint: "2 bis 13 Hostnamen, durch Kommas oder Leerzeichen getrennt, etwa ns1.example.net, ns2.example.net.",
+    warningTitle: "Mit eigenen Nameservern gelten die Einträge hier nicht mehr",
+    warning:
+      "Die DNS-Einträge, die Sie hier verwalten, werden dann nicht mehr ausgeliefert: Websites und E-Mail hängen von den Einträgen beim anderen DNS-Anbieter ab. Die Einträge bleiben hier erhalten und gelten wieder, sobald Sie zu unseren Nameservern zurückkehren.",
+    confirm: "Mir ist bewusst, dass die Einträge hier nicht mehr gelten",
+    confirmMissing: "Bestätigen Sie, dass die Einträge hier nicht mehr gelten, oder behalten Sie unsere Nameserver.",
+    save: "Nameserver speichern",
+    notChanged: "Die Nameserver wurden nicht geändert",
+    requested: (name: string) => `Die Änderung der Nameserver von ${name} liegt bei der Registry. Sie dauert einige Minuten.`,
+    unchanged: "Keine Änderung steht aus: Die gewünschten Nameserver sind bereits in Kraft.",
+    notActive: (status: string) => `Die Nameserver einer Domain mit dem Status ${status} können nicht geändert werden.`,
+    errors: {
+      count: "Geben Sie 2 bis 13 Nameserver ein.",
+      hostName: (host: string) => `${host} ist kein Hostname wie ns1.example.net.`,
+      duplicate: (host: string) => `${host} steht doppelt in der Liste.`,
+      ours: "Unsere Nameserver lassen sich nicht mit eigenen mischen: Wählen Sie stattdessen „Unsere Nameserver“.",
+      glue: (host: string) =>
+        `${host} liegt unter dieser Domain, daher müssen zuerst seine Adressen registriert werden (Glue-Einträge, über die API des Partners). Nutzen Sie einen Nameserver außerhalb dieser Domain oder lassen Sie die Glue-Einträge setzen.`,
+    },
+    dsTitle: "DNSSEC-DS-Einträge",
+    dsIntro: "Signiert Ihr DNS-Anbieter die Domain mit DNSSEC, erhalten Sie von ihm DS-Einträge, die bei der Registry hinterlegt werden.",
+    dsNone: "Es sind keine DS-Einträge hinterlegt.",
+    keyTag: "Key-Tag",
+    algorithm: "Algorithmus",
+    digestType: "Digest-Typ",
+    digest: "Digest-Wert",
+    digestHint: "Hexadezimalzeichen: 40 für SHA-1, 64 für SHA-256, 96 für SHA-384.",
+    actions: "Aktionen",
+    dsDescribed: (keyTag: string) => `DS-Eintrag mit Key-Tag ${keyTag}`,
+    dsAdd: "DS-Eintrag hinzufügen",
+    dsAddButton: "DS-Eintrag hinzufügen",
+    dsRemove: "Entfernen",
+    dsAdded: "Der DS-Eintrag wurde bei der Registry hinterlegt.",
+    dsRemoved: "Der DS-Eintrag wurde bei der Registry entfernt.",
+    dsNotAdded: "Der DS-Eintrag wurde nicht hinzugefügt",
+    dsErrors: {
+      keyTag: "Das Key-Tag ist eine ganze Zahl von 0 bis 65535.",
+      hex: "Der Digest enthält nur Hexadezimalzeichen (0 bis 9, a bis f).",
+      digestLength: (length: number) => `Ein Digest dieses Typs hat ${length} Hexadezimalzeichen.`,
+      duplicate: "Dieser DS-Eintrag ist bereits hinterlegt.",
+      limit: (most: number) => `Eine Domain hat höchstens ${most} DS-Einträge.`,
+    },
   },
   pages: {
     sessionEndedTitle: "Sitzung abgelaufen",

@@ -35,6 +35,8 @@ import {
 } from "../views/dns-view.js";
 import { recordSortOf, sortRecords } from "../views/record-order.js";
 import { domainNotice } from "./domains.js";
+import { connectionSectionOf } from "./connection.js";
+import { assertUnlockedForUser, commentViolations, type AnnotationChange } from "../../domain/dns/record-annotations.js";
 import type { RouteTable } from "../../web/route-table.js";
 
 /** How long a deleted record can be restored from the page that announces its deletion, by the partner's clock. */
@@ -80,6 +82,8 @@ async function dnsNotice(context: EmbedContext, query: Record<string, unknown>):
         return html`${notices.recordDeleted(notice.type, notice.name)}${await restoreForm(context, domain, notice.event)}`;
       case "template-applied":
         return notices.templateApplied(l.t.templates.titles[notice.template], notice.count, domain.name);
+      case "connection-fixed":
+        return l.t.connection.fixed(notice.count, context.partnerName);
       default:
         return null;
     }
@@ -105,19 +109,38 @@ async function renderDns(
     sort,
     notice,
     defaultTtl: defaultTtlOf(context),
+    connection: await connectionSectionOf(context, domain),
     ...failure,
   });
 }
 
-/** A record as the form describes it, in the terms the DNS rules use (Variant D's content and priority). */
-function draftOf(context: EmbedContext, body: FormBody, type: DnsRecordRow["type"]): RecordDraft {
+/**
+ * A record as the form describes it, in the terms the DNS rules use (Variant D's content and
+ * priority), with its comment (an empty field removes it). The user never sets the lock: a form's
+ * `locked` field is not read.
+ */
+function draftOf(context: EmbedContext, body: FormBody, type: DnsRecordRow["type"]): RecordDraft & Pick<AnnotationChange, "comment"> {
   return {
     type,
     name: textOf(body, "name"),
     content: textOf(body, "content"),
     ttl: integerOf(body, "ttl") ?? defaultTtlOf(context),
     priority: integerOf(body, "priority") ?? null,
+    // A form without the field (one cached from before comments) leaves the comment as it is.
+    ...(body.comment === undefined ? {} : { comment: textOf(body, "comment") }),
   };
+}
+
+/** What a user is told when they try to change or delete a record the partner locked: the record, and who locked it. */
+const lockedMessage = (context: EmbedContext, record: Pick<DnsRecordRow, "type" | "name">) =>
+  context.l.t.recordNotes.refused(record.type, record.name, context.partnerName);
+
+/** The domain's page saying a locked record was left as it is (409: nothing was changed). */
+async function refuseLocked(context: EmbedContext, req: Request, res: Response, domainId: string, record: DnsRecordRow) {
+  res
+    .status(409)
+    .type("html")
+    .send(await renderDns(context, req, domainId, {}, lockedMessage(context, record)));
 }
 
 /**
@@ -133,13 +156,13 @@ function recordFormErrors(
 ): FormErrors {
   const situation = { domain, record: { type: type ?? "A", name: valuesOf(body, ["name"]).name! } } as const;
   if (type === null) return friendlyErrors(context.l, error, situation);
-  let draft: RecordDraft;
+  let draft: ReturnType<typeof draftOf>;
   try {
     draft = draftOf(context, body, type);
   } catch {
     return friendlyErrors(context.l, error, { ...situation, record: { type, name: situation.record.name } });
   }
-  const violations = recordViolations(draft, domain.name);
+  const violations = [...recordViolations(draft, domain.name), ...commentViolations(draft.comment)];
   return violations.length > 0
     ? violationErrors(context.l, violations, { domain, record: draft })
     : friendlyErrors(context.l, error, { domain, record: draft });
@@ -223,11 +246,13 @@ export async function showRecordEdit(req: Request, res: Response) {
   const context = embedContextOf(res);
   const domain = await domainOfSessionUser(context, String(req.params.domainId));
   const record = await recordOf(domain, context, String(req.params.recordId));
+  if (record.locked) return refuseLocked(context, req, res, domain.id, record);
   const values = {
     name: record.name,
     content: record.content,
     ttl: String(record.ttl),
     priority: record.type === "MX" && record.priority !== null ? String(record.priority) : "",
+    comment: record.comment ?? "",
   };
   res.type("html").send(
     recordEditPage({
@@ -252,6 +277,8 @@ export async function editRecord(req: Request, res: Response) {
     async (tx) => {
       const domain = await domainOfSessionUser(tx, domainId);
       const record = await recordOf(domain, tx, recordId);
+      // Before the form is read: a locked record is refused whatever was posted.
+      assertUnlockedForUser(record);
       const draft = draftOf(context, body, record.type);
       assertUnchangedSinceShown(body, record, "DNS record");
       const saved = await updateRecord(tx.services, domain, record, draft);
@@ -260,6 +287,8 @@ export async function editRecord(req: Request, res: Response) {
     async (error) => {
       const domain = await domainOfSessionUser(context, domainId);
       const record = await recordOf(domain, context, recordId);
+      if (error.details?.code === "record_locked")
+        return { html: await renderDns(context, req, domainId, {}, lockedMessage(context, record)) };
       const changedMeanwhile = error.code === "precondition_failed";
       const state: FormState = {
         values: valuesOf(body, recordFormFields),
@@ -286,6 +315,7 @@ export async function showRecordDeletion(req: Request, res: Response) {
   const context = embedContextOf(res);
   const domain = await domainOfSessionUser(context, String(req.params.domainId));
   const record = await recordOf(domain, context, String(req.params.recordId));
+  if (record.locked) return refuseLocked(context, req, res, domain.id, record);
   res.type("html").send(recordDeletePage({ chrome: chromeOf(context, "domains"), csrfToken: context.session.csrfToken, domain, record }));
 }
 
@@ -299,6 +329,7 @@ export async function deleteRecordFromForm(req: Request, res: Response) {
     async (tx) => {
       const domain = await domainOfSessionUser(tx, domainId);
       const record = await recordOf(domain, tx, recordId);
+      assertUnlockedForUser(record);
       assertUnchangedSinceShown(req.body as FormBody, record, "DNS record");
       const event = await deleteRecord(tx.services, domain, record);
       return afterChange(context, domain, {
@@ -309,8 +340,12 @@ export async function deleteRecordFromForm(req: Request, res: Response) {
         event: event.id,
       });
     },
-    // Besides a missing domain or record (the not-found page), only a change since the page was shown refuses a deletion.
+    // Besides a missing domain or record (the not-found page), only the partner's lock and a change since the page was shown refuse a deletion.
     async (error) => {
+      if (error.details?.code === "record_locked") {
+        const domain = await domainOfSessionUser(context, domainId);
+        return { html: await renderDns(context, req, domainId, {}, lockedMessage(context, await recordOf(domain, context, recordId))) };
+      }
       if (error.code !== "precondition_failed") throw error;
       return { html: await renderDns(context, req, domainId, {}, context.l.t.deletion.changed) };
     },
@@ -327,13 +362,15 @@ export async function restoreRecords(req: Request, res: Response) {
   const event = await context.services.events.findEvent(context.session.partnerId, textOf(req.body as FormBody, "event"));
   const payload = event?.type === "dns_record.deleted" ? (event.payload as { domain_id?: string; data?: Partial<DnsRecordRow> }) : null;
   const deleted = payload?.data;
-  const draft: RecordDraft | null = deleted?.type
+  const draft: (RecordDraft & AnnotationChange) | null = deleted?.type
     ? {
         type: deleted.type,
         name: deleted.name!,
         content: deleted.content!,
         ttl: deleted.ttl!,
         priority: deleted.type === "MX" ? (deleted.priority ?? null) : null,
+        // What the user deleted comes back with its comment (the event carries it since issue 35).
+        comment: deleted.comment ?? null,
       }
     : null;
   await answerChange(

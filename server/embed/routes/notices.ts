@@ -16,7 +16,8 @@ export type Notice =
   | { kind: "record-added" | "record-saved" | "record-restored"; domain: string; type: string; name: string }
   /** `event` is the dns_record.deleted event the record can be restored from. */
   | { kind: "record-deleted"; domain: string; type: string; name: string; event: string }
-  | { kind: "template-applied"; domain: string; template: DnsTemplateId; count: number };
+  | { kind: "template-applied"; domain: string; template: DnsTemplateId; count: number }
+  | { kind: "connection-fixed"; domain: string; count: number };
 
 const keyOf = (session: EmbedSessionRow) => createHmac("sha256", session.csrfToken).update("embed notice").digest();
 

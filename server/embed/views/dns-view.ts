@@ -7,6 +7,7 @@ import { entityTag } from "../../platform/entity-tags.js";
 import { dnsTemplates, type DnsTemplateId } from "../../../generated/operations.js";
 import type { RecordDraft } from "../../domain/dns/record-rules.js";
 import type { DnsRecordRow } from "../../domain/dns/record-store.js";
+import { isServiceNameservers } from "../../domain/domains/delegation.js";
 import type { DomainRow } from "../../domain/domains/domain-store.js";
 import { NO_ERRORS, type FormErrors } from "../../web/controls.js";
 import type { FormState } from "./form-state.js";
@@ -16,8 +17,22 @@ import { breakableName, csrfInput, errorSummary, facts, select, textInput } from
 import { statusBadge } from "./domains-view.js";
 import { notice, page, type Chrome } from "./layout.js";
 import { SORT_COLUMNS, type RecordSort, type SortColumn } from "./record-order.js";
+import { commentField, lockMark, recordComment } from "./record-notes-view.js";
 
-export const RECORD_TYPES = ["A", "AAAA", "CNAME", "MX", "NS", "SRV", "TXT"] as const satisfies ReadonlyArray<DnsRecordRow["type"]>;
+export const RECORD_TYPES = [
+  "A",
+  "AAAA",
+  "ALIAS",
+  "CAA",
+  "CNAME",
+  "HTTPS",
+  "MX",
+  "NS",
+  "SRV",
+  "SVCB",
+  "TLSA",
+  "TXT",
+] as const satisfies ReadonlyArray<DnsRecordRow["type"]>;
 
 export interface DnsView {
   chrome: Chrome;
@@ -33,9 +48,11 @@ export interface DnsView {
   addRecord?: FormState;
   /** A template form as it was sent, when it was refused. */
   template?: { id: DnsTemplateId; state: FormState };
+  /** Whether the domain is set up for the partner, with its fix (connection-view.ts); null without requirements. */
+  connection?: Html | null;
 }
 
-export const recordFormFields = ["type", "name", "content", "ttl", "priority"] as const;
+export const recordFormFields = ["type", "name", "content", "ttl", "priority", "comment"] as const;
 
 /**
  * The fields of a record form. Adding, the type is chosen and the script shows the fields and hints
@@ -69,12 +86,13 @@ function recordFields(
 ${textInput({ l, id: `${prefix}-name`, name: "name", label: t.dns.name, value: values.name ?? "@", hint: t.dns.nameHint(fixed.domain), error: errors.fields.name, spellcheck: false })}
 ${textInput({ l, id: `${prefix}-content`, name: "content", label: fixed.type === null ? t.dns.value : t.dns.typeLabels[fixed.type], value: values.content ?? "", hint: t.dns.typeHints[chosen], error: errors.fields.content, spellcheck: false })}
 ${textInput({ l, id: `${prefix}-ttl`, name: "ttl", label: t.dns.ttl, value: values.ttl ?? String(fixed.defaultTtl), hint: t.dns.ttlHint(t.dns.ttlWords(fixed.defaultTtl)), inputmode: "numeric", error: errors.fields.ttl })}
-${showPriority && textInput({ l, id: `${prefix}-priority`, name: "priority", label: t.dns.priorityLabel, value: values.priority ?? "", hint: t.dns.priorityHint, inputmode: "numeric", error: errors.fields.priority })}`;
+${showPriority && textInput({ l, id: `${prefix}-priority`, name: "priority", label: t.dns.priorityLabel, value: values.priority ?? "", hint: t.dns.priorityHint, inputmode: "numeric", error: errors.fields.priority })}
+${commentField(l, prefix, values.comment ?? "", errors.fields.comment)}`;
 }
 
-/** A record's value as the table shows it: MX's priority beside its server. */
+/** A record's value as the table shows it: MX's priority beside its server, its comment below. */
 function recordValue(l: Localizer, record: DnsRecordRow): Html {
-  return html`<code class="record-content">${record.content}</code>${record.type === "MX" && record.priority !== null && html` <span class="record-meta">(${l.t.dns.priority(record.priority)})</span>`}`;
+  return html`<code class="record-content">${record.content}</code>${record.type === "MX" && record.priority !== null && html` <span class="record-meta">(${l.t.dns.priority(record.priority)})</span>`}${recordComment(l, record)}`;
 }
 
 function sortHeader(l: Localizer, domain: DomainRow, sort: RecordSort, column: SortColumn): Html {
@@ -85,17 +103,21 @@ function sortHeader(l: Localizer, domain: DomainRow, sort: RecordSort, column: S
   return html`<th scope="col"${active && html` aria-sort="${sort.order === "asc" ? "ascending" : "descending"}"`}><a href="/domains/${domain.id}?sort=${column}&amp;order=${next}#records-title" class="sort-link">${label}<span class="sort-mark" aria-hidden="true">${active ? (sort.order === "asc" ? " ▲" : " ▼") : ""}</span>${state && html`<span class="visually-hidden">, ${state}</span>`}</a></th>`;
 }
 
-function recordRow(l: Localizer, domain: DomainRow, record: DnsRecordRow): Html {
+function recordRow(l: Localizer, domain: DomainRow, record: DnsRecordRow, partner: string): Html {
   const { t } = l;
   const described = t.dns.recordLabel(record.type, record.name);
   const columns = t.dns.columns;
-  return html`<tr id="record-${record.id}">
-<td data-label="${columns.type}"><span class="record-type">${record.type}</span></td>
+  return html`<tr id="record-${record.id}"${record.locked && html` class="locked-record"`}>
+<td data-label="${columns.type}"><span class="record-type">${record.type}</span>${record.locked && html` ${lockMark(l, partner)}`}</td>
 <td data-label="${columns.name}"><code class="record-name">${record.name}</code></td>
 <td data-label="${columns.content}">${recordValue(l, record)}</td>
 <td data-label="${columns.ttl}"><span title="${t.dns.ttlWords(record.ttl)}">${l.number(record.ttl)}</span></td>
-<td class="record-actions"><a href="/domains/${domain.id}/dns/${record.id}/edit">${t.dns.edit}<span class="visually-hidden"> ${described}</span></a>
-<a href="/domains/${domain.id}/dns/${record.id}/delete" class="danger-link">${t.dns.delete}<span class="visually-hidden"> ${described}</span></a></td>
+${
+  record.locked
+    ? html`<td class="record-actions"><span class="hint">${t.recordNotes.managedBy(partner)}</span></td>`
+    : html`<td class="record-actions"><a href="/domains/${domain.id}/dns/${record.id}/edit">${t.dns.edit}<span class="visually-hidden"> ${described}</span></a>
+<a href="/domains/${domain.id}/dns/${record.id}/delete" class="danger-link">${t.dns.delete}<span class="visually-hidden"> ${described}</span></a></td>`
+}
 </tr>`;
 }
 
@@ -106,7 +128,7 @@ function recordsTable(view: DnsView): Html {
   return html`<table class="records">
 <caption class="visually-hidden">${t.dns.recordsCaption(view.domain.name)}</caption>
 <thead><tr>${SORT_COLUMNS.map((column) => sortHeader(l, view.domain, view.sort, column))}<th scope="col"><span class="visually-hidden">${t.dns.columns.actions}</span></th></tr></thead>
-<tbody>${view.records.map((record) => recordRow(l, view.domain, record))}</tbody>
+<tbody>${view.records.map((record) => recordRow(l, view.domain, record, view.chrome.branding.partnerName))}</tbody>
 </table>`;
 }
 
@@ -191,10 +213,12 @@ ${facts([
   [t.dns.expires, l.date(domain.expiresAt)],
   [t.dns.autoRenew, domain.autoRenew ? t.on : t.off],
   [t.dns.whoisPrivacy, domain.whoisPrivacy ? t.on : t.off],
-  [t.dns.nameServers, domain.nameservers.join(", ")],
+  [t.dns.nameServers, html`${domain.nameservers.join(", ")} <a href="/domains/${domain.id}/nameservers">${t.delegation.link}</a>`],
 ])}
+${view.connection ?? ""}
 <section aria-labelledby="records-title">
 <h2 id="records-title">${t.dns.records}</h2>
+${!isServiceNameservers(domain.nameservers) && html`<p class="warning records-not-served">${t.delegation.recordsNotServed} <a href="/domains/${domain.id}/nameservers">${t.delegation.link}</a></p>`}
 ${recordsTable(view)}
 </section>
 <section aria-labelledby="add-title" class="card">

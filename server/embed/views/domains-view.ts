@@ -84,6 +84,7 @@ ${settingSwitch(l, domain, view.csrfToken, "auto_renew", t.domains.autoRenew, do
 ${settingSwitch(l, domain, view.csrfToken, "whois_privacy", t.domains.whoisPrivacy, domain.whoisPrivacy)}
 </div>
 ${renewForm(l, listed, failed?.form === "renew" ? failed.state : undefined)}
+<p><a href="/domains/${domain.id}/transfer">${t.transferOut.link}<span class="visually-hidden">${t.domains.ofDomain(domain.name)}</span></a></p>
 </li>`;
 }
 

@@ -3,6 +3,9 @@
  * collection it writes is journaled (undo-journal.ts), so a unit of work that throws leaves it as
  * it was; rows are replaced, never changed in place, for the same reason.
  */
+import { MemoryDelegationStore } from "./memory-delegation-store.js";
+import { MemoryTransferOutStore } from "./memory-transfer-out-store.js";
+import { MemoryConnectionStore } from "./memory-connection-store.js";
 import { SortedKeys } from "./sorted-keys.js";
 import { JournaledMap, JournaledSet, journaling, recordUndo, UnorderedJournaledSet } from "./undo-journal.js";
 import type { DnsRecordRow, RecordFilter, RecordListPosition } from "../../domain/dns/record-store.js";
@@ -57,6 +60,9 @@ function removeFromIndex<K, V>(index: Map<K, Set<V>>, key: K, value: V): void {
 }
 
 export class MemoryStore implements Store {
+  readonly delegations = new MemoryDelegationStore();
+  readonly transferOut = new MemoryTransferOutStore();
+  readonly connections = new MemoryConnectionStore();
   private readonly users = new JournaledMap<string, UserRow>();
   private readonly usersByPartner = new JournaledMap<string, Set<string>>();
   private readonly domains = new JournaledMap<string, DomainRow>();
@@ -171,13 +177,7 @@ export class MemoryStore implements Store {
   private removeUser(partnerId: string, userIdentifier: string): void {
     const key = userKey(partnerId, userIdentifier);
     if (this.users.has(key)) Object.values(this.ordersOf(partnerId)).forEach((order) => order.remove(key));
-    for (const domainId of this.domainIdsByUser.get(key) ?? []) {
-      for (const key of this.recordListByDomain.get(domainId)?.page(0, this.recordCount(domainId)) ?? [])
-        this.removeRecord(idOfListKey(key));
-      this.recordListByDomain.delete(domainId);
-      this.domainIdByName.delete(this.domains.get(domainId)!.name);
-      this.domains.delete(domainId);
-    }
+    for (const domainId of this.domainIdsByUser.get(key) ?? []) this.removeDomainRows(domainId);
     for (const transferId of this.transferIdsByUser.get(key) ?? []) {
       const transfer = this.transfers.get(transferId)!;
       if (this.activeTransferIdByName.get(transfer.domainName) === transferId) this.activeTransferIdByName.delete(transfer.domainName);
@@ -267,6 +267,26 @@ export class MemoryStore implements Store {
     this.domainIdByName.set(domain.name, domain.id);
     // A new domain changes its owner's domain_count, and so its place in that order.
     if (isNew) this.reorder(domain.partnerId, owner, ["domain_count"], () => addToIndex(this.domainIdsByUser, owner, domain.id));
+  }
+
+  async deleteDomain(id: string): Promise<void> {
+    const domain = this.domains.get(id);
+    if (!domain) return;
+    const owner = userKey(domain.partnerId, domain.userIdentifier);
+    // One domain fewer moves its owner in the domain_count order.
+    this.reorder(domain.partnerId, owner, ["domain_count"], () => removeFromIndex(this.domainIdsByUser, owner, id));
+    this.removeDomainRows(id);
+  }
+
+  /** A domain with its records and everything kept per domain; its owner's index is the caller's. */
+  private removeDomainRows(domainId: string): void {
+    for (const key of this.recordListByDomain.get(domainId)?.page(0, this.recordCount(domainId)) ?? []) this.removeRecord(idOfListKey(key));
+    this.recordListByDomain.delete(domainId);
+    this.delegations.forgetDomain(domainId);
+    this.transferOut.forgetDomain(domainId);
+    this.connections.forgetDomain(domainId);
+    this.domainIdByName.delete(this.domains.get(domainId)!.name);
+    this.domains.delete(domainId);
   }
 
   async findRecord(id: string): Promise<DnsRecordRow | undefined> {

@@ -24,13 +24,27 @@ export const TRANSFER_STATUSES: Members<TransferRow["status"]> = {
   failed: true,
   cancelled: true,
 };
-export const RECORD_TYPES: Members<DnsRecordRow["type"]> = { A: true, AAAA: true, CNAME: true, MX: true, TXT: true, SRV: true, NS: true };
+export const RECORD_TYPES: Members<DnsRecordRow["type"]> = {
+  A: true,
+  AAAA: true,
+  CNAME: true,
+  MX: true,
+  TXT: true,
+  SRV: true,
+  NS: true,
+  CAA: true,
+  ALIAS: true,
+  HTTPS: true,
+  SVCB: true,
+  TLSA: true,
+};
 export const DELIVERY_STATUSES: Members<WebhookDeliveryRow["status"]> = { pending: true, succeeded: true, failed: true };
 export const MEMBER_ROLES: Members<MemberRole> = { owner: true, developer: true };
 export const ENVIRONMENT_NAMES: Members<Environment> = { sandbox: true, production: true };
 export const LOGO_TYPES: Members<LogoType> = { "image/png": true, "image/jpeg": true, "image/webp": true };
 export const SUBSCRIBABLE_EVENT_TYPES: Members<SubscribableEventType> = {
   "domain.registered": true,
+  "domain.nameservers_changed": true,
   "domain.renewed": true,
   "domain.updated": true,
   "domain.expired": true,
@@ -39,6 +53,11 @@ export const SUBSCRIBABLE_EVENT_TYPES: Members<SubscribableEventType> = {
   "dns_record.updated": true,
   "dns_record.deleted": true,
   "user.deleted": true,
+  "domain.transfer_out.requested": true,
+  "domain.transfer_out.completed": true,
+  "domain.transfer_out.rejected": true,
+  "domain.transfer_out.cancelled": true,
+  "domain.connection_changed": true,
 };
 export const EVENT_TYPES: Members<EventType> = { ...SUBSCRIBABLE_EVENT_TYPES, "webhook.test": true };
 

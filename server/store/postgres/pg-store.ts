@@ -17,6 +17,9 @@ import {
   decodeUsersRow,
 } from "../../../generated/db-rows.js";
 import { DOMAIN_STATUSES, jsonArray, jsonObject, oneOf, RECORD_TYPES, TRANSFER_STATUSES } from "./column-values.js";
+import { PgDelegationStore } from "./pg-delegation-store.js";
+import { PgTransferOutStore } from "./pg-transfer-out-store.js";
+import { PgConnectionStore } from "./pg-connection-store.js";
 import type { Sql } from "./sql-client.js";
 
 const user = (row: DbRow): UserRow => {
@@ -53,7 +56,19 @@ const domain = (row: DbRow): DomainRow => {
 };
 
 /** Every column but name_key, which only orders and filters. */
-const RECORD_COLUMN_NAMES = ["id", "domain_id", "type", "name", "content", "ttl", "priority", "created_at", "updated_at"] as const;
+const RECORD_COLUMN_NAMES = [
+  "id",
+  "domain_id",
+  "type",
+  "name",
+  "content",
+  "ttl",
+  "priority",
+  "comment",
+  "locked",
+  "created_at",
+  "updated_at",
+] as const;
 const RECORD_COLUMNS = RECORD_COLUMN_NAMES.join(", ");
 const record = (row: DbRow): DnsRecordRow => {
   const r = decodeColumns(row, "dns_records", RECORD_COLUMN_NAMES);
@@ -65,6 +80,8 @@ const record = (row: DbRow): DnsRecordRow => {
     content: r.content,
     ttl: r.ttl,
     priority: r.priority,
+    comment: r.comment,
+    locked: r.locked,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
@@ -118,11 +135,19 @@ const KEEP_ENDED_EMBED_SESSIONS = (where: string) => `
   ON CONFLICT (id_hash) DO NOTHING`;
 
 export class PgStore implements Store {
+  readonly delegations: PgDelegationStore;
+  readonly transferOut: PgTransferOutStore;
+  readonly connections: PgConnectionStore;
+
   constructor(
     private readonly sql: Sql,
     /** In a domain-locked unit of work (persistence.ts): a domain read is locked until the unit ends. */
     private readonly options: { lockDomainsRead?: boolean } = {},
-  ) {}
+  ) {
+    this.delegations = new PgDelegationStore(sql);
+    this.transferOut = new PgTransferOutStore(sql);
+    this.connections = new PgConnectionStore(sql);
+  }
 
   async findUser(partnerId: string, userIdentifier: string): Promise<UserRow | undefined> {
     const [row] = await this.sql.query("SELECT * FROM users WHERE partner_id = $1 AND user_identifier = $2", [partnerId, userIdentifier]);
@@ -226,6 +251,11 @@ export class PgStore implements Store {
       [partnerId, until],
     );
     return rows.map(domain);
+  }
+
+  async deleteDomain(id: string): Promise<void> {
+    // Its records and every row kept per domain go with it (ON DELETE CASCADE); the owner's domain_count follows (count_domains).
+    await this.sql.query("DELETE FROM domains WHERE id = $1", [id]);
   }
 
   async saveDomain(row: DomainRow): Promise<void> {
@@ -459,11 +489,12 @@ async function insertRecords(sql: Sql, records: readonly DnsRecordRow[]): Promis
   if (records.length === 0) return;
   // One statement for a bulk request or a template: arrays unnested into rows.
   await sql.query(
-    `INSERT INTO dns_records (id, domain_id, type, name, content, ttl, priority, created_at, updated_at)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::integer[], $7::integer[], $8::timestamptz[], $9::timestamptz[])
+    `INSERT INTO dns_records (id, domain_id, type, name, content, ttl, priority, created_at, updated_at, comment, locked)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::integer[], $7::integer[], $8::timestamptz[], $9::timestamptz[],
+       $10::text[], $11::boolean[])
      ON CONFLICT (id) DO UPDATE SET
        type = EXCLUDED.type, name = EXCLUDED.name, content = EXCLUDED.content, ttl = EXCLUDED.ttl,
-       priority = EXCLUDED.priority, updated_at = EXCLUDED.updated_at`,
+       priority = EXCLUDED.priority, updated_at = EXCLUDED.updated_at, comment = EXCLUDED.comment, locked = EXCLUDED.locked`,
     [
       records.map((r) => r.id),
       records.map((r) => r.domainId),
@@ -474,6 +505,8 @@ async function insertRecords(sql: Sql, records: readonly DnsRecordRow[]): Promis
       records.map((r) => r.priority),
       records.map((r) => r.createdAt),
       records.map((r) => r.updatedAt),
+      records.map((r) => r.comment),
+      records.map((r) => r.locked),
     ],
   );
 }

@@ -29,7 +29,7 @@ const BROKEN: RecordDraft[] = [
     priority: null,
   },
   { type: "A", name: "@", content: "192.0.2.1", ttl: 30, priority: null },
-  ...(["A", "AAAA", "CNAME", "MX", "NS", "SRV", "TXT"] as const).map((type) => ({
+  ...(["A", "AAAA", "CNAME", "MX", "NS", "SRV", "TXT", "ALIAS", "CAA", "HTTPS", "SVCB", "TLSA"] as const).map((type) => ({
     type,
     name: "x",
     content: type === "TXT" ? "y".repeat(256) : "not valid!",
@@ -40,6 +40,8 @@ const BROKEN: RecordDraft[] = [
   { type: "MX", name: "@", content: "mail.example.net", ttl: 300, priority: null },
   { type: "SRV", name: "_sip._tcp", content: "10 5 5060 sip.example.net", ttl: 300, priority: 20 },
   { type: "A", name: "@", content: "192.0.2.1", ttl: 300, priority: 5 },
+  { type: "HTTPS", name: "@", content: "1 . alpn=h2", ttl: 300, priority: 5 },
+  { type: "TLSA", name: "www", content: `3 1 1 ${"a".repeat(64)}`, ttl: 300, priority: null },
 ];
 
 function keysOf(value: unknown, path = ""): string[] {
@@ -105,6 +107,14 @@ describe("a broken rule in the user's words", () => {
       [
         { ...www("TXT", "v=DMARC1; p=none"), name: "_dmarc" },
         { ...www("TXT", "v=DMARC1; p=reject"), name: "_dmarc" },
+      ],
+      [
+        { ...www("ALIAS", "site.example.net"), name: "@" },
+        { ...www("A", "192.0.2.1"), name: "@" },
+      ],
+      [
+        { ...www("AAAA", "2001:db8::1"), name: "@" },
+        { ...www("ALIAS", "site.example.net"), name: "@" },
       ],
     ];
     for (const [draft, existing] of pairs) {

@@ -13,6 +13,8 @@ const row = (id: string, domainId: string, name: string, type: DnsRecordRow["typ
   content: id,
   ttl: 300,
   priority: null,
+  comment: null,
+  locked: false,
   createdAt: new Date(T0 + minute * 60_000),
   updatedAt: new Date(T0 + minute * 60_000),
 });

@@ -13,6 +13,8 @@ const record = (id: string, domainId: string, name: string): DnsRecordRow => ({
   content: id,
   ttl: 300,
   priority: null,
+  comment: null,
+  locked: false,
   createdAt: at,
   updatedAt: at,
 });

@@ -15,6 +15,9 @@ import type { DomainRow } from "../../../server/domain/domains/domain-store.js";
 import type { TransferRow } from "../../../server/domain/transfers/transfer-store.js";
 import type { UserRow } from "../../../server/domain/users/user-store.js";
 import type { WebhookDeliveryRow, WebhookEndpointRow } from "../../../server/domain/webhooks/webhook-store.js";
+import { describeDelegationStore } from "./delegation-store-contract.js";
+import { describeConnectionStore } from "./connection-store-contract.js";
+import { describeTransferOutStore } from "./transfer-out-store-contract.js";
 
 export const at = (iso: string) => new Date(`2026-01-01T${iso}Z`);
 export const uniqueId = (prefix: string) => `${prefix}_${randomUUID().slice(0, 12)}`;
@@ -61,6 +64,8 @@ export function recordRow(domainId: string, overrides: Partial<DnsRecordRow> = {
     content: "192.0.2.1",
     ttl: 3600,
     priority: null,
+    comment: null,
+    locked: false,
     createdAt: at("00:00:00"),
     updatedAt: at("00:00:00"),
     ...overrides,
@@ -145,6 +150,10 @@ export function describeStoreContract(name: string, open: () => Promise<{ persis
       await persistence.store.saveDomain(domain);
       return { user, domain };
     }
+
+    describeDelegationStore(() => persistence);
+    describeConnectionStore(() => persistence);
+    describeTransferOutStore(() => persistence);
 
     describe("users", () => {
       it("finds a saved user as saved, and a changed one as changed", async () => {
@@ -346,6 +355,22 @@ export function describeStoreContract(name: string, open: () => Promise<{ persis
         await persistence.store.deleteRecord(record.id);
         expect(await persistence.store.findRecord(record.id)).toBeUndefined();
         expect(await persistence.store.countRecords(domain.id)).toBe(0);
+      });
+
+      it("keeps a record's comment and lock as written, added or saved, and changes them in place", async () => {
+        const { domain } = await aDomain();
+        const noted = recordRow(domain.id, {
+          name: "_verify",
+          type: "TXT",
+          content: "token",
+          comment: "Verification — keep ✓",
+          locked: true,
+        });
+        expect(await persistence.store.addRecords(domain.id, [noted, recordRow(domain.id)], 10)).toBe(true);
+        expect(await persistence.store.findRecord(noted.id)).toEqual(noted);
+        const unlocked = { ...noted, comment: null, locked: false, updatedAt: at("03:00:00") };
+        await persistence.store.saveRecord(unlocked);
+        expect(await persistence.store.recordsAtName(domain.id, "_verify")).toEqual([unlocked]);
       });
     });
 
@@ -996,7 +1021,7 @@ export function describeStoreContract(name: string, open: () => Promise<{ persis
               [recordRow(domain.id), recordRow(domain.id, { name: "mail", type: "TXT", content: "x" })],
               10,
             );
-            await store.saveRecord({ ...record, name: "moved", content: "192.0.2.9" });
+            await store.saveRecord({ ...record, name: "moved", content: "192.0.2.9", comment: "moved", locked: true });
             await store.saveTransfer({ ...transfer, status: "completed", completedAt: at("02:00:00") });
             await store.saveSession(session(newcomer, newToken));
             await store.deleteSession(tokens[0]!);

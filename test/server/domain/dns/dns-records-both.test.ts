@@ -16,6 +16,8 @@ describe("one zone behind both variants", () => {
         content: "10 60 5060 sip.example.com",
         ttl: 3600,
         priority: 10,
+        comment: null,
+        locked: false,
         created_at: NOW,
         updated_at: NOW,
       },
@@ -50,6 +52,8 @@ describe("one zone behind both variants", () => {
       weight: null,
       port: null,
       target: null,
+      comment: null,
+      locked: false,
     });
     await s.api.PATCH("/api/v1/dns_records/{id}", { params: { path: { id } }, body: { priority: 20, value: "mx.example.com" } });
     expect((await listD())[0]).toMatchObject({ id, content: "mx.example.com", priority: 20, ttl: 300 });
@@ -153,8 +157,18 @@ describe("the domain's record count and detail", () => {
     const detail = (await s.api.GET("/api/v1/domains/{domain_id}", domainPath())).data!;
     expect(detail.dns_records).toEqual(
       expect.arrayContaining([
-        { id: a, type: "A", name: "www", content: "203.0.113.10", ttl: 300, priority: null, created_at: NOW },
-        { id: mx.id, type: "MX", name: "@", content: "mail.example.com", ttl: 3600, priority: 10, created_at: NOW },
+        { id: a, type: "A", name: "www", content: "203.0.113.10", ttl: 300, priority: null, comment: null, locked: false, created_at: NOW },
+        {
+          id: mx.id,
+          type: "MX",
+          name: "@",
+          content: "mail.example.com",
+          ttl: 3600,
+          priority: 10,
+          comment: null,
+          locked: false,
+          created_at: NOW,
+        },
       ]),
     );
     expect(detail.dns_records).toHaveLength(2);

@@ -57,6 +57,8 @@ describe("POST /api/v1/domains/{domain_id}/dns", () => {
       content: "203.0.113.10",
       ttl: 300,
       priority: null,
+      comment: null,
+      locked: false,
       created_at: NOW,
       updated_at: NOW,
     });
@@ -104,7 +106,7 @@ describe("POST /api/v1/domains/{domain_id}/dns", () => {
   it("refuses a priority on an A record with 422", async () => {
     const { error, response } = await createD({ type: "A", name: "www", content: "203.0.113.10", priority: 10 });
     expect(response.status).toBe(422);
-    expect(error).toEqual(coded(422, "priority is only used by MX and SRV records, not A", "priority", "invalid_value"));
+    expect(error).toEqual(coded(422, "priority is only used by MX, SRV, HTTPS and SVCB records, not A", "priority", "invalid_value"));
   });
 
   it("refuses an unquoted TXT over 255 characters with 422 instead of splitting it", async () => {
@@ -479,6 +481,8 @@ describe("POST /api/v1/domains/{domain_id}/dns/bulk", () => {
         content: "203.0.113.10",
         ttl: 300,
         priority: null,
+        comment: null,
+        locked: false,
         created_at: NOW,
         updated_at: NOW,
       },
@@ -489,6 +493,8 @@ describe("POST /api/v1/domains/{domain_id}/dns/bulk", () => {
         content: "v=spf1 mx ~all",
         ttl: 3600,
         priority: null,
+        comment: null,
+        locked: false,
         created_at: NOW,
         updated_at: NOW,
       },
@@ -552,7 +558,7 @@ describe("POST /api/v1/domains/{domain_id}/dns/bulk", () => {
         {
           index: 1,
           record: given({ type: "A", name: "www", content: "203.0.113.10", priority: 1 }),
-          error: "priority is only used by MX and SRV records, not A",
+          error: "priority is only used by MX, SRV, HTTPS and SVCB records, not A",
         },
       ],
     });

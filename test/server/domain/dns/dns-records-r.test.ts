@@ -21,6 +21,8 @@ describe("POST /api/v1/dns_records", () => {
       weight: null,
       port: null,
       target: null,
+      comment: null,
+      locked: false,
     });
   });
 
@@ -82,6 +84,8 @@ describe("POST /api/v1/dns_records", () => {
             content: "203.0.113.10",
             ttl: 3600,
             priority: null,
+            comment: null,
+            locked: false,
             created_at: NOW,
             updated_at: NOW,
           },
@@ -107,7 +111,7 @@ describe("POST /api/v1/dns_records", () => {
     [
       "a priority on an A record",
       { type: "A", name: "www", value: "203.0.113.10", priority: 10 },
-      ["priority is only used by MX and SRV records, not A"],
+      ["priority is only used by MX, SRV, HTTPS and SVCB records, not A"],
     ],
     ["a weight on an A record", { type: "A", name: "www", value: "203.0.113.10", weight: 1 }, ["weight is only used by SRV records"]],
     ["a CNAME at the root", { type: "CNAME", name: "@", value: "example.net" }, ["a CNAME record cannot be created for the root (@)"]],
@@ -230,6 +234,8 @@ describe("GET /api/v1/dns_records/{id}", () => {
       weight: 20,
       port: 5269,
       target: "xmpp.example.com",
+      comment: null,
+      locked: false,
     });
   });
 
@@ -306,7 +312,7 @@ describe("PATCH /api/v1/dns_records/{id}", () => {
   it.each([
     ["A to MX without priority", { type: "MX" as const, value: "mail.example.com" }, ["priority is required for MX records"]],
     ["an invalid ttl", { ttl: 30 }, ["ttl must be >= 60"]],
-    ["a priority on an A record", { priority: 5 }, ["priority is only used by MX and SRV records, not A"]],
+    ["a priority on an A record", { priority: 5 }, ["priority is only used by MX, SRV, HTTPS and SVCB records, not A"]],
     ["a port on an A record", { port: 80 }, ["port is only used by SRV records"]],
   ])("refuses %s with 422 and changes nothing", async (_label, body, errors) => {
     const created = (await createR({ type: "A", name: "www", value: "203.0.113.10" })).data!;

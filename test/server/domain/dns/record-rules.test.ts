@@ -334,6 +334,8 @@ describe("an update over a stored record", () => {
     content: "10 60 5060 sip.example.com",
     ttl: 300,
     priority: 10,
+    comment: null,
+    locked: false,
     createdAt: new Date(0),
     updatedAt: new Date(0),
     ...overrides,

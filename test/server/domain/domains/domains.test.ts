@@ -27,6 +27,7 @@ describe("GET /api/v1/users/{user_identifier}/domains", () => {
       auto_renew: true,
       dns_records_count: 0,
       registrar: "Partner Domains Registrar",
+      transfer_lock: true,
     });
   });
 
@@ -161,6 +162,7 @@ describe("PUT /api/v1/domains/{domain_id}", () => {
       name: "adalovelace.com",
       auto_renew: false,
       whois_privacy: false,
+      transfer_lock: true,
       updated_at: "2026-11-22T10:00:01Z",
     });
     expect(s.outbox.events.at(-1)!.type).toBe("domain.updated");
