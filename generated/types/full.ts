@@ -1597,7 +1597,7 @@ export interface components {
             priority?: number | null;
             created_at: components["schemas"]["Timestamp"];
             /** @description *Addition.* The record's comment, null when it has none (as on the record itself). */
-            comment?: components["schemas"]["DnsRecordComment"];
+            comment?: (string & components["schemas"]["DnsRecordComment"]) | null;
             /** @description *Addition.* Whether the partner locked the record (as on the record itself). */
             locked?: boolean;
         };
@@ -2126,7 +2126,7 @@ export interface components {
             port?: number | null;
             target?: string | null;
             /** @description *Addition.* A new comment; null or an empty string removes it; absent keeps it. */
-            comment?: components["schemas"]["DnsRecordComment"];
+            comment?: (string & components["schemas"]["DnsRecordComment"]) | null;
             /** @description *Addition.* Locks (true) or unlocks (false) the record; absent keeps it. */
             locked?: components["schemas"]["DnsRecordLocked"];
         };
@@ -2148,7 +2148,7 @@ export interface components {
             /** @description SRV; null otherwise. */
             target: string | null;
             /** @description *Addition.* The record's comment, null when it has none. Answered on every record; absent only from answers and events stored before this addition (an idempotent replay, the event history). */
-            comment?: components["schemas"]["DnsRecordComment"];
+            comment?: (string & components["schemas"]["DnsRecordComment"]) | null;
             /** @description *Addition.* Whether the partner locked the record against the user's edits in the embedded interface (see `DnsRecordLocked`); false unless set. Answered on every record; absent only from answers and events stored before this addition. */
             locked?: boolean;
         };
@@ -2190,7 +2190,7 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
             /** @description *Addition.* The record's comment, null when it has none. Answered on every record; absent only from answers and events stored before this addition (an idempotent replay, the event history). */
-            comment?: components["schemas"]["DnsRecordComment"];
+            comment?: (string & components["schemas"]["DnsRecordComment"]) | null;
             /** @description *Addition.* Whether the partner locked the record against the user's edits in the embedded interface (see `DnsRecordLocked`); false unless set. Answered on every record; absent only from answers and events stored before this addition. */
             locked?: boolean;
         };
@@ -2316,7 +2316,7 @@ export interface components {
                 ttl?: components["schemas"]["DnsTtl"];
                 priority?: components["schemas"]["DnsPriority"];
                 /** @description *Addition.* A new comment; null or an empty string removes it; absent keeps it. */
-                comment?: components["schemas"]["DnsRecordComment"];
+                comment?: (string & components["schemas"]["DnsRecordComment"]) | null;
                 /** @description *Addition.* Locks (true) or unlocks (false) the record; absent keeps it. */
                 locked?: components["schemas"]["DnsRecordLocked"];
             }[];
