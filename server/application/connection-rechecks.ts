@@ -37,7 +37,7 @@ export async function reconsiderTouchedDomains(services: Services, events: reado
     if (requirements.length === 0) continue;
     for (const domainId of domainIds) {
       const domain = await services.store.findDomain(domainId);
-      if (domain?.partnerId === partnerId) await reconsiderConnection(services, domain);
+      if (domain?.partnerId === partnerId) await reconsiderConnection(services, domain, requirements);
     }
   }
 }

@@ -41,10 +41,15 @@ const changeSetOf = (results: RequirementResult[] | null) => {
 };
 
 /** Checks the domain against its partner's requirements, from the source the domain's delegation allows. */
-export async function checkConnection(services: ConnectionServices, domain: DomainRow): Promise<ConnectionCheck> {
+export async function checkConnection(
+  services: ConnectionServices,
+  domain: DomainRow,
+  // The partner's requirements when the caller has read them already (a sweep over its domains).
+  known?: readonly ConnectionRequirement[],
+): Promise<ConnectionCheck> {
   const now = services.clock.now();
   const { environment } = services.deployment;
-  const { requirements } = await services.store.connections.requirementsOf(domain.partnerId, environment);
+  const requirements = known ?? (await services.store.connections.requirementsOf(domain.partnerId, environment)).requirements;
   const base = { domain_id: domain.id, domain_name: domain.name, checked_at: timestamp(now) };
   const answer = (
     status: DomainConnection["status"],
@@ -107,8 +112,12 @@ export async function checkConnection(services: ConnectionServices, domain: Doma
  * Runs inside the unit of work whose writes may have changed it, so the event is sent exactly when
  * they are committed.
  */
-export async function reconsiderConnection(services: ConnectionServices, domain: DomainRow): Promise<void> {
-  const { answer, recheckAt } = await checkConnection(services, domain);
+export async function reconsiderConnection(
+  services: ConnectionServices,
+  domain: DomainRow,
+  requirements?: readonly ConnectionRequirement[],
+): Promise<void> {
+  const { answer, recheckAt } = await checkConnection(services, domain, requirements);
   const state = await services.store.connections.stateOf(domain.id);
   const before = state?.configured ?? false;
   const known = answer.configured ?? before;
@@ -148,6 +157,7 @@ export async function replaceRequirements(
   if (read.problems) throw apiErrors.invalidValues(read.problems);
   const now = services.clock.now();
   await services.store.connections.saveRequirements(partnerId, services.deployment.environment, read.requirements, now);
-  for (const domain of await services.store.activeDomainsEndingBy(partnerId, END_OF_TIME)) await reconsiderConnection(services, domain);
+  for (const domain of await services.store.activeDomainsEndingBy(partnerId, END_OF_TIME))
+    await reconsiderConnection(services, domain, read.requirements);
   return { requirements: read.requirements, updatedAt: now };
 }
