@@ -14,9 +14,10 @@ const ON_EVERY_STORE = [
   "test/client/{calls-and-errors,pagination,retry,webhooks}.test.ts",
   "test/server/domain/{users/users,domains/domains,transfers/transfers-and-catalog,transfers/transfer-out,sandbox/sandbox,webhooks/webhooks,webhooks/events-api,webhooks/dispatcher}.test.ts",
   "test/server/domain/dns/*.test.ts",
+  "test/server/domain/zone-files/zone-files-api.test.ts",
   "test/server/embed/*.test.ts",
   // Not path-spellings: which spelling reaches which route is the router's, whatever the store.
-  "test/server/api/http/{auth-and-http,request-body-text,integer-query,store-unavailable,idempotency,entity-tags,forged-cursors}.test.ts",
+  "test/server/api/http/{auth-and-http,restricted-keys,request-body-text,integer-query,store-unavailable,idempotency,entity-tags,forged-cursors}.test.ts",
   "test/server/platform/rate-limits/rate-limits.test.ts",
   "test/server/store/partner-shares.test.ts",
   "test/server/partners/keys/database-keys.test.ts",

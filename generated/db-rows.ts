@@ -46,6 +46,8 @@ export interface ApiKeysRow {
   last_four: string; // text NOT NULL
   last_used_at: Date | null; // timestamptz
   expires_at: Date | null; // timestamptz
+  scopes: string[] | null; // text[]
+  restrictions: unknown; // jsonb
 }
 
 const ApiKeysColumns = {
@@ -60,6 +62,8 @@ const ApiKeysColumns = {
   last_four: "string",
   last_used_at: "Date | null",
   expires_at: "Date | null",
+  scopes: "string[] | null",
+  restrictions: "unknown",
 } as const satisfies Columns<ApiKeysRow>;
 
 /** A row of api_keys with every column; throws naming the column that is missing or holds another type. */
@@ -613,6 +617,9 @@ export interface RequestLogRow {
   key_name: string; // text NOT NULL
   count: number; // int4 NOT NULL
   refused_minute: Date | null; // timestamptz
+  key_id: string | null; // text
+  scope_decision: string; // text NOT NULL
+  scope_detail: string | null; // text
 }
 
 const RequestLogColumns = {
@@ -628,6 +635,9 @@ const RequestLogColumns = {
   key_name: "string",
   count: "number",
   refused_minute: "Date | null",
+  key_id: "string | null",
+  scope_decision: "string",
+  scope_detail: "string | null",
 } as const satisfies Columns<RequestLogRow>;
 
 /** A row of request_log with every column; throws naming the column that is missing or holds another type. */

@@ -9,11 +9,21 @@ type Responses<K extends OperationId> = operations[K]["responses"];
 /** The entity tag a success answer carries, where the document gives it an `ETag` header. */
 type ETagOf<R> = R extends { headers: { ETag?: infer T } } ? (unknown extends T ? unknown : { etag: string }) : unknown;
 
+/** The `text/*` media types an answer documents (a zone file's `text/dns`), for answers that are no JSON. */
+type TextMediaType<R> = R extends { content: infer Media } ? Extract<keyof Media, `text/${string}`> : never;
+
+/** A JSON answer's body, or a text answer's text with the media type it is sent as and, for a download, its file name. */
+type AnswerOf<R> = R extends { content: { "application/json": infer Body } }
+  ? { body: Body }
+  : [TextMediaType<R>] extends [never]
+    ? { body: never }
+    : { text: string; mediaType: TextMediaType<R>; attachment?: string };
+
 /** What a handler returns: one of the operation's documented success statuses with its body (and its ETag where documented). */
 export type OperationResult<K extends OperationId> = {
   [S in keyof Responses<K> & SuccessStatus]: S extends 204
     ? { status: S }
-    : { status: S; body: JsonContent<Responses<K>[S]> } & ETagOf<Responses<K>[S]>;
+    : { status: S } & AnswerOf<Responses<K>[S]> & ETagOf<Responses<K>[S]>;
 }[keyof Responses<K> & SuccessStatus];
 
 type Parameters<K extends OperationId, In extends "path" | "query" | "header"> = NonNullable<operations[K]["parameters"][In]>;
@@ -145,10 +155,24 @@ export interface OperationHandlers<Context> {
   applyDnsChangeSet: Handler<"applyDnsChangeSet", Context>;
   /** POST /api/v1/domains/{domain_id}/dns/template */
   applyDnsTemplate: Handler<"applyDnsTemplate", Context>;
+  /** GET /api/v1/domains/{domain_id}/zone */
+  exportDomainZone: Handler<"exportDomainZone", Context>;
+  /** POST /api/v1/domains/{domain_id}/zone/import */
+  importDomainZone: Handler<"importDomainZone", Context>;
   /** GET /api/v1/connection_requirements */
   getConnectionRequirements: Handler<"getConnectionRequirements", Context>;
   /** PUT /api/v1/connection_requirements */
   replaceConnectionRequirements: Handler<"replaceConnectionRequirements", Context>;
   /** GET /api/v1/domains/{domain_id}/connection */
   getDomainConnection: Handler<"getDomainConnection", Context>;
+  /** GET /api/v1/api_keys */
+  listApiKeys: Handler<"listApiKeys", Context>;
+  /** POST /api/v1/api_keys */
+  createApiKey: Handler<"createApiKey", Context>;
+  /** GET /api/v1/api_keys/{key_id} */
+  getApiKey: Handler<"getApiKey", Context>;
+  /** DELETE /api/v1/api_keys/{key_id} */
+  revokeApiKey: Handler<"revokeApiKey", Context>;
+  /** POST /api/v1/api_keys/{key_id}/roll */
+  rollApiKey: Handler<"rollApiKey", Context>;
 }

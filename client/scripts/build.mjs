@@ -22,7 +22,7 @@ const stagedSrc = join(stage, "src");
 // The one module that names generated/ (src/api-types.ts), and where its copies go in the package.
 const GENERATED_FROM = "../../generated/types/";
 const GENERATED_TO = "./generated/";
-const TYPE_FILES = ["full.ts", "variant-r.ts", "variant-d.ts"];
+const TYPE_FILES = ["full.ts", "variant-r.ts", "variant-d.ts", "required-scopes.ts"];
 
 async function filesUnder(dir) {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });

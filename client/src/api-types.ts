@@ -9,3 +9,5 @@ export type { paths as VariantRPaths } from "../../generated/types/variant-r.js"
 export type { paths as VariantDPaths } from "../../generated/types/variant-d.js";
 export type * as VariantR from "../../generated/types/variant-r.js";
 export type * as VariantD from "../../generated/types/variant-d.js";
+export { keyScopes, requiredScopes } from "../../generated/types/required-scopes.js";
+export type { RequiredScope, Scope } from "../../generated/types/required-scopes.js";

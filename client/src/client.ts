@@ -27,6 +27,14 @@ import {
   type UserPaginationOptions,
 } from "./pagination.js";
 import { retryingFetch, type FetchFunction, type RetryOptions } from "./retry.js";
+import {
+  exportZone,
+  importZone,
+  type ZoneExport,
+  type ZoneImportOptions,
+  type ZoneImportRequest,
+  type ZoneImportResult,
+} from "./zone-files.js";
 
 /** Which operations and shapes the types describe: a deployment serves R, D or both (`GET /api/v1/health` reports `variants`). */
 export type ApiVariant = "R" | "D" | "both";
@@ -88,10 +96,19 @@ export interface EventPagination {
   eventPages(options?: EventPaginationOptions): AsyncGenerator<EventList, void, undefined>;
 }
 
+/** A domain's zone file out and in, in both variants. */
+export interface ZoneFiles {
+  /** The zone as text (`text/dns`), with its `etag` and file name; throws PartnerApiError if refused. */
+  exportZone(domainId: string, signal?: AbortSignal): Promise<ZoneExport>;
+  /** Imports a zone file (all or nothing); throws PartnerApiError if refused, `isZoneImportRejected` for the per-line report. */
+  importZone(domainId: string, body: ZoneImportRequest, options?: ZoneImportOptions): Promise<ZoneImportResult>;
+}
+
 export type PartnerClient<V extends ApiVariant = "both"> = Client<PathsOf<V>> &
   PartnerClientInfo &
   DomainPagination &
   EventPagination &
+  ZoneFiles &
   (V extends "R" ? unknown : UserPagination & DnsRecordPagination);
 
 export function createPartnerClient<V extends ApiVariant = "both">(options: PartnerClientOptions<V>): PartnerClient<V> {
@@ -103,7 +120,7 @@ export function createPartnerClient<V extends ApiVariant = "both">(options: Part
   // One client over the full types; the variant narrows only the static type (the wire format is the same).
   const client = createClient<paths>({ baseUrl, fetch, headers: { Authorization: `Bearer ${options.apiKey}` } });
   client.use(originGuard(baseUrl));
-  const extras: PartnerClientInfo & DomainPagination & EventPagination & UserPagination & DnsRecordPagination = {
+  const extras: PartnerClientInfo & DomainPagination & EventPagination & UserPagination & DnsRecordPagination & ZoneFiles = {
     environment,
     baseUrl,
     paginateEvents: (paging) => paginateEvents(client, paging),
@@ -114,6 +131,8 @@ export function createPartnerClient<V extends ApiVariant = "both">(options: Part
     userPages: (paging) => userPages(client, paging),
     paginateDnsRecords: (domainId, paging) => paginateDnsRecords(client, domainId, paging),
     dnsRecordPages: (domainId, paging) => dnsRecordPages(client, domainId, paging),
+    exportZone: (domainId, signal) => exportZone(client, domainId, signal),
+    importZone: (domainId, body, zoneOptions) => importZone(client, domainId, body, zoneOptions),
   };
   return Object.assign(client, extras) as unknown as PartnerClient<V>;
 }

@@ -10,6 +10,7 @@ export type {
   PartnerClientOptions,
   PathsOf,
   UserPagination,
+  ZoneFiles,
 } from "./client.js";
 export { environmentOfKey, KEY_PREFIXES, SPEC_BASE_URLS } from "./environment.js";
 export type { Environment } from "./environment.js";
@@ -42,4 +43,8 @@ export type {
   UserListItem,
   UserPaginationOptions,
 } from "./pagination.js";
+export { isZoneImportRejected } from "./zone-files.js";
+export { KEY_SCOPES, requiredScopeOf, scopesAllow } from "./scopes.js";
+export type { ApiKey, ApiKeyCreate, ApiKeyRestrictions, ApiKeyWithSecret, RequiredScope, Scope, ScopedOperationId } from "./scopes.js";
+export type { ZoneExport, ZoneImportError, ZoneImportLine, ZoneImportOptions, ZoneImportRequest, ZoneImportResult } from "./zone-files.js";
 export type { components, operations, paths, VariantD, VariantDPaths, VariantR, VariantRPaths } from "./api-types.js";

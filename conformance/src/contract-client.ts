@@ -132,6 +132,9 @@ export class ContractClient {
     }
     const [responsePointer, resolved] = this.resolveResponse(op, status, documented);
     const json = resolved.content?.["application/json"];
+    const textTypes = Object.keys(resolved.content ?? {}).filter((mediaType) => mediaType.startsWith("text/"));
+    if (!json && textTypes.length > 0)
+      return { body: text, violations: this.checkText(label, status, response, text, responsePointer, textTypes) };
     if (!json) {
       if (text.length > 0) violations.push(`${label} answered ${status} with a body, where the document has none`);
       return { body: null, violations };
@@ -147,6 +150,22 @@ export class ContractClient {
     const errors = this.validator.errorsAt(`${responsePointer}/content/application~1json/schema`, body);
     if (errors) violations.push(`${label} answered ${status} with a body that breaks the document: ${errors}`);
     return { body, violations };
+  }
+
+  /** A text answer (a zone file's `text/dns`): one of the documented text types, and a string its schema admits. */
+  private checkText(
+    label: string,
+    status: string,
+    response: Response,
+    text: string,
+    responsePointer: string,
+    textTypes: string[],
+  ): string[] {
+    const contentType = (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+    if (!textTypes.includes(contentType))
+      return [`${label} answered ${status} with Content-Type ${response.headers.get("content-type")}, not ${textTypes.join(" or ")}`];
+    const errors = this.validator.errorsAt(`${responsePointer}/content/${contentType.replace("/", "~1")}/schema`, text);
+    return errors ? [`${label} answered ${status} with a body that breaks the document: ${errors}`] : [];
   }
 
   private resolveResponse(op: OperationRef, status: string, documented: Record<string, any>): [string, Record<string, any>] {

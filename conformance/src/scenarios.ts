@@ -16,6 +16,13 @@ export interface Scenario {
 
 const domain = (f: Fixtures) => ({ domain_id: f.domainId! });
 
+/** A restricted key the kit makes for a scenario: harmless if it were ever used, and gone within a day. */
+const scenarioKey = () => ({
+  name: "conformance kit scenario",
+  scopes: ["events:read"],
+  expires_at: new Date(Date.now() + 86_400_000).toISOString().replace(/\.\d+Z$/, "Z"),
+});
+
 /**
  * The fixture domain made ready to leave: past the registries' 60 days (the sandbox clock moved to
  * when its code is available, once), unlocked; answers its code.
@@ -219,6 +226,24 @@ export const SCENARIOS: Record<string, Scenario> = {
       body: { deletes: [{ name: "chg", type: "A" }], creates: [{ type: "A", name: "chg", content: "192.0.2.40" }] },
     }),
   },
+  // Zone files (both variants): the export, and a merge of one record the scenario owns.
+  exportDomainZone: { needs: ["domain"], input: (f) => ({ path: domain(f), headers: { Accept: "text/dns" } }) },
+  importDomainZone: {
+    needs: ["domain"],
+    input: (f) => ({ path: domain(f), body: { zone_file: "zonescenario 300 IN A 192.0.2.41\n", mode: "merge" } }),
+  },
+  // API keys (issue 36): each scenario makes the restricted key it reads, rolls or revokes, so none
+  // touches the key the kit runs with; a key that only reads events, and expires within a day.
+  listApiKeys: { input: () => ({}) },
+  createApiKey: { input: () => ({ body: scenarioKey() }) },
+  getApiKey: { input: async (_f, client) => ({ path: { key_id: (await setUp(client, "createApiKey", { body: scenarioKey() })).id } }) },
+  rollApiKey: {
+    input: async (_f, client) => ({
+      path: { key_id: (await setUp(client, "createApiKey", { body: scenarioKey() })).id },
+      body: { grace_seconds: 0 },
+    }),
+  },
+  revokeApiKey: { input: async (_f, client) => ({ path: { key_id: (await setUp(client, "createApiKey", { body: scenarioKey() })).id } }) },
   listEvents: { input: () => ({ query: { limit: 5 } }) },
   // The newest event the suite's own writes emitted; a mock answers any id with its example.
   getEvent: {

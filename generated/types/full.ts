@@ -61,6 +61,8 @@ export interface paths {
          * @description Answers 200 when the key is valid, with the key's environment and the variants this
          *     deployment serves. Counts against the overall rate limits only. *Addition:* answers 503
          *     with `Retry-After` while the deployment cannot reach its database.
+         *
+         *     **Required scope:** none; any key may call it.
          */
         get: operations["getApiHealth"];
         put?: never;
@@ -82,6 +84,8 @@ export interface paths {
          * List users
          * @description The partner's users in this environment, one page at a time. Ties in the sort key are
          *     broken by `user_identifier` ascending, so pages are stable.
+         *
+         *     **Required scope:** `users:read` (or `users:write`).
          */
         get: operations["listUsers"];
         put?: never;
@@ -107,6 +111,8 @@ export interface paths {
          *     *Addition, language:* `locale` sets the language of the embedded interface for the session's
          *     `login_url` (see the schema). It belongs to this session only: a later session without `locale`
          *     follows the browser again.
+         *
+         *     **Required scope:** `users:write`.
          */
         post: operations["createUserSession"];
         delete?: never;
@@ -131,11 +137,15 @@ export interface paths {
         /**
          * Read a user
          * @description The user the partner knows by `user_identifier`, with `total_spent`, the sum of its purchases and renewals. A user the partner never created, or deleted, gives 404 `not_found`.
+         *
+         *     **Required scope:** `users:read` (or `users:write`).
          */
         get: operations["getUser"];
         /**
          * Update a user's e-mail
          * @description Sets the e-mail address; `null` removes it.
+         *
+         *     **Required scope:** `users:write`.
          */
         put: operations["updateUser"];
         post?: never;
@@ -143,6 +153,8 @@ export interface paths {
          * Delete a user and all its data
          * @description Deletes the user with its domains, DNS records, transfers and sessions; its open
          *     `login_url`s stop working at once.
+         *
+         *     **Required scope:** `users:write`.
          */
         delete: operations["deleteUser"];
         options?: never;
@@ -166,6 +178,8 @@ export interface paths {
         /**
          * List a user's domains
          * @description The user's domains, newest purchase first (ties by name). *Addition:* with `limit` or `cursor` one page at a time, continued by `next_cursor`; without them, every domain as before (`next_cursor` null). `status` selects domains of one status, in all pages.
+         *
+         *     **Required scope:** `domains:read` (or `domains:write`).
          */
         get: operations["listUserDomains"];
         put?: never;
@@ -192,11 +206,15 @@ export interface paths {
         /**
          * Read a domain
          * @description One domain of the partner's users. Variant D adds its status, dates, nameservers, pricing and the first page of its DNS records (the rest through `GET /api/v1/domains/{domain_id}/dns`). Another partner's domain gives 403 `forbidden`.
+         *
+         *     **Required scope:** `domains:read` (or `domains:write`).
          */
         get: operations["getDomain"];
         /**
          * Change a domain's settings
          * @description Changes `auto_renew` and/or `whois_privacy`; at least one must be given.
+         *
+         *     **Required scope:** `domains:write`.
          */
         put: operations["updateDomain"];
         post?: never;
@@ -229,6 +247,8 @@ export interface paths {
          *     and `details.code` `out_of_range`; a `pending` or
          *     `suspended` domain gives 409 `conflict` with `details.field` `status` and
          *     `details.code` `invalid_status`.
+         *
+         *     **Required scope:** `domains:write`.
          */
         post: operations["renewDomain"];
         delete?: never;
@@ -269,6 +289,8 @@ export interface paths {
          *     Only an `active` domain's nameservers change: another status gives 409 `conflict` with
          *     `details.code` `invalid_status`. While custom nameservers are in effect the domain's DNS
          *     records at this service are kept and can be changed, but are not served (`dns_active: false`).
+         *
+         *     **Required scope:** `domains:write`.
          */
         put: operations["setDomainNameservers"];
         post?: never;
@@ -279,6 +301,8 @@ export interface paths {
          *     (`dns_active: true`). Pending and completed as `PUT` describes, with the same answer (no
          *     `nameserver_change` when the service's nameservers are already in effect) and refusals. Glue
          *     addresses are kept.
+         *
+         *     **Required scope:** `domains:write`.
          */
         delete: operations["resetDomainNameservers"];
         options?: never;
@@ -303,6 +327,8 @@ export interface paths {
          * List a domain's glue records
          * @description *Addition to the service description.* The addresses the registry publishes for nameserver
          *     hosts under the domain itself (in-bailiwick), by host name.
+         *
+         *     **Required scope:** `domains:read` (or `domains:write`).
          */
         get: operations["listGlueRecords"];
         put?: never;
@@ -344,6 +370,8 @@ export interface paths {
          *     refuses them. Addresses are answered in one spelling (IPv6 compressed, lower case). A host that is
          *     not under the domain gives 422 `invalid_value` with `details.field` `host`. Only an `active`
          *     domain (409 `invalid_status`). Sends `domain.updated`.
+         *
+         *     **Required scope:** `domains:write`.
          */
         put: operations["setGlueRecord"];
         post?: never;
@@ -353,6 +381,8 @@ export interface paths {
          *     in effect or pending keeps its glue: 409 `conflict` with `details.code` `glue_in_use`. A host
          *     that is not a host name under the domain cannot have glue: 422 `validation_error` (`host`,
          *     `invalid_value`), as on `PUT`. Sends `domain.updated`.
+         *
+         *     **Required scope:** `domains:write`.
          */
         delete: operations["deleteGlueRecord"];
         options?: never;
@@ -377,6 +407,8 @@ export interface paths {
          * List a domain's DNSSEC DS records
          * @description *Addition to the service description.* The DS records the registry publishes for the domain in
          *     its parent zone, oldest first.
+         *
+         *     **Required scope:** `domains:read` (or `domains:write`).
          */
         get: operations["listDsRecords"];
         put?: never;
@@ -390,6 +422,8 @@ export interface paths {
          *     409 `conflict` with `details.code` `duplicate_ds_record`; a domain holds at most 8 (409
          *     `ds_limit_exceeded` with `details.limit`). Only an `active` domain (409 `invalid_status`).
          *     Sends `domain.updated`.
+         *
+         *     **Required scope:** `domains:write`.
          */
         post: operations["createDsRecord"];
         delete?: never;
@@ -423,6 +457,8 @@ export interface paths {
          * Remove a DNSSEC DS record
          * @description *Addition to the service description.* Withdraws the DS record from the registry. Sends
          *     `domain.updated`. Only an `active` domain (409 `invalid_status`).
+         *
+         *     **Required scope:** `domains:write`.
          */
         delete: operations["deleteDsRecord"];
         options?: never;
@@ -457,6 +493,8 @@ export interface paths {
          *     `conflict` with `details.field` `purchased_at`, `details.code` `transfer_not_yet_allowed` and
          *     `details.available_at`, the time from which the code is answered. A domain that is not `active`
          *     gives 409 `conflict` with `details.field` `status` and `details.code` `invalid_status`.
+         *
+         *     **Required scope:** `domains:write`.
          */
         get: operations["getTransferAuthCode"];
         put?: never;
@@ -486,6 +524,8 @@ export interface paths {
          *     an answer, or how the last one ended (`rejected`, `cancelled`). A domain no registrar has
          *     asked for gives 404 `not_found`; a `completed` one has left with its domain (see the
          *     `domain.transfer_out.*` events).
+         *
+         *     **Required scope:** `domains:read` (or `domains:write`).
          */
         get: operations["getOutboundTransfer"];
         put?: never;
@@ -496,6 +536,8 @@ export interface paths {
          *     sent); `reject` ends it (`domain.transfer_out.rejected`). Without an answer, a pending
          *     transfer completes at `auto_approve_at`. No pending transfer gives 409 `conflict` with
          *     `details.field` `status` and `details.code` `invalid_status`.
+         *
+         *     **Required scope:** `domains:write`.
          */
         post: operations["answerOutboundTransfer"];
         delete?: never;
@@ -524,6 +566,8 @@ export interface paths {
          *     Gives 404 when the user does not exist, 409 when the domain is already registered
          *     through this service or already being transferred, 422 for an invalid domain name or a
          *     TLD that cannot be transferred.
+         *
+         *     **Required scope:** `domains:write`.
          */
         post: operations["initiateTransfer"];
         delete?: never;
@@ -548,6 +592,8 @@ export interface paths {
         /**
          * Read a transfer's status
          * @description Where an incoming transfer stands, with every status it has passed through in `history`. `transfer.status_changed` webhooks report the same transitions as they happen.
+         *
+         *     **Required scope:** `domains:read` (or `domains:write`).
          */
         get: operations["getTransfer"];
         put?: never;
@@ -568,6 +614,8 @@ export interface paths {
         /**
          * List TLDs with prices
          * @description Every TLD the service sells, with its registration, renewal and transfer prices. `available: false` marks a TLD whose new registrations are closed.
+         *
+         *     **Required scope:** `domains:read` (or `domains:write`).
          */
         get: operations["listTlds"];
         put?: never;
@@ -600,6 +648,8 @@ export interface paths {
          *     more than the TLD's registration price and are flagged `premium`. `suggestions`
          *     lists up to five available alternatives (other TLDs and variants). An invalid name or
          *     a TLD the service does not sell gives 422.
+         *
+         *     **Required scope:** `domains:read` (or `domains:write`).
          */
         get: operations["checkAvailability"];
         put?: never;
@@ -621,6 +671,8 @@ export interface paths {
          * Read the sandbox clock
          * @description *Addition, sandbox only.* The time the service uses for the calling partner in the
          *     sandbox: the real time plus the partner's advance.
+         *
+         *     **Required scope:** `sandbox:read` (or `sandbox:write`).
          */
         get: operations["getSandboxClock"];
         put?: never;
@@ -653,6 +705,8 @@ export interface paths {
          *     years of 365.25 days) per call, whether given as `seconds` or as `to`; more gives 422
          *     `out_of_range`. A fixed length rather than calendar years, so the bound is one number
          *     that the schema states and that does not depend on the leap days ahead.
+         *
+         *     **Required scope:** `sandbox:write`.
          */
         post: operations["advanceSandboxClock"];
         delete?: never;
@@ -680,6 +734,8 @@ export interface paths {
          *     name gives 409 `conflict` with `details.field` `domain_name` and `details.code`
          *     `not_available`, a TLD closed to registrations 422 `validation_error` with `details.field`
          *     `domain_name` and `details.code` `invalid_value`.
+         *
+         *     **Required scope:** `sandbox:write`.
          */
         post: operations["createSandboxDomain"];
         delete?: never;
@@ -709,6 +765,8 @@ export interface paths {
          *     moves `expires_at` to now if it lies ahead) or `active` (an `expires_at` in the past
          *     becomes one year from now). Sends `domain.expired` when the domain becomes `expired`,
          *     `domain.updated` otherwise. Setting the status it has changes nothing.
+         *
+         *     **Required scope:** `sandbox:write`.
          */
         put: operations["setSandboxDomainStatus"];
         post?: never;
@@ -749,6 +807,8 @@ export interface paths {
          *     `auth_code`, `details.code` `invalid_value`; a domain with a pending outbound transfer with 409
          *     `conflict`, `details.code` `transfer_in_progress`; a domain that is not `active` with 409
          *     `conflict`, `details.code` `invalid_status`.
+         *
+         *     **Required scope:** `sandbox:write`.
          */
         post: operations["requestSandboxOutboundTransfer"];
         delete?: never;
@@ -773,6 +833,8 @@ export interface paths {
          *     rate-limit counters stay (windows run on the real clock; a reset frees no request).
          *     Other partners are not affected. Events already sent stay
          *     sent.
+         *
+         *     **Required scope:** a full key; restricted keys are refused (403 `insufficient_scope`).
          */
         post: operations["resetSandbox"];
         delete?: never;
@@ -791,6 +853,8 @@ export interface paths {
         /**
          * List webhook endpoints
          * @description *Addition.* The partner's receivers in this environment, oldest first. Secrets are never shown here.
+         *
+         *     **Required scope:** `webhooks:read` (or `webhooks:write`).
          */
         get: operations["listWebhookEndpoints"];
         put?: never;
@@ -811,6 +875,8 @@ export interface paths {
          *     name that resolves to a refused address at delivery time is refused then. The sandbox
          *     also allows loopback, for receivers on the partner's own machine. At most 16 endpoints
          *     per partner and environment (422 beyond).
+         *
+         *     **Required scope:** `webhooks:write`.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -835,6 +901,8 @@ export interface paths {
         /**
          * Read a webhook endpoint
          * @description *Addition.* One receiver, without its secret.
+         *
+         *     **Required scope:** `webhooks:read` (or `webhooks:write`).
          */
         get: operations["getWebhookEndpoint"];
         /**
@@ -843,12 +911,16 @@ export interface paths {
          *     endpoint (`enabled: false`): a disabled endpoint gets no new deliveries and its pending
          *     retries wait until it is enabled again. Enabling a `failing` endpoint makes it
          *     `enabled`.
+         *
+         *     **Required scope:** `webhooks:write`.
          */
         put: operations["updateWebhookEndpoint"];
         post?: never;
         /**
          * Delete a webhook endpoint
          * @description *Addition.* Deletes the receiver with its delivery log; nothing more is sent to it.
+         *
+         *     **Required scope:** `webhooks:write`.
          */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
@@ -878,6 +950,8 @@ export interface paths {
          *     first, with the events' own ids, so a receiver that de-duplicates by id ignores what it had.
          *     For recovering after a receiver's outage. At most 1000 events per request: a range holding
          *     more is refused (422 `too_many_events`, with the count); split it.
+         *
+         *     **Required scope:** `webhooks:write`.
          */
         post: operations["replayWebhookEvents"];
         delete?: never;
@@ -901,6 +975,8 @@ export interface paths {
          *     is forgotten within a minute. Each is the body a webhook delivery carries (`sent_at` is the time
          *     of this answer), so a partner can feed a missed event to the same handler. Test events of
          *     `POST .../test` are not events of the service and are not listed.
+         *
+         *     **Required scope:** `events:read` (or `events:write`).
          */
         get: operations["listEvents"];
         put?: never;
@@ -927,6 +1003,8 @@ export interface paths {
         /**
          * Get an event
          * @description *Addition.* One event of the partner, as `GET /api/v1/events` lists it.
+         *
+         *     **Required scope:** `events:read` (or `events:write`).
          */
         get: operations["getEvent"];
         put?: never;
@@ -959,6 +1037,8 @@ export interface paths {
          *     at once): until then every delivery carries both signatures in `Partner-Signature`,
          *     so the receiver can switch without losing a delivery. A replay with the same
          *     `Idempotency-Key` rotates nothing and answers 409 `secret_shown_once`.
+         *
+         *     **Required scope:** `webhooks:write`.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -986,6 +1066,8 @@ export interface paths {
          * Send a test event
          * @description *Addition.* Queues a `webhook.test` event for this endpoint only (whatever events it
          *     subscribes to), delivered and retried like any other. Answers the delivery.
+         *
+         *     **Required scope:** `webhooks:write`.
          */
         post: operations["sendTestWebhook"];
         delete?: never;
@@ -1012,6 +1094,8 @@ export interface paths {
          * @description *Addition.* The delivery log, newest first: every attempt with its time, the
          *     receiver's status code or the network error, and the next retry. Deliveries are kept
          *     30 days.
+         *
+         *     **Required scope:** `webhooks:read` (or `webhooks:write`).
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -1047,6 +1131,8 @@ export interface paths {
          * @description *Addition.* Queues a new delivery of the same event (same `id`, so a receiver that
          *     de-duplicates ignores it if it had it already) to this endpoint, with a fresh retry
          *     schedule. Answers the new delivery.
+         *
+         *     **Required scope:** `webhooks:write`.
          */
         post: operations["redeliverWebhook"];
         delete?: never;
@@ -1070,6 +1156,8 @@ export interface paths {
          *     `priority`; SRV needs `priority`, `weight`, `port` and `target` (and `value` is the
          *     target host too: when both are given they must be equal). A domain that already holds
          *     its maximum of records gives 422 (see "Bounds and limits of requests").
+         *
+         *     **Required scope:** `dns:write`.
          */
         post: operations["createDnsRecord"];
         delete?: never;
@@ -1094,6 +1182,8 @@ export interface paths {
         /**
          * Read a DNS record (Variant R)
          * @description One record, in the Variant R shape: `value`, and for SRV records `priority`, `weight`, `port` and `target` as separate fields. A record created through Variant D is read here too.
+         *
+         *     **Required scope:** `dns:read` (or `dns:write`).
          */
         get: operations["getDnsRecord"];
         put?: never;
@@ -1101,6 +1191,8 @@ export interface paths {
         /**
          * Delete a DNS record (Variant R)
          * @description Removes the record at once, whichever variant created it, and sends `dns_record.deleted` with the record as it was.
+         *
+         *     **Required scope:** `dns:write`.
          */
         delete: operations["deleteDnsRecord"];
         options?: never;
@@ -1109,6 +1201,8 @@ export interface paths {
          * Update a DNS record (Variant R)
          * @description Changes the given fields. The type may change; the whole resulting record is validated
          *     again, and fields the new type does not use are cleared (returned as `null`).
+         *
+         *     **Required scope:** `dns:write`.
          */
         patch: operations["updateDnsRecord"];
         trace?: never;
@@ -1143,6 +1237,8 @@ export interface paths {
          *     appear twice or not at all. A cursor stays valid while its domain exists, even when its
          *     record is deleted; one this list did not give out, or one of another domain's list, gives
          *     400 `validation_error` with `details.field` `cursor` and `details.code` `invalid_cursor`.
+         *
+         *     **Required scope:** `dns:read` (or `dns:write`).
          */
         get: operations["listDomainDnsRecords"];
         put?: never;
@@ -1151,6 +1247,8 @@ export interface paths {
          * @description Creates a record; `ttl` defaults to 300. MX needs `priority`; SRV takes it from
          *     `content`. A domain that already holds its maximum of records gives 422
          *     `unprocessable_entity` (`record_limit_exceeded`).
+         *
+         *     **Required scope:** `dns:write`.
          */
         post: operations["createDomainDnsRecord"];
         delete?: never;
@@ -1182,12 +1280,16 @@ export interface paths {
          * Update a DNS record (Variant D)
          * @description Changes only the fields given (at least one). `type` cannot change (400
          *     `unknown_field`): delete the record and create a new one.
+         *
+         *     **Required scope:** `dns:write`.
          */
         put: operations["updateDomainDnsRecord"];
         post?: never;
         /**
          * Delete a DNS record (Variant D)
          * @description Removes the record of the domain at once, whichever variant created it, and sends `dns_record.deleted` with the record as it was.
+         *
+         *     **Required scope:** `dns:write`.
          */
         delete: operations["deleteDomainDnsRecord"];
         options?: never;
@@ -1224,6 +1326,8 @@ export interface paths {
          *     *addition*, when the records it would create would take the domain past its maximum of
          *     records (422 `unprocessable_entity`, `record_limit_exceeded`): only the records that
          *     pass the rules count, and none is created.
+         *
+         *     **Required scope:** `dns:write`.
          */
         post: operations["bulkCreateDomainDnsRecords"];
         delete?: never;
@@ -1267,6 +1371,8 @@ export interface paths {
          *       `dns_record.created` for each record, in that order.
          *     - At most `x-dns-limits.changes_per_request` (1000) operations in all; each update may carry
          *       `if_match`, the entity tag the record was read with.
+         *
+         *     **Required scope:** `dns:write`.
          */
         post: operations["applyDnsChangeSet"];
         delete?: never;
@@ -1297,8 +1403,86 @@ export interface paths {
          *     not of its type, an invalid resulting record or records that would take the domain past
          *     its maximum of records (`record_limit_exceeded`) give 422, a conflict with an existing
          *     record gives 409, and nothing is created.
+         *
+         *     **Required scope:** `dns:write`.
          */
         post: operations["applyDnsTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/domains/{domain_id}/zone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
+                domain_id: components["parameters"]["DomainId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Export a domain's DNS records as a zone file
+         * @description *Addition.* The domain's records as an RFC 1035 master file (`text/dns`, RFC 4027), as a
+         *     download (`Content-Disposition: attachment; filename="<domain>.zone"`): `$ORIGIN` and `$TTL`,
+         *     the SOA and the apex NS of the service's nameservers, then every record in the list's order,
+         *     names relative to the origin. See the DNS zone files tag for what it holds. The same records
+         *     give the same bytes: the SOA serial is a fingerprint of the records, not a counter. `Accept:
+         *     text/plain` is honoured too (the same bytes, labelled `text/plain`), for tools that show
+         *     text. The `ETag` is the zone's: send it as `If-Match` with `POST .../zone/import` to import
+         *     only into the zone you exported. A domain delegated to other nameservers (`dns_active`
+         *     false) is exported too, with a first comment line saying the service does not serve it.
+         *     Another partner's domain gives 403 `forbidden`.
+         *
+         *     **Required scope:** `dns:read` (or `dns:write`).
+         */
+        get: operations["exportDomainZone"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/domains/{domain_id}/zone/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
+                domain_id: components["parameters"]["DomainId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a zone file into a domain's DNS records
+         * @description *Addition.* Reads an RFC 1035 master file and applies it as one DNS change set (`POST
+         *     .../dns/changes`), all or nothing: the same record rules, conflicts, record limit and events
+         *     (`dns_record.created`, `dns_record.updated`, `dns_record.deleted`). `merge` (the default)
+         *     creates what the zone lacks and updates what differs; `replace` also deletes the records the
+         *     file lacks. Records match by name, type and content; the same record with another TTL (or
+         *     MX priority) is an update, and a CNAME or ALIAS with another target replaces the one at its
+         *     name. The answer names, per line of the file, what is or would be done: `create`,
+         *     `update`, `unchanged`, `skip` (with the reason: the SOA, the service's apex NS, a type the
+         *     service does not manage, a repeated record) or `refuse` (with the error code), and the
+         *     deletes of `replace` (line 0). Any refused line: 422 with the same report, nothing changed.
+         *     `dry_run`: the plan, nothing changed. What is read and skipped, and the limits: the DNS zone
+         *     files tag.
+         *
+         *     **Required scope:** `dns:write`.
+         */
+        post: operations["importDomainZone"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1318,6 +1502,8 @@ export interface paths {
          *     environment of the key (sandbox and production keep their own, like the partner's other
          *     settings). Also edited in the partner dashboard. `GET /api/v1/domains/{domain_id}/connection`
          *     checks a domain against them.
+         *
+         *     **Required scope:** `domains:read` (or `domains:write`).
          */
         get: operations["getConnectionRequirements"];
         /**
@@ -1327,6 +1513,8 @@ export interface paths {
          *     and one `www`, `txt` names each once; a broken rule gives 422 `validation_error` naming
          *     the field (e.g. `requirements[1].target`). Every domain of the partner is checked again
          *     against the new list, and `domain.connection_changed` is sent for each whose answer changed.
+         *
+         *     **Required scope:** `domains:write`.
          */
         put: operations["replaceConnectionRequirements"];
         post?: never;
@@ -1361,10 +1549,113 @@ export interface paths {
          *     answer is `unknown` with the reason, never a guess; in the sandbox, nameservers under the
          *     magic zones of the Sandbox tag simulate external resolution, with propagation on the
          *     sandbox clock. Another partner's domain gives 403 `forbidden`.
+         *
+         *     **Required scope:** `domains:read` (or `domains:write`).
          */
         get: operations["getDomainConnection"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/api_keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List API keys
+         * @description *Addition.* The partner's stored keys of this environment still accepted (those made in the
+         *     partner dashboard or here), oldest first; never a key itself. Keys given in the deployment's
+         *     configuration are not listed. Only a full key may call it.
+         *
+         *     **Required scope:** a full key; restricted keys are refused (403 `insufficient_scope`).
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Make a restricted API key
+         * @description *Addition.* Makes a key for one job: the scopes it needs, optionally restricted to domains,
+         *     record names and types and client addresses, optionally expiring. The key is in the answer
+         *     once (`secret`); only its hash is kept. Only a full key may call it, and it makes restricted
+         *     keys only (`scopes` is required): a key that leaks from automation can never make a stronger
+         *     one. Full keys are made in the partner dashboard. Example, a key for an ACME client that can
+         *     only write the `_acme-challenge` TXT records of one domain:
+         *     `{"name": "certbot", "scopes": ["dns:write"], "restrictions": {"domains": ["example.com"],
+         *     "record_names": ["_acme-challenge"], "record_types": ["TXT"]}}`.
+         *
+         *     **Required scope:** a full key; restricted keys are refused (403 `insufficient_scope`).
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/api_keys/{key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key id (`key_...`).
+                 * @example key_5Tb8Nq2Wd7Lx4Rz9Kc3Vm6
+                 */
+                key_id: components["parameters"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read an API key
+         * @description *Addition.* One of the partner's stored keys of this environment; another partner's key id answers 404 as an unknown one.
+         *
+         *     **Required scope:** a full key; restricted keys are refused (403 `insufficient_scope`).
+         */
+        get: operations["getApiKey"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description *Addition.* Revokes the key at once: every instance refuses it (401) from its next request on. A full key may revoke itself.
+         *
+         *     **Required scope:** a full key; restricted keys are refused (403 `insufficient_scope`).
+         */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/api_keys/{key_id}/roll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key id (`key_...`).
+                 * @example key_5Tb8Nq2Wd7Lx4Rz9Kc3Vm6
+                 */
+                key_id: components["parameters"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roll an API key
+         * @description *Addition.* Makes a new key of the same name, scopes, restrictions and expiry (shown once in
+         *     `secret`) and ends the old one after `grace_seconds` (at most seven days; 0: at once), or at
+         *     its own expiry if that is sooner.
+         *
+         *     **Required scope:** a full key; restricted keys are refused (403 `insufficient_scope`).
+         */
+        post: operations["rollApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2259,7 +2550,13 @@ export interface components {
              *     records a domain may hold), `idempotency_key_in_use` (409: the first request with that
              *     `Idempotency-Key` still runs), `idempotency_key_reused` (422: that key came with another body),
              *     `secret_shown_once` (409: that key already created the webhook endpoint or rotated its
-             *     secret, which is shown once; rotate it to learn a new one).
+             *     secret, which is shown once; rotate it to learn a new one; or made or rolled an API key, *addition*:
+             *     roll it to get a new one).
+             *
+             *     *Additions for restricted keys (403 `forbidden`, see the API keys tag):* `insufficient_scope` (the
+             *     key lacks the operation's scope; with `required_scope`, the `x-required-scope` of the operation,
+             *     and `key_scopes`, the key's scopes) and `key_restricted` (the key's restrictions refuse the
+             *     request; with `restriction`: `domains`, `record_names`, `record_types` or `client_ips`).
              */
             details?: {
                 field?: string;
@@ -2361,6 +2658,81 @@ export interface components {
                     field?: string;
                     message: string;
                 }[];
+            };
+        };
+        /**
+         * @description *Addition.* An RFC 1035 master file (zone file) of one domain, as the DNS zone files tag describes: at most 524288 characters (512 KiB).
+         * @example $ORIGIN example.com.
+         *     $TTL 300
+         *     @ IN A 203.0.113.10
+         */
+        ZoneFileText: string;
+        /** @description *Addition.* A zone file to import into the domain (`POST .../zone/import`). */
+        ZoneImportRequest: {
+            /** @description The file's text; names are read against the domain, which a `$ORIGIN` may name (or a name under it). */
+            zone_file: components["schemas"]["ZoneFileText"];
+            /**
+             * @description `merge` creates and updates; `replace` also deletes the records the file lacks, so the zone becomes the file.
+             * @default merge
+             * @enum {string}
+             */
+            mode?: "merge" | "replace";
+            /**
+             * @description Answer the plan and change nothing.
+             * @default false
+             */
+            dry_run?: boolean;
+        };
+        /** @description *Addition.* What one line of an imported zone file does, or what `replace` deletes. */
+        ZoneImportLine: {
+            /** @description The 1-based line of the file where the record or problem starts; 0 for what no line asks for: a record `replace` deletes, a locked record kept. */
+            line: number;
+            /** @enum {string} */
+            action: "create" | "update" | "delete" | "unchanged" | "skip" | "refuse";
+            /** @description The owner relative to the domain (`@` for the apex); empty for a line that is no record. */
+            name: string;
+            /** @description The record type as the file names it (upper case); empty for a line that is no record. */
+            type: string;
+            /** @description The record's content in Variant D's form; null for a line that is no record. */
+            content: string | null;
+            /** @description The stored record the line leaves unchanged, updates or deletes, or the one it created; null otherwise. */
+            record_id: string | null;
+            /** @description Why a line is skipped or refused; null otherwise. Skips: `soa`, `service_nameservers` (the apex NS of the service, or other apex NS: set those with `PUT .../nameservers`), `unsupported_type`, `duplicate_record` (the same record on an earlier line). Refusals: the reader's `syntax_error`, `include_not_supported` (`$INCLUDE`, `$GENERATE`), `unknown_directive`, `outside_zone`, `unsupported_class`, `invalid_ttl`, `invalid_rdata`, `invalid_name`, `too_large`, and the codes of a change set's `details.errors` (the record rules, conflicts and `record_limit_exceeded`, `too_many_changes`). */
+            code: string | null;
+            /** @description For humans; may change. Null where `code` is. */
+            message: string | null;
+        };
+        /** @description *Addition.* How many lines of each action. */
+        ZoneImportCounts: {
+            create: number;
+            update: number;
+            delete: number;
+            unchanged: number;
+            skip: number;
+            refuse: number;
+        };
+        /** @description *Addition.* What an import did, or with `dry_run` would do, line by line. */
+        ZoneImportResult: {
+            dry_run: boolean;
+            /** @description True when the records were changed (not a dry run). */
+            applied: boolean;
+            /** @enum {string} */
+            mode: "merge" | "replace";
+            counts: components["schemas"]["ZoneImportCounts"];
+            /** @description In the file's order, then the deletes of `replace` (line 0). */
+            lines: components["schemas"]["ZoneImportLine"][];
+        };
+        /** @description *Addition.* A zone import refused as a whole (coded shape): `details.code` `zone_import_rejected` with the per-line report, whose refused lines say why. Nothing was changed. A value out of its schema's bounds is refused before any line is read, as elsewhere, naming it in `details.field` (a `zone_file` over 524288 characters: `too_long`). */
+        ZoneImportError: {
+            error: components["schemas"]["ErrorCode"];
+            /** @description For humans; may change. */
+            message: string;
+            details: {
+                /** @description `zone_import_rejected`, or the code of the one value refused (`too_long`, ...). */
+                code: string;
+                field?: string;
+                counts?: components["schemas"]["ZoneImportCounts"];
+                lines?: components["schemas"]["ZoneImportLine"][];
             };
         };
         /** @description *Addition.* Events of the partner, newest first. */
@@ -2575,6 +2947,182 @@ export interface components {
          *     import.
          */
         WebhookEvent: components["schemas"]["DomainEvent"] | components["schemas"]["TransferEvent"] | components["schemas"]["OutboundTransferEvent"] | components["schemas"]["DnsRecordEvent"] | components["schemas"]["UserDeletedEvent"] | components["schemas"]["DomainConnectionEvent"] | components["schemas"]["TestEvent"];
+        /**
+         * @description *Addition.* What a restricted key may do: a resource and `read` or `write`. A `write` scope
+         *     includes the `read` of its resource. Which scope each operation needs is its
+         *     `x-required-scope` (shown as "Required scope" in this reference).
+         * @example dns:write
+         * @enum {string}
+         */
+        ApiKeyScope: "users:read" | "users:write" | "domains:read" | "domains:write" | "dns:read" | "dns:write" | "webhooks:read" | "webhooks:write" | "events:read" | "sandbox:read" | "sandbox:write";
+        /**
+         * @description *Addition.* Where a restricted key may act; each list null (or left out): no restriction of that
+         *     kind. A request outside them answers 403 `forbidden` with `details.code` `key_restricted` and
+         *     `details.restriction` naming the list.
+         * @example {
+         *       "domains": [
+         *         "example.com"
+         *       ],
+         *       "record_names": [
+         *         "_acme-challenge"
+         *       ],
+         *       "record_types": [
+         *         "TXT"
+         *       ],
+         *       "client_ips": null
+         *     }
+         */
+        ApiKeyRestrictions: {
+            /** @description Domain names (Unicode names are stored as their `xn--` form). The key sees and touches only these domains and their records; user and domain listings show only these. */
+            domains?: string[] | null;
+            /** @description Record names relative to the domain (`_acme-challenge`, `_acme-challenge.www`, `@` for the apex) the key may create, change, delete and list. */
+            record_names?: string[] | null;
+            /** @description Record types (`TXT`) the key may create, change, delete and list. */
+            record_types?: string[] | null;
+            /**
+             * @description Addresses (`203.0.113.7`, `2001:db8::1`) or CIDR ranges (`203.0.113.0/24`) the key may be
+             *     used from. *Decision:* the address is the TCP peer's; the API does not read
+             *     `X-Forwarded-For`, so behind a proxy the proxy's address is the one compared.
+             */
+            client_ips?: string[] | null;
+        } | null;
+        /**
+         * @description *Addition.* A stored API key of the partner; never the key itself.
+         * @example {
+         *       "id": "key_5Tb8Nq2Wd7Lx4Rz9Kc3Vm6",
+         *       "name": "certbot on web-1",
+         *       "environment": "sandbox",
+         *       "hint": "sk_sandbox_Q7c2",
+         *       "last_four": "x9Ab",
+         *       "scopes": [
+         *         "dns:write"
+         *       ],
+         *       "restrictions": {
+         *         "domains": [
+         *           "example.com"
+         *         ],
+         *         "record_names": [
+         *           "_acme-challenge"
+         *         ],
+         *         "record_types": [
+         *           "TXT"
+         *         ],
+         *         "client_ips": null
+         *       },
+         *       "created_at": "2026-11-22T10:00:00Z",
+         *       "last_used_at": null,
+         *       "expires_at": "2027-02-20T10:00:00Z"
+         *     }
+         */
+        ApiKey: {
+            /** @description Key id (`key_...`). */
+            id: string;
+            /** @description What the key is for, as given when it was made. */
+            name: string;
+            /** @enum {string} */
+            environment: "sandbox" | "production";
+            /** @description The key's first characters (`sk_live_Ab3x`), to tell keys apart; never enough to use one. */
+            hint: string;
+            /** @description The key's last four characters. */
+            last_four: string;
+            /** @description The key's scopes; null for a full key, which may do all its partner may. */
+            scopes: components["schemas"]["ApiKeyScope"][] | null;
+            /** @description Where the key may act; null when it is not restricted. */
+            restrictions: components["schemas"]["ApiKeyRestrictions"] | null;
+            created_at: components["schemas"]["Timestamp"];
+            /**
+             * Format: date-time
+             * @description When the key last authenticated a request, to the minute; null when never.
+             */
+            last_used_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the key stops being accepted (its expiry, or the end of a roll's grace period); null until it is revoked.
+             */
+            expires_at: string | null;
+        };
+        /**
+         * @example {
+         *       "id": "key_5Tb8Nq2Wd7Lx4Rz9Kc3Vm6",
+         *       "name": "certbot on web-1",
+         *       "environment": "sandbox",
+         *       "hint": "sk_sandbox_Q7c2",
+         *       "last_four": "x9Ab",
+         *       "scopes": [
+         *         "dns:write"
+         *       ],
+         *       "restrictions": {
+         *         "domains": [
+         *           "example.com"
+         *         ],
+         *         "record_names": [
+         *           "_acme-challenge"
+         *         ],
+         *         "record_types": [
+         *           "TXT"
+         *         ],
+         *         "client_ips": null
+         *       },
+         *       "created_at": "2026-11-22T10:00:00Z",
+         *       "last_used_at": null,
+         *       "expires_at": "2027-02-20T10:00:00Z",
+         *       "secret": "sk_sandbox_Q7c2mP9rX4kL8vB2nC6tY1hD5fG3jW7x9Ab"
+         *     }
+         */
+        ApiKeyWithSecret: components["schemas"]["ApiKey"] & {
+            /** @description The key (`sk_sandbox_...` or `sk_live_...`). Shown once, on creation or roll: only its hash is kept, and a replay of the request answers 409 `secret_shown_once`. */
+            secret: string;
+        };
+        ApiKeyList: {
+            /** @description The partner's stored keys of this environment still accepted, oldest first. */
+            api_keys: components["schemas"]["ApiKey"][];
+        };
+        /**
+         * @description *Addition.* A restricted key. `scopes` is required: the API makes restricted keys only, so a key
+         *     that leaks from automation can never make a key stronger than itself; full keys are made in
+         *     the partner dashboard by a person signed in.
+         * @example {
+         *       "name": "certbot on web-1",
+         *       "scopes": [
+         *         "dns:write"
+         *       ],
+         *       "restrictions": {
+         *         "domains": [
+         *           "example.com"
+         *         ],
+         *         "record_names": [
+         *           "_acme-challenge"
+         *         ],
+         *         "record_types": [
+         *           "TXT"
+         *         ]
+         *       },
+         *       "expires_at": "2027-02-20T10:00:00Z"
+         *     }
+         */
+        ApiKeyCreate: {
+            /** @description What the key is for (`certbot on web-1`); no control characters. */
+            name: string;
+            scopes: components["schemas"]["ApiKeyScope"][];
+            restrictions?: components["schemas"]["ApiKeyRestrictions"];
+            /**
+             * Format: date-time
+             * @description When the key stops being accepted, in the future and at most 366 days ahead; left out, never.
+             */
+            expires_at?: string;
+        };
+        /**
+         * @example {
+         *       "grace_seconds": 3600
+         *     }
+         */
+        ApiKeyRoll: {
+            /**
+             * @description How long the old key is still accepted, at most seven days; 0 ends it at once. It never outlives its own expiry.
+             * @default 0
+             */
+            grace_seconds?: number;
+        };
     };
     responses: {
         /** @description Done; no body. */
@@ -2631,7 +3179,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The domain, record or transfer belongs to another partner (coded shape). */
+        /** @description The domain, record or transfer belongs to another partner, or the key lacks the operation's scope (`details.code` `insufficient_scope`) or is used outside its restrictions (`key_restricted`) (coded shape). */
         Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2855,7 +3403,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorList"];
             };
         };
-        /** @description The record's domain belongs to another partner (list shape). */
+        /** @description The record's domain belongs to another partner, or the key lacks the operation's scope or is used outside its restrictions (list shape; the message names the scope or restriction). */
         RecordForbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3062,6 +3610,60 @@ export interface components {
                 "application/json": components["schemas"]["DnsChangeSetError"];
             };
         };
+        /** @description *Addition.* The zone file was refused as a whole: `details.lines` reports every line, the refused ones with their code (coded shape, `details.code` `zone_import_rejected`). Nothing changed. */
+        ZoneImportRejected: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "unprocessable_entity",
+                 *       "message": "The zone file was not imported; 1 line is refused",
+                 *       "details": {
+                 *         "code": "zone_import_rejected",
+                 *         "counts": {
+                 *           "create": 1,
+                 *           "update": 0,
+                 *           "delete": 0,
+                 *           "unchanged": 0,
+                 *           "skip": 0,
+                 *           "refuse": 1
+                 *         },
+                 *         "lines": [
+                 *           {
+                 *             "line": 3,
+                 *             "action": "create",
+                 *             "name": "www",
+                 *             "type": "A",
+                 *             "content": "203.0.113.10",
+                 *             "record_id": null,
+                 *             "code": null,
+                 *             "message": null
+                 *           },
+                 *           {
+                 *             "line": 4,
+                 *             "action": "refuse",
+                 *             "name": "",
+                 *             "type": "",
+                 *             "content": null,
+                 *             "record_id": null,
+                 *             "code": "include_not_supported",
+                 *             "message": "$INCLUDE is not supported; import one file"
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ZoneImportError"];
+            };
+        };
     };
     parameters: {
         /**
@@ -3103,6 +3705,11 @@ export interface components {
         WebhookEventId: string;
         /** @description The event's `type`. */
         WebhookEventType: components["schemas"]["EventType"];
+        /**
+         * @description Key id (`key_...`).
+         * @example key_5Tb8Nq2Wd7Lx4Rz9Kc3Vm6
+         */
+        ApiKeyId: string;
     };
     requestBodies: never;
     headers: {
@@ -3240,6 +3847,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3303,6 +3911,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3358,6 +3967,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3410,6 +4020,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3471,6 +4082,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3505,6 +4117,7 @@ export interface operations {
             204: components["responses"]["NoContent"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
@@ -3569,6 +4182,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -4497,6 +5111,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4604,6 +5219,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4658,6 +5274,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -4696,6 +5313,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4765,6 +5383,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -4860,6 +5479,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5053,6 +5673,7 @@ export interface operations {
             204: components["responses"]["NoContent"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: components["responses"]["IdempotencyKeyInUse"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -5104,6 +5725,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5172,6 +5794,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: components["responses"]["IdempotencyConflictShownOnce"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -5228,6 +5851,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -5290,6 +5914,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -5317,6 +5942,7 @@ export interface operations {
             204: components["responses"]["NoContent"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -5376,6 +6002,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5440,6 +6067,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5489,6 +6117,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -5559,6 +6188,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyConflictShownOnce"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5620,6 +6250,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyKeyInUse"];
             429: components["responses"]["TooManyRequests"];
@@ -5690,6 +6321,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -5752,6 +6384,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyKeyInUse"];
             429: components["responses"]["TooManyRequests"];
@@ -6565,6 +7198,182 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    exportDomainZone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
+                domain_id: components["parameters"]["DomainId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The zone file. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    /**
+                     * @description `attachment; filename="<domain>.zone"`.
+                     * @example attachment; filename="example.com.zone"
+                     */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example $ORIGIN example.com.
+                     *     $TTL 300
+                     *     @ 300 IN SOA ns1.partner-dns.invalid. hostmaster.example.com. 2715283142 3600 600 1209600 300
+                     *     @ 86400 IN NS ns1.partner-dns.invalid.
+                     *     @ 86400 IN NS ns2.partner-dns.invalid.
+                     *     @ 300 IN A 203.0.113.10
+                     *     www 300 IN CNAME example.com.
+                     */
+                    "text/dns": components["schemas"]["ZoneFileText"];
+                    /**
+                     * @example $ORIGIN example.com.
+                     *     $TTL 300
+                     *     @ 300 IN SOA ns1.partner-dns.invalid. hostmaster.example.com. 2715283142 3600 600 1209600 300
+                     *     @ 86400 IN NS ns1.partner-dns.invalid.
+                     *     @ 86400 IN NS ns2.partner-dns.invalid.
+                     *     @ 300 IN A 203.0.113.10
+                     */
+                    "text/plain": components["schemas"]["ZoneFileText"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    importDomainZone: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description *Addition.* Applies the change only if the resource is still in the state you read: one or more entity tags from `ETag` (comma-separated), or `*` for any state. Otherwise nothing changes and the answer is 412 with the current `ETag`. See "Concurrent edits". A value that is neither `*` nor a list of entity tags (RFC 9110 8.8.3, optionally weak `W/`; weak tags never match) is answered 400 with `details.code` `invalid_format`.
+                 * @example "Yp3mQ0vJc8bX1tR5kL2nA7"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description Domain id (`dom_...`).
+                 * @example dom_8fK2mQ7xLp4Rt9Vw3Yz6Ab
+                 */
+                domain_id: components["parameters"]["DomainId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "zone_file": "$ORIGIN example.com.\n$TTL 3600\n@     IN A     203.0.113.10\nwww   IN CNAME example.com.\n@     IN MX 10 mail.example.net.\n",
+                 *       "mode": "merge",
+                 *       "dry_run": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["ZoneImportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file applied (or, with `dry_run`, checked), and what each line does. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "dry_run": true,
+                     *       "applied": false,
+                     *       "mode": "merge",
+                     *       "counts": {
+                     *         "create": 2,
+                     *         "update": 0,
+                     *         "delete": 0,
+                     *         "unchanged": 1,
+                     *         "skip": 0,
+                     *         "refuse": 0
+                     *       },
+                     *       "lines": [
+                     *         {
+                     *           "line": 3,
+                     *           "action": "unchanged",
+                     *           "name": "@",
+                     *           "type": "A",
+                     *           "content": "203.0.113.10",
+                     *           "record_id": "rec_3sD9fG2hJ7kL4zX8cV1bN6m",
+                     *           "code": null,
+                     *           "message": null
+                     *         },
+                     *         {
+                     *           "line": 4,
+                     *           "action": "create",
+                     *           "name": "www",
+                     *           "type": "CNAME",
+                     *           "content": "example.com",
+                     *           "record_id": null,
+                     *           "code": null,
+                     *           "message": null
+                     *         },
+                     *         {
+                     *           "line": 5,
+                     *           "action": "create",
+                     *           "name": "@",
+                     *           "type": "MX",
+                     *           "content": "mail.example.net",
+                     *           "record_id": null,
+                     *           "code": null,
+                     *           "message": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ZoneImportResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ZoneImportRejected"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getConnectionRequirements: {
         parameters: {
             query?: never;
@@ -6613,6 +7422,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6691,6 +7501,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -6777,6 +7588,342 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "api_keys": [
+                     *         {
+                     *           "id": "key_5Tb8Nq2Wd7Lx4Rz9Kc3Vm6",
+                     *           "name": "certbot on web-1",
+                     *           "environment": "sandbox",
+                     *           "hint": "sk_sandbox_Q7c2",
+                     *           "last_four": "x9Ab",
+                     *           "scopes": [
+                     *             "dns:write"
+                     *           ],
+                     *           "restrictions": {
+                     *             "domains": [
+                     *               "example.com"
+                     *             ],
+                     *             "record_names": [
+                     *               "_acme-challenge"
+                     *             ],
+                     *             "record_types": [
+                     *               "TXT"
+                     *             ],
+                     *             "client_ips": null
+                     *           },
+                     *           "created_at": "2026-11-22T10:00:00Z",
+                     *           "last_used_at": null,
+                     *           "expires_at": "2027-02-20T10:00:00Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiKeyList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "certbot on web-1",
+                 *       "scopes": [
+                 *         "dns:write"
+                 *       ],
+                 *       "restrictions": {
+                 *         "domains": [
+                 *           "example.com"
+                 *         ],
+                 *         "record_names": [
+                 *           "_acme-challenge"
+                 *         ],
+                 *         "record_types": [
+                 *           "TXT"
+                 *         ]
+                 *       },
+                 *       "expires_at": "2027-02-20T10:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiKeyCreate"];
+            };
+        };
+        responses: {
+            /** @description The key, with the key itself in `secret` (shown once). */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "key_5Tb8Nq2Wd7Lx4Rz9Kc3Vm6",
+                     *       "name": "certbot on web-1",
+                     *       "environment": "sandbox",
+                     *       "hint": "sk_sandbox_Q7c2",
+                     *       "last_four": "x9Ab",
+                     *       "scopes": [
+                     *         "dns:write"
+                     *       ],
+                     *       "restrictions": {
+                     *         "domains": [
+                     *           "example.com"
+                     *         ],
+                     *         "record_names": [
+                     *           "_acme-challenge"
+                     *         ],
+                     *         "record_types": [
+                     *           "TXT"
+                     *         ],
+                     *         "client_ips": null
+                     *       },
+                     *       "created_at": "2026-11-22T10:00:00Z",
+                     *       "last_used_at": null,
+                     *       "expires_at": "2027-02-20T10:00:00Z",
+                     *       "secret": "sk_sandbox_Q7c2mP9rX4kL8vB2nC6tY1hD5fG3jW7x9Ab"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiKeyWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["IdempotencyConflictShownOnce"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key id (`key_...`).
+                 * @example key_5Tb8Nq2Wd7Lx4Rz9Kc3Vm6
+                 */
+                key_id: components["parameters"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "key_5Tb8Nq2Wd7Lx4Rz9Kc3Vm6",
+                     *       "name": "certbot on web-1",
+                     *       "environment": "sandbox",
+                     *       "hint": "sk_sandbox_Q7c2",
+                     *       "last_four": "x9Ab",
+                     *       "scopes": [
+                     *         "dns:write"
+                     *       ],
+                     *       "restrictions": {
+                     *         "domains": [
+                     *           "example.com"
+                     *         ],
+                     *         "record_names": [
+                     *           "_acme-challenge"
+                     *         ],
+                     *         "record_types": [
+                     *           "TXT"
+                     *         ],
+                     *         "client_ips": null
+                     *       },
+                     *       "created_at": "2026-11-22T10:00:00Z",
+                     *       "last_used_at": null,
+                     *       "expires_at": "2027-02-20T10:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key id (`key_...`).
+                 * @example key_5Tb8Nq2Wd7Lx4Rz9Kc3Vm6
+                 */
+                key_id: components["parameters"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rollApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description *Addition.* Makes this POST safe to retry: send a unique value (a UUID) and send the same value again with the same body when you retry. The first request runs; a retry within 24 hours answers what the first answered, with `Idempotent-Replayed: true`, and changes nothing. 1 to 255 visible ASCII characters. See "Idempotent requests".
+                 * @example 0b6d3c9e-8f3a-4b8e-9d2c-5e7f1a2b3c4d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Key id (`key_...`).
+                 * @example key_5Tb8Nq2Wd7Lx4Rz9Kc3Vm6
+                 */
+                key_id: components["parameters"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "grace_seconds": 3600
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiKeyRoll"];
+            };
+        };
+        responses: {
+            /** @description The new key, with the key itself in `secret` (shown once). */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "key_5Tb8Nq2Wd7Lx4Rz9Kc3Vm6",
+                     *       "name": "certbot on web-1",
+                     *       "environment": "sandbox",
+                     *       "hint": "sk_sandbox_Q7c2",
+                     *       "last_four": "x9Ab",
+                     *       "scopes": [
+                     *         "dns:write"
+                     *       ],
+                     *       "restrictions": {
+                     *         "domains": [
+                     *           "example.com"
+                     *         ],
+                     *         "record_names": [
+                     *           "_acme-challenge"
+                     *         ],
+                     *         "record_types": [
+                     *           "TXT"
+                     *         ],
+                     *         "client_ips": null
+                     *       },
+                     *       "created_at": "2026-11-22T10:00:00Z",
+                     *       "last_used_at": null,
+                     *       "expires_at": "2027-02-20T10:00:00Z",
+                     *       "secret": "sk_sandbox_Q7c2mP9rX4kL8vB2nC6tY1hD5fG3jW7x9Ab"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiKeyWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyConflictShownOnce"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

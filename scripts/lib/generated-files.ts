@@ -4,7 +4,7 @@ import { stringify } from "yaml";
 import type { DocumentKind } from "../../generated/deployment.js";
 import { variantDocument } from "./variant-document.js";
 import { renderDeploymentModule } from "./deployment-module.js";
-import { renderHandlerContract, renderOperationTable } from "./operation-table.js";
+import { renderHandlerContract, renderOperationTable, renderRequiredScopes } from "./operation-table.js";
 import { validatorDocument } from "./validator-document.js";
 import { readSourceDocument } from "./source-document.js";
 import { readRuleCatalogue, renderRulesJson, renderRulesMarkdown, RULES_SOURCE } from "./rule-catalogue.js";
@@ -58,6 +58,7 @@ export async function renderGeneratedFiles({ bundlesOnly = false } = {}): Promis
   const full = variantDocument(source, "full", "sandbox");
   files.set("generated/operations.ts", renderOperationTable(full));
   files.set("generated/handlers.ts", renderHandlerContract(full));
+  files.set("generated/types/required-scopes.ts", renderRequiredScopes(full));
   files.set("generated/deployment.ts", renderDeploymentModule(full));
   const rules = readRuleCatalogue();
   const rulesBanner = (comment: string) => banner(comment, "scripts/generate.ts").replace(SOURCE_PATH, `${RULES_SOURCE}/*.yml`);
@@ -85,6 +86,7 @@ which regenerates in memory and fails on any difference.
 | \`openapi/*.sandbox.yml\` | The same three documents with the sandbox test helpers (\`x-environments: [sandbox]\`), as sandbox deployments serve them. |
 | \`validator/*.json\` | What the reference server's validator loads, per document: the published document without descriptions, summaries, examples, tags and \`x-\` extensions (see \`scripts/lib/validator-document.ts\`), as JSON (parsing YAML would slow every start-up; see bench/results/). |
 | \`types/variant-r.ts\`, \`types/variant-d.ts\`, \`types/full.ts\` | openapi-typescript types (\`paths\`, \`components\`, \`operations\`) of each sandbox document (production's plus the helpers). |
+| \`types/required-scopes.ts\` | The key scopes and each operation's \`x-required-scope\`, as values the client's package carries (\`requiredScopeOf\`). |
 | \`handlers.ts\` | The typed handler contract: \`OperationHandlers\` has one member per operation, typed from \`operations\`, so a handler that returns an undocumented status or body does not compile. |
 | \`deployment.ts\` | The variants and environments (from ApiHealth), and where each published and validator document is: what the server needs to find its document. |
 | \`rules.md\`, \`rules.json\` | The rule catalogue (\`spec/rules/*.yml\`: every rule of the service description and the additions, with the conformance kit's checks that prove each) for readers and for the developer portal's Rules page. |

@@ -3,6 +3,7 @@
  * sandbox) from the one source spec.
  */
 import type { DocumentKind, Environment, Variant } from "../../generated/deployment.js";
+import { describeRequiredScopes } from "./required-scope-docs.js";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -16,6 +17,7 @@ export function variantDocument(source: JsonObject, kind: DocumentKind, environm
   const doc = structuredClone(source);
   keepOperationsOf(doc, "paths", kind, environment);
   keepOperationsOf(doc, "x-webhooks", kind, environment);
+  describeRequiredScopes(doc);
   applyVariantSchemas(doc, kind);
   if (kind !== "full") renameForVariant(doc, kind);
   if (!usesOperation(doc, "applyDnsTemplate")) delete doc["x-dns-templates"];

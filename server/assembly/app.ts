@@ -13,6 +13,7 @@ import type { RequestContext, Services } from "../application/context.js";
 import { MemoryOutbox, outboxOutsideTransactions } from "../platform/events.js";
 import { handlers } from "../api/handlers/index.js";
 import { authenticate } from "../api/http/authenticate.js";
+import { authorizeScope } from "../api/http/authorize-scope.js";
 import { errorHandler } from "../api/http/error-handler.js";
 import { checkIntegerQuery } from "../api/http/integer-query.js";
 import { jsonBody } from "../api/http/json-body.js";
@@ -211,6 +212,8 @@ export function createApp(config: AppConfig): PartnerApi {
       matchOperation(matcher),
       authenticate(keys),
       recordRequests(requests, config.environment, () => clock.now()),
+      // Before the rate limits: a key refused its scope spends nothing, and nothing after it runs.
+      authorizeScope,
       rateLimit(new RateLimiter(config.rateLimits ?? DEFAULT_RATE_LIMITS, () => services.rateLimitStore), services),
       answerUnaddressed(services.deployment.referenceUrl),
       checkIntegerQuery,

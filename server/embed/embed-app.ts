@@ -22,6 +22,7 @@ import { clearCookie, readCookie, SESSION_COOKIE, setCookie } from "./cookies.js
 import { CSRF_FIELD, csrfRefusal } from "../web/csrf.js";
 import { embedContextOf, type EmbedContext } from "./routes/embed-context.js";
 import { requireUtf8Form } from "./routes/forms.js";
+import { zoneFileUpload } from "./routes/zone-upload.js";
 import { notFoundPage, problemPage, refusedPage, sessionEndedPage, unavailablePage } from "./views/layout.js";
 import { chooseLocale } from "../platform/locale.js";
 import { localizerFor, type Localizer } from "./i18n/localizer.js";
@@ -166,6 +167,8 @@ export function createEmbedApp(services: Services, options: EmbedAppOptions = {}
   app.get("/session/:token", exchangeToken(services));
   app.use(express.urlencoded({ extended: false, limit: "32kb", parameterLimit: 50, verify: requireUtf8Form }));
   app.use(requireSession(services));
+  // The zone file forms are multipart (a file can be chosen): their body, with its CSRF token, is read before the check.
+  app.use(["/domains/:domainId/zone/preview", "/domains/:domainId/zone/apply"], zoneFileUpload());
   app.use(verifyCsrf(services, log));
   // An id holding a control character names nothing, as an unknown id: nothing stored holds one (server/platform/plain-text.ts).
   for (const name of ["domainId", "recordId"])

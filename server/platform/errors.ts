@@ -82,6 +82,21 @@ export const errorsByCode = {
   },
   forbidden: {
     forbidden: (what: string) => new ApiError("forbidden", `You do not have access to this ${what}`),
+    /** 403: the key lacks the operation's scope (`x-required-scope`); `unrestricted`: only a full key may call it. */
+    insufficientScope: (requiredScope: string, keyScopes: readonly string[] | null) =>
+      new ApiError(
+        "forbidden",
+        requiredScope === "unrestricted"
+          ? "This API key is restricted; only a full key may call this operation"
+          : `This API key lacks the scope ${requiredScope} this operation needs`,
+        { code: "insufficient_scope", required_scope: requiredScope, key_scopes: keyScopes },
+      ),
+    /** 403: the key's restrictions (`domains`, `record_names`, `record_types`, `client_ips`) refuse the request. */
+    keyRestricted: (restriction: string) =>
+      new ApiError("forbidden", `This API key's ${restriction.replace("_", " ")} restriction does not allow this request`, {
+        code: "key_restricted",
+        restriction,
+      }),
   },
   not_found: {
     notFound: (what: string, id: string) => new ApiError("not_found", `${what} ${id} not found`),
@@ -101,10 +116,13 @@ export const errorsByCode = {
         code: "idempotency_key_in_use",
       }),
     /** 409: the first request with this Idempotency-Key succeeded, and its answer held a secret shown once, never kept. */
-    secretShownOnce: (endpointId: string) =>
+    secretShownOnce: (id: string) =>
       new ApiError(
         "conflict",
-        `This Idempotency-Key already answered webhook endpoint ${endpointId} with its signing secret, which is shown once and not kept: rotate the secret to learn a new one`,
+        // An API key (`key_...`, issue 36) is shown once too: rolling it is how to learn a new one.
+        id.startsWith("key_")
+          ? `This Idempotency-Key already answered with API key ${id}, which is shown once and not kept: roll the key to get a new one`
+          : `This Idempotency-Key already answered webhook endpoint ${id} with its signing secret, which is shown once and not kept: rotate the secret to learn a new one`,
         { field: "Idempotency-Key", code: "secret_shown_once" },
       ),
   },

@@ -1,8 +1,9 @@
 /**
  * What the service takes as text, in the API's JSON bodies and the embedded interface's forms alike:
- * well-formed Unicode without control characters. No field is multi-line, so tab, line feed and
- * carriage return are refused with the rest; a control character stored once would reach DNS zone
- * files, webhook receivers and HTML pages that each read it differently.
+ * well-formed Unicode without control characters. Only a file of lines (a zone file to import, read
+ * and never stored as it is) holds tab, line feed and carriage return; elsewhere they are refused
+ * with the rest: a control character stored once would reach DNS zone files, webhook receivers and
+ * HTML pages that each read it differently.
  */
 
 /** C0 (U+0000 to U+001F), DEL (U+007F) and C1 (U+0080 to U+009F): Unicode's general category Cc. */
@@ -14,9 +15,15 @@ const LONE_SURROGATE = /\p{Cs}/u;
 
 export type TextProblem = { code: "control_character"; character: string } | { code: "invalid_unicode" };
 
-/** The first reason the text is not plain text, or null. */
-export function textProblem(text: string): TextProblem | null {
-  const control = CONTROL_CHARACTER.exec(text);
+/** Cc but tab, line feed and carriage return: what a file of lines (a zone file) may not hold. */
+const CONTROL_CHARACTER_BUT_LINES = /[^\P{Cc}\t\n\r]/u;
+
+/**
+ * The first reason the text is not plain text, or null. `lines`: the text is a file of lines (the
+ * one such field is a zone import's `zone_file`), whose tabs and line ends are its own.
+ */
+export function textProblem(text: string, lines = false): TextProblem | null {
+  const control = (lines ? CONTROL_CHARACTER_BUT_LINES : CONTROL_CHARACTER).exec(text);
   if (control) return { code: "control_character", character: control[0] };
   if (LONE_SURROGATE.test(text)) return { code: "invalid_unicode" };
   return null;

@@ -221,9 +221,10 @@ describe("responses of every operation", () => {
             "429": "RateLimitError",
             "503": "ServiceUnavailableError",
           };
-          // A refused change set names each failing operation: the coded shape with details.errors.
-          const changeSet = status === "422" && operation.operationId === "applyDnsChangeSet";
-          const expected = changeSet ? "DnsChangeSetError" : (ownShapes[status] ?? (listShape ? "ErrorList" : "Error"));
+          // A refused change set names each failing operation (details.errors), a refused zone file each line (details.lines).
+          const refusedAsAWhole: Record<string, string> = { applyDnsChangeSet: "DnsChangeSetError", importDomainZone: "ZoneImportError" };
+          const wholeShape = status === "422" ? refusedAsAWhole[operation.operationId] : undefined;
+          const expected = wholeShape ?? ownShapes[status] ?? (listShape ? "ErrorList" : "Error");
           expect(schemaRef, `${status} shape`).toBe(`#/components/schemas/${expected}`);
         }
         // Refused before counting (401) or not counted at all (500, 503): no rate-limit headers are promised.
@@ -234,12 +235,12 @@ describe("responses of every operation", () => {
         }
       }
       expect(Object.keys(resolve(responses["429"]).headers)).toContain("Retry-After");
-      // A 412 names the current entity tag, and only writes guarded by If-Match answer one.
+      // A 412 names the current entity tag, and only writes guarded by If-Match answer one: those
+      // of a resource, and the zone file import, a POST that replaces the zone it was exported from.
       if (responses["412"]) {
         expect(Object.keys(resolve(responses["412"]).headers)).toContain("ETag");
-        expect(["put", "patch", "delete"]).toContain(
-          Object.keys(document.paths[path]).find((method) => document.paths[path][method] === operation),
-        );
+        const guarded = operation.operationId === "importDomainZone" ? ["post"] : ["put", "patch", "delete"];
+        expect(guarded).toContain(Object.keys(document.paths[path]).find((method) => document.paths[path][method] === operation));
       }
     },
   );

@@ -71,7 +71,7 @@ describe("the spec covers the service description", () => {
         .map((entry) => entry.operation.tags[0])
         .filter((tag, i, all) => all.indexOf(tag) === i)
         .sort(),
-    ).toEqual(["DNS records (Variant D)", "Domains", "Health", "Sandbox", "Transfers", "Webhook endpoints"]);
+    ).toEqual(["API keys", "DNS records (Variant D)", "DNS zone files", "Domains", "Health", "Sandbox", "Transfers", "Webhook endpoints"]);
   });
 
   const seed = "../shared/seed/partner-api-service.md";
@@ -96,8 +96,8 @@ describe("every operation is fully described", () => {
       expect(document.tags.map((tag: { name: string }) => tag.name)).toContain(operation.tags[0]);
       expect(operation.summary).toBeTruthy();
       expect(operation["x-variants"].length).toBeGreaterThan(0);
-      // Health checks and sandbox helpers count against the overall limits only.
-      if (location === "paths" && !["Health", "Sandbox", "Webhook endpoints"].includes(operation.tags[0]))
+      // Health checks, sandbox helpers and the partner's own settings count against the overall limits only.
+      if (location === "paths" && !["Health", "Sandbox", "Webhook endpoints", "API keys"].includes(operation.tags[0]))
         expect(classes).toContain(operation["x-rate-limit-class"]);
       else expect(operation["x-rate-limit-class"]).toBeUndefined();
     },

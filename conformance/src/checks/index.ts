@@ -21,12 +21,14 @@ import recordAnnotations from "./record-annotations.js";
 import recordTypes from "./record-types.js";
 import registrarControls from "./registrar-controls.js";
 import renewals from "./renewals.js";
+import restrictedKeys from "./restricted-keys.js";
 import robustness from "./robustness.js";
 import sandbox from "./sandbox.js";
 import tenancy from "./tenancy.js";
 import transfers from "./transfers.js";
 import users from "./users.js";
 import webhooks from "./webhooks.js";
+import zoneFiles from "./zone-files.js";
 
 export const ALL_CHECKS: readonly Check[] = [
   ...operations,
@@ -46,6 +48,7 @@ export const ALL_CHECKS: readonly Check[] = [
   ...dnsBulk,
   ...dnsTemplates,
   ...changeSets,
+  ...zoneFiles,
   ...connectionCheck,
   ...limits,
   ...paging,
@@ -55,6 +58,7 @@ export const ALL_CHECKS: readonly Check[] = [
   ...webhooks,
   ...sandbox,
   ...modelRules,
+  ...restrictedKeys,
   // Last: robustness.no-server-error reads every answer the checks before it had.
   ...robustness,
 ];

@@ -121,6 +121,9 @@ export default defineChecks([
         ["listDsRecords", { path }],
         ["createDsRecord", { path, body: { key_tag: 1, algorithm: 13, digest_type: 2, digest: "ab".repeat(32) } }],
         ["deleteDsRecord", { path: { ...path, ds_id: "ds_guessed" } }],
+        // Zone files (both variants): neither the records out nor a file in, which would replace them.
+        ["exportDomainZone", { path }],
+        ["importDomainZone", { path, body: { zone_file: "intruder 300 IN A 198.51.100.66\n", mode: "replace" } }],
       ];
       for (const [operationId, input] of controls)
         if (context.api.has(operationId)) await expectRefusedToOther(context, operationId, input, "forbidden");
@@ -247,6 +250,11 @@ export default defineChecks([
         ["createDnsRecord", { body: { domain_id: nobody("dom_"), type: "TXT", name: "x", value: "x" } }, true],
         ["getWebhookEndpoint", { path: { endpoint_id: nobody("we_") } }],
         ["getEvent", { path: { event_id: nobody("evt_") } }],
+        ["exportDomainZone", { path: { domain_id: nobody("dom_") } }],
+        ["importDomainZone", { path: { domain_id: nobody("dom_") }, body: { zone_file: "x 300 IN A 192.0.2.1\n" } }],
+        ["getApiKey", { path: { key_id: nobody("key_") } }],
+        ["rollApiKey", { path: { key_id: nobody("key_") }, body: {} }],
+        ["revokeApiKey", { path: { key_id: nobody("key_") } }],
       ];
       if (fixtures.domainId && api.has("deleteDomainDnsRecord"))
         missing.push(["deleteDomainDnsRecord", { path: { domain_id: fixtures.domainId, record_id: nobody("rec_") } }]);

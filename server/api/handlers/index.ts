@@ -1,6 +1,7 @@
 /** Every operation's handler; `satisfies` makes a missing or mistyped handler a compile error. */
 import type { OperationHandlers } from "../../../generated/handlers.js";
 import type { RequestContext } from "../../application/context.js";
+import { apiKeyHandlers } from "./api-keys.js";
 import { catalogHandlers } from "./catalog.js";
 import { connectionHandlers } from "./connection.js";
 import { dnsRecordDHandlers } from "./dns-records-d.js";
@@ -14,6 +15,7 @@ import { transferHandlers } from "./transfers.js";
 import { transferOutHandlers } from "./transfer-out.js";
 import { userHandlers } from "./users.js";
 import { webhookEndpointHandlers } from "./webhook-endpoints.js";
+import { zoneFileHandlers } from "./zone-files.js";
 
 export const handlers = {
   ...healthHandlers,
@@ -29,4 +31,6 @@ export const handlers = {
   ...webhookEndpointHandlers,
   ...eventHandlers,
   ...connectionHandlers,
+  ...zoneFileHandlers,
+  ...apiKeyHandlers,
 } satisfies OperationHandlers<RequestContext>;

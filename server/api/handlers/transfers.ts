@@ -1,4 +1,5 @@
 /** Domain transfers: start one, read its status. */
+import { assertDomainAllowed } from "../../domain/access/key-access.js";
 import type { OperationHandlers } from "../../../generated/handlers.js";
 import { timestamp } from "../../platform/clock.js";
 import { partnerOf, type RequestContext } from "../../application/context.js";
@@ -34,6 +35,7 @@ export const transferHandlers: Pick<Handlers, "initiateTransfer" | "getTransfer"
     const transfer = await context.services.store.findTransfer(path.transfer_id);
     if (!transfer) throw apiErrors.notFound("Transfer", path.transfer_id);
     if (transfer.partnerId !== partnerOf(context).id) throw apiErrors.forbidden("transfer");
+    assertDomainAllowed(transfer.domainName);
     return { status: 200, body: transferStatusView(transfer) };
   },
 };

@@ -1,4 +1,5 @@
 /** The partner's users and their embedded-interface sessions. */
+import { assertDomainAllowed, currentRestrictions } from "../../domain/access/key-access.js";
 import type { OperationHandlers } from "../../../generated/handlers.js";
 import { timestamp } from "../../platform/clock.js";
 import { assertIfMatch, entityTag } from "../../platform/entity-tags.js";
@@ -90,6 +91,9 @@ export const userHandlers: Pick<Handlers, "createUserSession" | "listUsers" | "g
     const { services } = context;
     const partner = partnerOf(context);
     assertIfMatch(header["If-Match"], await requireUser(services, partner.id, path.user_identifier), "user");
+    // Deleting a user deletes their domains: a key restricted to some domains deletes no user holding another.
+    if (currentRestrictions()?.domains)
+      for (const domain of await services.store.domainsOfUser(partner.id, path.user_identifier)) assertDomainAllowed(domain.name);
     await services.store.deleteUser(partner.id, path.user_identifier);
     services.outbox.emit(partner.id, "user.deleted", { data: { user_identifier: path.user_identifier } });
     return { status: 204 };

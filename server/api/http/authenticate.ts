@@ -5,6 +5,7 @@
  */
 import type { RequestHandler } from "express";
 import type { KeyRing } from "../../partners/keys/api-keys.js";
+import type { KeyAccess } from "../../domain/access/key-access.js";
 import { apiErrors } from "../../platform/errors.js";
 import { operationOf } from "./operation-match.js";
 
@@ -26,6 +27,12 @@ export function authenticate(keys: KeyRing): RequestHandler {
     }
     res.locals.partner = holder.partner;
     res.locals.keyName = holder.keyName;
+    res.locals.keyAccess = {
+      keyId: holder.keyId,
+      keyName: holder.keyName,
+      scopes: holder.scopes,
+      restrictions: holder.restrictions,
+    } satisfies KeyAccess;
     next();
   };
 }

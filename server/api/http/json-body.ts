@@ -9,6 +9,11 @@ import { isUtf8 } from "node:buffer";
 import express, { type RequestHandler } from "express";
 import { type ApiError, apiErrors } from "../../platform/errors.js";
 import { escapedForDisplay, textProblem, textProblemMessage } from "../../platform/plain-text.js";
+import type { OperationId } from "../../../generated/operations.js";
+import { operationOf } from "./operation-match.js";
+
+/** The fields of a body that are files of lines, by operation: their tabs and line ends are text (a zone file). */
+const FILES_OF_LINES: Partial<Record<OperationId, ReadonlySet<string>>> = { importDomainZone: new Set(["zone_file"]) };
 
 /**
  * body-parser's hook on the raw bytes, before it decodes them: `encoding` is the declared charset,
@@ -44,13 +49,14 @@ function fieldOf(visit: Visit): string {
  * The first string (value or key) in document order that is not plain text, as the 400 to answer.
  * A loop with its own stack, not recursion: a 1 MiB body can nest deeper than the call stack.
  */
-export function bodyTextRefusal(body: unknown): ApiError | null {
+export function bodyTextRefusal(body: unknown, filesOfLines: ReadonlySet<string> = new Set()): ApiError | null {
   const stack: Visit[] = [{ value: body, key: null, parent: null }];
   while (stack.length > 0) {
     const visit = stack.pop()!;
     const { value } = visit;
     if (typeof value === "string") {
-      const problem = textProblem(value);
+      const topLevel = visit.parent !== null && visit.parent.key === null && visit.key !== null;
+      const problem = textProblem(value, topLevel && filesOfLines.has(visit.key!));
       if (problem) {
         const field = fieldOf(visit);
         return apiErrors.badRequest(field, problem.code, textProblemMessage(field, problem));
@@ -73,5 +79,9 @@ export function bodyTextRefusal(body: unknown): ApiError | null {
 /** Parses `application/json` bodies of at most `limit`; refuses other charsets, bytes that are not UTF-8, and strings that are not plain text. */
 export function jsonBody(limit: string): RequestHandler {
   const parse = express.json({ limit, verify: requireUtf8 });
-  return (req, res, next) => parse(req, res, (error?: unknown) => next(error ?? bodyTextRefusal(req.body) ?? undefined));
+  return (req, res, next) => {
+    const operation = operationOf(res.locals);
+    const filesOfLines = (operation && FILES_OF_LINES[operation.id]) || undefined;
+    parse(req, res, (error?: unknown) => next(error ?? bodyTextRefusal(req.body, filesOfLines) ?? undefined));
+  };
 }

@@ -3,6 +3,8 @@ import type { Express, NextFunction, Request, Response } from "express";
 import type { OperationHandlers } from "../../../generated/handlers.js";
 import { operationTable, type OperationId } from "../../../generated/operations.js";
 import { servicesOf, type RequestContext, type Services } from "../../application/context.js";
+import { withKeyAccess } from "../../domain/access/key-access.js";
+import { keyAccessOf } from "./authorize-scope.js";
 import { ApiError, apiErrors, errorBody } from "../../platform/errors.js";
 import {
   answerIsKept,
@@ -71,6 +73,7 @@ const DOMAIN_LOCKED: ReadonlySet<string> = new Set<OperationId>([
   "bulkCreateDomainDnsRecords",
   "applyDnsTemplate",
   "applyDnsChangeSet",
+  "importDomainZone",
 ]);
 
 /**
@@ -95,7 +98,10 @@ export function registerRoutes(app: Express, handlers: OperationHandlers<Request
     const input = { path: operation.pathParams, query: req.query, header, body: req.body };
     const partner = res.locals.partner ?? null;
     const partnerServices = partner ? servicesOf(services, partner.id) : services;
-    const run = (context: Services) => handler(input, { partner, services: context }) as Promise<HandlerResult>;
+    const access = keyAccessOf(res.locals);
+    // The key's restrictions go with the handler's async context: the domain layer's guards read them there.
+    const run = (context: Services) =>
+      withKeyAccess(access, () => handler(input, { partner, key: access, services: context }) as Promise<HandlerResult>);
     const inOneTransaction = req.method !== "GET" && !OUTSIDE_TRANSACTIONS.has(operation.id);
     const kind = DOMAIN_LOCKED.has(operation.id) ? "domain-locked" : "serializable";
     const key = req.method === "POST" && partner ? req.get("Idempotency-Key") : undefined;
@@ -165,10 +171,22 @@ interface HandlerResult {
   body?: unknown;
   /** The entity tag of the resource answered, where the operation documents an ETag. */
   etag?: string;
+  /** A text answer (a zone file): sent as `mediaType`, or as text/plain to a client that asks for it. */
+  text?: string;
+  mediaType?: string;
+  /** The file name of a text answer offered as a download. */
+  attachment?: string;
 }
 
 function send(res: Response, result: HandlerResult): void {
   if (result.etag !== undefined) res.setHeader("ETag", result.etag);
-  if (result.body === undefined) res.status(result.status).end();
+  if (result.text !== undefined) {
+    const mediaType = result.mediaType ?? "text/plain";
+    // A browser or a pager asks for text/plain; every other Accept gets the documented type.
+    const asked = res.req.accepts([mediaType, "text/plain"]) || mediaType;
+    // Quoted always, as RFC 6266 writes it: the name is a domain's, so it needs no escaping.
+    if (result.attachment !== undefined) res.setHeader("Content-Disposition", `attachment; filename="${result.attachment}"`);
+    res.status(result.status).type(`${asked}; charset=utf-8`).send(result.text);
+  } else if (result.body === undefined) res.status(result.status).end();
   else res.status(result.status).json(result.body);
 }

@@ -28,3 +28,17 @@ document.addEventListener("click", async (event) => {
     if (status) status.textContent = "Selected: press Ctrl+C or Cmd+C to copy.";
   }
 });
+
+// The key form: a full-access key takes no scopes or restrictions, so while "Full access" is chosen they are
+// hidden and not sent (a disabled control is not), rather than refused for values the member cannot see.
+function showKeyAccess() {
+  const restrictedOnly = document.querySelector("[data-restricted-only]");
+  const restricted = document.querySelector('input[name="kind"][value="restricted"]');
+  if (!restrictedOnly || !restricted) return;
+  restrictedOnly.hidden = !restricted.checked;
+  for (const control of restrictedOnly.querySelectorAll("input, textarea")) control.disabled = !restricted.checked;
+}
+document.addEventListener("DOMContentLoaded", showKeyAccess);
+document.addEventListener("change", (event) => {
+  if (event.target instanceof HTMLInputElement && event.target.name === "kind") showKeyAccess();
+});

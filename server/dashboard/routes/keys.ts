@@ -1,10 +1,11 @@
-/** API keys: create with a name (shown once), list, revoke at once, roll with a grace period. */
+/** API keys: create with a name and full or restricted access (shown once), list, revoke at once, roll with a grace period. */
 import type { Request, Response } from "express";
-import { createKey, keyNameProblem, keyOfPartner, keysOfPartner, revokeKey, rollKey } from "../../partners/keys/key-management.js";
+import { createKey, keyOfPartner, keysOfPartner, revokeKey, rollKey } from "../../partners/keys/key-management.js";
 import { apiErrors } from "../../platform/errors.js";
-import { choiceOf, textOf, type FormBody } from "../../web/form-fields.js";
+import { choiceOf, type FormBody } from "../../web/form-fields.js";
 import { memberOf, type MemberRequest } from "./dashboard-context.js";
-import { formErrors } from "../views/controls.js";
+import { keyOfForm, readKeyForm } from "./key-grant-form.js";
+import { ACME_PRESET, EMPTY_KEY_FORM } from "../views/key-form-view.js";
 import { GRACE_CHOICES, keysPage, revokeKeyPage, rollKeyPage } from "../views/keys-view.js";
 import type { RouteTable } from "../../web/route-table.js";
 
@@ -32,16 +33,20 @@ export async function showKeys(req: Request, res: Response) {
       : req.query.welcome === "1"
         ? "Welcome! Create a key to start calling the API."
         : null;
+  // A preset fills the form in (a link, so it works without the script); an unknown one is the empty form.
+  const form = req.query.preset === "acme" ? ACME_PRESET : EMPTY_KEY_FORM;
   res
     .type("html")
-    .send(keysPage({ chrome: request.chrome("keys"), keys: await keysOf(request), apiBaseUrl: request.dashboard.apiBaseUrl, message }));
+    .send(
+      keysPage({ chrome: request.chrome("keys"), keys: await keysOf(request), apiBaseUrl: request.dashboard.apiBaseUrl, message, form }),
+    );
 }
 
 export async function createKeyFromForm(req: Request, res: Response) {
   const request = memberOf(res);
-  const name = textOf(req.body as FormBody, "name");
-  const problem = keyNameProblem(name);
-  if (problem) {
+  const form = readKeyForm(req.body as FormBody);
+  const asked = keyOfForm(form, now(request));
+  if ("errors" in asked) {
     res
       .status(422)
       .type("html")
@@ -50,13 +55,13 @@ export async function createKeyFromForm(req: Request, res: Response) {
           chrome: request.chrome("keys"),
           keys: await keysOf(request),
           apiBaseUrl: request.dashboard.apiBaseUrl,
-          name,
-          errors: formErrors({ name: problem }),
+          form,
+          errors: asked.errors,
         }),
       );
     return;
   }
-  const created = await createKey(keyStoreOf(request), partnerOf(request), environmentOf(request), name, now(request));
+  const created = await createKey(keyStoreOf(request), partnerOf(request), environmentOf(request), asked.name, now(request), asked.grant);
   res
     .status(201)
     .type("html")

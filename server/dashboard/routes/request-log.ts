@@ -3,7 +3,9 @@ import type { Request, Response } from "express";
 import type { RequestFilter, StatusClass } from "../../partners/request-history/request-history-store.js";
 import { readRequestLogCursor, writeRequestLogCursor } from "../../partners/request-history/request-log-cursor.js";
 import { memberOf } from "./dashboard-context.js";
+import { masked } from "../views/keys-view.js";
 import { newestQuery, requestLogPage } from "../views/request-log-view.js";
+import { keysOfPartner } from "../../partners/keys/key-management.js";
 import type { RouteTable } from "../../web/route-table.js";
 
 const PAGE_SIZE = 50;
@@ -54,6 +56,14 @@ export async function showRequestLog(req: Request, res: Response) {
           limit: PAGE_SIZE + 1,
         });
   const shown = requests.slice(0, PAGE_SIZE);
+  const keys = shown.some((entry) => entry.keyId)
+    ? await keysOfPartner(
+        dashboard.services.persistence.apiKeys,
+        request.partner.id,
+        dashboard.services.deployment.environment,
+        dashboard.services.clock.now(),
+      )
+    : [];
   const olderQuery = requests.length > PAGE_SIZE && filter ? newestQuery(filter, writeRequestLogCursor(shown.at(-1)!)) : null;
   res
     .status(filter === null ? 400 : 200)
@@ -64,6 +74,7 @@ export async function showRequestLog(req: Request, res: Response) {
         requests: shown,
         filter: filter ?? {},
         routes: dashboard.routes,
+        maskedKeys: new Map(keys.map((key) => [key.id, masked(key)])),
         olderQuery,
         paged: beforeText !== undefined,
       }),

@@ -24,7 +24,7 @@ const fieldShell = (options: FieldOptions, control: Html) => shellOf(options, co
 
 export function input(
   options: FieldOptions & {
-    type?: "text" | "email" | "password" | "url" | "number" | "search";
+    type?: "text" | "email" | "password" | "url" | "number" | "search" | "date" | "time";
     autocomplete?: string;
     min?: number;
     max?: number;
@@ -90,6 +90,44 @@ export function actionButton(options: {
 }
 
 export const errorSummary = (errors: FormErrors, title = "There is a problem"): Html | null => summaryOfErrors(errors, title);
+
+/**
+ * The summary of a long form: each field's problem a link to the field (its id by field name), so a
+ * keyboard or screen-reader user reaches it from the top; problems of no field are listed as text.
+ */
+export function linkedErrorSummary(
+  errors: FormErrors,
+  fieldIds: Readonly<Record<string, string>>,
+  title = "There is a problem",
+): Html | null {
+  if (errors.summary.length === 0) return null;
+  const linked = Object.entries(errors.fields).map(([name, message]) =>
+    fieldIds[name] ? html`<li><a href="#${fieldIds[name]}">${message}</a></li>` : html`<li>${message}</li>`,
+  );
+  const fieldMessages = new Set(Object.values(errors.fields));
+  const others = errors.summary.filter((message) => !fieldMessages.has(message)).map((message) => html`<li>${message}</li>`);
+  return html`<div class="error-summary" role="alert" tabindex="-1"><h2>${title}</h2><ul>${linked}${others}</ul></div>`;
+}
+
+/** A group of radio buttons of one name, in a fieldset with its legend; each choice may carry a hint of its own. */
+export function radios(options: {
+  id: string;
+  name: string;
+  legend: string;
+  error?: string;
+  choices: ReadonlyArray<{ value: string; label: string; hint?: string }>;
+  value: string;
+}): Html {
+  const buttons = options.choices.map(
+    ({ value, label, hint }, i) =>
+      html`<div class="radio"><input type="radio" id="${options.id}-${i}" name="${options.name}" value="${value}"${value === options.value && html` checked`}${hint && html` aria-describedby="${options.id}-${i}-hint"`}><label for="${options.id}-${i}">${label}</label>${hint && html`<p class="hint" id="${options.id}-${i}-hint">${hint}</p>`}</div>`,
+  );
+  return html`<fieldset class="field${options.error ? " field-error" : ""}" id="${options.id}"${options.error && html` aria-describedby="${options.id}-error"`}>
+<legend>${options.legend}</legend>
+${options.error && html`<p class="error-message" id="${options.id}-error"><span class="visually-hidden">Error: </span>${options.error}</p>`}
+${buttons}
+</fieldset>`;
+}
 
 /** A secret shown this once, with a copy button (the script) and the words to keep it. */
 export function secretOnce(options: { id: string; label: string; value: string; hint: string }): Html {

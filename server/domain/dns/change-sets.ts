@@ -5,6 +5,7 @@
  * store has to undo a write, so memory, PGlite and PostgreSQL refuse alike. The route runs it
  * domain-locked, so the zone cannot change between the check and the writes.
  */
+import { assertRecordsAllowed } from "../access/key-access.js";
 import { DEFAULT_TTL } from "./default-ttl.js";
 import { dnsLimits } from "../../../generated/operations.js";
 import type { components } from "../../../generated/types/full.js";
@@ -130,6 +131,8 @@ export async function applyChangeSet(services: DnsServices, domain: RecordZone, 
     const count = errors.length === 1 ? "1 operation fails" : `${errors.length} operations fail`;
     throw apiErrors.unprocessable(`The change set was not applied; ${count}`, { code: "change_set_rejected", errors });
   }
+  // The one record guard (server/partners/keys/key-access.ts), before a dry run answers too: it previews what would be refused.
+  assertRecordsAllowed([...outcome.deleted, ...outcome.updated.flatMap(({ before, after }) => [before, after]), ...outcome.created]);
   if (set.dry_run) return outcome;
   for (const row of outcome.deleted) await services.store.deleteRecord(row.id);
   for (const { after } of outcome.updated) await services.store.saveRecord(after);

@@ -40,7 +40,7 @@ export function txtStrings(content: string): string[] {
 }
 
 /** One string unquoted unless it would then read as something else (quoted strings, or nothing); else each string quoted. */
-function writeTxt(strings: readonly string[]): string {
+export function writeTxt(strings: readonly string[]): string {
   const only = strings.length === 1 ? strings[0]! : null;
   if (only !== null && only !== "" && !TXT_QUOTED.test(only)) return only;
   return strings.map((text) => `"${text.replace(/["\\]/g, "\\$&")}"`).join(" ");

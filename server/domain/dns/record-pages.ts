@@ -1,4 +1,5 @@
 /** A domain's record list one page at a time, and the opaque cursors that continue it. */
+import { currentRestrictions, recordVisible } from "../access/key-access.js";
 import { dnsLimits } from "../../../generated/operations.js";
 import { cursorOfAnotherList, readCursor, writeCursor } from "../../platform/opaque-cursors.js";
 import type { DnsRecordRow, RecordFilter, RecordListPosition, RecordStore, RecordZone } from "./record-store.js";
@@ -63,6 +64,18 @@ export async function recordPage(
   filter: RecordFilter = {},
 ): Promise<RecordPage> {
   const after = cursor === undefined ? null : positionOf(domain, cursor, filter);
+  // A key restricted to record names or types lists only the records it may touch: a domain holds few
+  // enough (x-dns-limits) to read them whole and leave the others out.
+  const restrictions = currentRestrictions();
+  if (restrictions?.recordNames || restrictions?.recordTypes) {
+    const whole = dnsLimits.records_per_domain;
+    const visible = (rows: DnsRecordRow[]) => rows.filter(recordVisible);
+    const all = visible(await store.recordPage(domain.id, null, whole, filter));
+    const rows = after === null ? all : visible(await store.recordPage(domain.id, after, whole, filter));
+    const records = rows.slice(0, limit);
+    const nextCursor = rows.length > limit ? cursorAfter(domain, records[records.length - 1]!, filter) : null;
+    return { records, total: all.length, nextCursor };
+  }
   // One more than asked tells whether a next page exists without a second read.
   const [rows, total] = await Promise.all([store.recordPage(domain.id, after, limit + 1, filter), store.countRecords(domain.id, filter)]);
   const records = rows.slice(0, limit);

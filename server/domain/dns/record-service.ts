@@ -1,4 +1,5 @@
 /** Writing DNS records: rules, zone conflicts, the domain's maximum, storage and events, shared by both variants. */
+import { assertRecordsAllowed } from "../access/key-access.js";
 import { dnsLimits } from "../../../generated/operations.js";
 import type { DnsServices } from "./dns-services.js";
 import { ApiError, apiErrors } from "../../platform/errors.js";
@@ -72,6 +73,7 @@ export function newRecordRow(
  * together pass the maximum.
  */
 async function addNewRecords(services: DnsServices, domain: RecordZone, records: DnsRecordRow[]): Promise<void> {
+  assertRecordsAllowed(records);
   const max = dnsLimits.records_per_domain;
   if (!(await services.store.addRecords(domain.id, records, max))) {
     const holds = await services.store.countRecords(domain.id);
@@ -168,6 +170,8 @@ export async function updateRecord(
   fieldNames?: Partial<Record<string, string>>,
 ): Promise<DnsRecordRow> {
   const parsed = parseRecordOrRefuse(draft, domain, fieldNames);
+  // As it was and as it becomes: a restricted key can neither take a record out of its reach nor bring one in.
+  assertRecordsAllowed([existing, parsed]);
   assertNoConflict(
     parsed,
     (await services.store.recordsAtName(domain.id, parsed.name)).filter((other) => other.id !== existing.id).map(keyOf),
@@ -185,6 +189,7 @@ export async function updateRecord(
 
 /** Deletes the record and announces it; the event, kept in the event history, is what the embedded interface restores a record from. */
 export async function deleteRecord(services: DnsServices, domain: RecordZone, record: DnsRecordRow): Promise<OutboxEvent> {
+  assertRecordsAllowed([record]);
   await services.store.deleteRecord(record.id);
   return services.outbox.emit(domain.partnerId, "dns_record.deleted", { domain_id: domain.id, data: toRecordD(record) });
 }

@@ -1,4 +1,5 @@
 /** A user's domain list one page at a time, and the opaque cursors that continue it. */
+import { currentRestrictions, domainVisible } from "../access/key-access.js";
 import { cursorOfAnotherList, readCursor, writeCursor } from "../../platform/opaque-cursors.js";
 import type { DomainListPosition, DomainRow, DomainStore } from "./domain-store.js";
 
@@ -48,6 +49,15 @@ export async function domainPage(
   const status = query.status ?? null;
   const after = query.cursor === undefined ? null : positionOf(userIdentifier, status, query.cursor);
   const limit = query.limit ?? (query.cursor === undefined ? WHOLE_LIST : DEFAULT_LIMIT);
+  // A key restricted to some domains lists only those: read the user's whole list and leave the others out.
+  if (currentRestrictions()?.domains) {
+    const visible = (page: { domains: DomainRow[] }) => page.domains.filter((domain) => domainVisible(domain.name));
+    const whole = visible(await store.domainPage(partnerId, userIdentifier, { status, after: null, limit: WHOLE_LIST }));
+    const rows = after === null ? whole : visible(await store.domainPage(partnerId, userIdentifier, { status, after, limit: WHOLE_LIST }));
+    const domains = rows.slice(0, limit);
+    const nextCursor = rows.length > limit ? cursorAfter(userIdentifier, status, domains[domains.length - 1]!) : null;
+    return { domains, total: whole.length, nextCursor };
+  }
   // One more than asked tells whether a next page exists without a second read.
   const { domains: rows, total } = await store.domainPage(partnerId, userIdentifier, {
     status,

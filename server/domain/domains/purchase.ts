@@ -3,6 +3,7 @@
  * helper both do. Checks availability (with the sandbox's magic names), prices premium names, registers
  * the domain, charges the user and emits `domain.registered`.
  */
+import { assertDomainAllowed } from "../access/key-access.js";
 import { isAvailable, isPremium, yearlyPriceOf } from "../catalog/availability.js";
 import { parseDomainName } from "../catalog/domain-names.js";
 import type { DomainServices } from "./domain-services.js";
@@ -36,6 +37,8 @@ function assertOpen(tld: TldPrice): void {
 export async function purchaseDomain(services: DomainServices, purchase: Purchase): Promise<DomainRow> {
   const { store, deployment } = services;
   const { name, label, tld } = parseDomainName(purchase.domainName, "domain_name");
+  // A key restricted to some domains buys no other (the embedded interface has no key: nothing is restricted there).
+  assertDomainAllowed(name);
   if (!(await store.findUser(purchase.partnerId, purchase.userIdentifier))) throw apiErrors.notFound("User", purchase.userIdentifier);
   assertOpen(tld);
   if (!(await isAvailable(store, deployment.environment, name, label, true))) {

@@ -1,4 +1,5 @@
 /** Starting transfers and moving them through their states (transfer-states.ts). */
+import { assertDomainAllowed } from "../access/key-access.js";
 import { timestamp } from "../../platform/clock.js";
 import type { components } from "../../../generated/types/full.js";
 import type { DomainServices } from "../domains/domain-services.js";
@@ -28,6 +29,8 @@ export interface TransferServices extends DomainServices {
 export async function startTransfer(services: TransferServices, request: TransferRequest): Promise<TransferRow> {
   const { store, clock } = services;
   const { name, tld } = parseDomainName(request.domainName, "domain_name");
+  // A key restricted to some domains transfers in no other.
+  assertDomainAllowed(name);
   if (!(await store.findUser(request.partnerId, request.userIdentifier))) throw apiErrors.notFound("User", request.userIdentifier);
   if (await store.findDomainByName(name)) {
     throw apiErrors.conflict(`${name} is already registered through this service`, { field: "domain_name", code: "already_registered" });

@@ -42,7 +42,7 @@ import type { RouteTable } from "../../web/route-table.js";
 /** How long a deleted record can be restored from the page that announces its deletion, by the partner's clock. */
 const RESTORE_WINDOW_MS = 10 * 60 * 1000;
 
-type Failure = Pick<DnsView, "addRecord" | "template">;
+type Failure = Pick<DnsView, "addRecord" | "template" | "zoneImport">;
 
 const defaultTtlOf = (context: EmbedContext) => interfaceDefaultTtl(context.services.deployment.variants);
 
@@ -84,13 +84,15 @@ async function dnsNotice(context: EmbedContext, query: Record<string, unknown>):
         return notices.templateApplied(l.t.templates.titles[notice.template], notice.count, domain.name);
       case "connection-fixed":
         return l.t.connection.fixed(notice.count, context.partnerName);
+      case "zone-imported":
+        return l.t.zoneFiles.imported(notice.count, domain.name);
       default:
         return null;
     }
   });
 }
 
-async function renderDns(
+export async function renderDns(
   context: EmbedContext,
   req: Request,
   domainId: string,

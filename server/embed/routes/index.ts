@@ -7,6 +7,7 @@ import { DNS_ROUTES } from "./dns.js";
 import { DOMAIN_ROUTES } from "./domains.js";
 import { SEARCH_ROUTES } from "./search.js";
 import { TRANSFER_OUT_ROUTES } from "./transfer-out.js";
+import { ZONE_FILE_ROUTES } from "./zone-files.js";
 
 export const SESSION_ROUTES: RouteTable[] = [
   { "/": { get: (_req, res) => res.redirect(303, "/domains") } },
@@ -17,4 +18,5 @@ export const SESSION_ROUTES: RouteTable[] = [
   DELEGATION_ROUTES,
   CONNECTION_ROUTES,
   TRANSFER_OUT_ROUTES,
+  ZONE_FILE_ROUTES,
 ];

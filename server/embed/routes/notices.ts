@@ -17,7 +17,8 @@ export type Notice =
   /** `event` is the dns_record.deleted event the record can be restored from. */
   | { kind: "record-deleted"; domain: string; type: string; name: string; event: string }
   | { kind: "template-applied"; domain: string; template: DnsTemplateId; count: number }
-  | { kind: "connection-fixed"; domain: string; count: number };
+  | { kind: "connection-fixed"; domain: string; count: number }
+  | { kind: "zone-imported"; domain: string; count: number };
 
 const keyOf = (session: EmbedSessionRow) => createHmac("sha256", session.csrfToken).update("embed notice").digest();
 

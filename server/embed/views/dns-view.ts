@@ -18,6 +18,7 @@ import { statusBadge } from "./domains-view.js";
 import { notice, page, type Chrome } from "./layout.js";
 import { SORT_COLUMNS, type RecordSort, type SortColumn } from "./record-order.js";
 import { commentField, lockMark, recordComment } from "./record-notes-view.js";
+import { zoneFileSection } from "./zone-file-view.js";
 
 export const RECORD_TYPES = [
   "A",
@@ -50,6 +51,8 @@ export interface DnsView {
   template?: { id: DnsTemplateId; state: FormState };
   /** Whether the domain is set up for the partner, with its fix (connection-view.ts); null without requirements. */
   connection?: Html | null;
+  /** The zone file import form as it was sent, when it was refused before its preview. */
+  zoneImport?: FormState;
 }
 
 export const recordFormFields = ["type", "name", "content", "ttl", "priority", "comment"] as const;
@@ -234,7 +237,8 @@ ${recordFields(l, "add", view.addRecord, { type: null, domain: domain.name, defa
 <h2 id="templates-title">${t.templates.title}</h2>
 <p>${t.templates.intro}</p>
 ${(Object.keys(dnsTemplates) as DnsTemplateId[]).map((id) => templateForm(view, id))}
-</section>`;
+</section>
+${zoneFileSection({ l, domain, csrfToken: view.csrfToken, partnerName: view.chrome.branding.partnerName, ...(view.zoneImport ? { state: view.zoneImport } : {}) })}`;
   return page(l, domain.name, body, view.chrome);
 }
 

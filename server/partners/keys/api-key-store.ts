@@ -1,4 +1,6 @@
 import type { Environment } from "../../../generated/deployment.js";
+import type { Scope } from "./key-grant.js";
+import type { KeyRestrictions } from "../../domain/access/key-restrictions.js";
 
 /** A partner's API key as stored: only its SHA-256 hash. */
 export interface StoredApiKey {
@@ -18,8 +20,12 @@ export interface StoredApiKey {
   lastFour: string;
   /** When the key last authenticated a request, to the minute; null: never. */
   lastUsedAt: Date | null;
-  /** When a rolled key stops being accepted; null: until it is revoked. */
+  /** When the key stops being accepted (its expiry, or a rolled key's grace end); null: until it is revoked. */
   expiresAt: Date | null;
+  /** What the key may do (server/partners/keys/key-grant.ts); null: everything its partner may (a full key). */
+  scopes: Scope[] | null;
+  /** Where it may do it; null: anywhere its scopes reach. Only a key with scopes has restrictions. */
+  restrictions: KeyRestrictions | null;
 }
 
 /**

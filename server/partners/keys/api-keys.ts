@@ -4,6 +4,8 @@ import type { Environment } from "../../../generated/deployment.js";
 import { randomBase62 } from "../../platform/ids.js";
 import type { ApiKeyStore } from "./api-key-store.js";
 import type { FollowedPartnersFile, KeyEntry } from "./followed-partners-file.js";
+import type { Scope } from "./key-grant.js";
+import type { KeyRestrictions } from "../../domain/access/key-restrictions.js";
 
 /** What every key of an environment begins with. */
 export const KEY_PREFIX: Record<Environment, string> = { sandbox: "sk_sandbox_", production: "sk_live_" };
@@ -24,10 +26,15 @@ export interface Partner {
   name: string;
 }
 
-/** Who a key authenticates, and the key's name as the request log shows it. */
+/** Who a key authenticates, the key's name as the request log shows it, and what the key may do. */
 export interface KeyHolder {
   partner: Partner;
   keyName: string;
+  /** The stored key's id; null for keys of the configuration and the partners file (full keys). */
+  keyId: string | null;
+  /** Null: a full key. */
+  scopes: Scope[] | null;
+  restrictions: KeyRestrictions | null;
 }
 
 /** Names of keys that were not made in the dashboard, by where they come from. */
@@ -102,7 +109,13 @@ export class KeyRing {
     const entry = configured ?? this.file?.current().get(hex);
     if (entry)
       return timingSafeEqual(entry.hash, keyHash)
-        ? { partner: entry.partner, keyName: configured ? CONFIGURED_KEY_NAME : PARTNERS_FILE_KEY_NAME }
+        ? {
+            partner: entry.partner,
+            keyName: configured ? CONFIGURED_KEY_NAME : PARTNERS_FILE_KEY_NAME,
+            keyId: null,
+            scopes: null,
+            restrictions: null,
+          }
         : null;
     const store = this.stored();
     const now = this.now();
@@ -112,7 +125,13 @@ export class KeyRing {
     if (storedHash.length !== keyHash.length || !timingSafeEqual(storedHash, keyHash)) return null;
     if (stored.lastUsedAt === null || now.getTime() - stored.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS)
       store.touchKey(hex, now).catch(this.onTouchFailure);
-    return { partner: { id: stored.partnerId, name: stored.partnerName }, keyName: stored.name };
+    return {
+      partner: { id: stored.partnerId, name: stored.partnerName },
+      keyName: stored.name,
+      keyId: stored.id,
+      scopes: stored.scopes,
+      restrictions: stored.restrictions,
+    };
   }
 
   /** Every partner with keys in the configuration or the partners file, as they stand now. */

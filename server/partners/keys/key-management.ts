@@ -1,12 +1,14 @@
 /**
  * What the dashboard and `npm run keys` do with stored keys: make one with a name (the key is
  * answered once and only its hash kept), list, revoke, and roll (a new key, the old one accepted
- * for a grace period the caller chooses, at most seven days, then refused).
+ * for a grace period the caller chooses, at most seven days, then refused). A key may be restricted
+ * (server/partners/keys/key-grant.ts); a roll keeps its scopes, restrictions and expiry.
  */
 import type { Environment } from "../../../generated/deployment.js";
 import { newId } from "../../platform/ids.js";
 import type { ApiKeyStore, StoredApiKey } from "./api-key-store.js";
 import { generateApiKey, hashApiKey, KEY_PREFIX, type Partner } from "./api-keys.js";
+import { FULL_GRANT, type KeyGrant } from "./key-grant.js";
 
 /** Characters after the prefix kept as the key's hint: enough to tell keys apart, far too few to use one. */
 const HINT_CHARACTERS = 4;
@@ -26,6 +28,7 @@ export function newStoredKey(
   name: string,
   now: Date,
   key: string = generateApiKey(environment),
+  grant: KeyGrant = FULL_GRANT,
 ): NewKey {
   return {
     key,
@@ -40,7 +43,9 @@ export function newStoredKey(
       hint: key.slice(0, KEY_PREFIX[environment].length + HINT_CHARACTERS),
       lastFour: key.slice(-4),
       lastUsedAt: null,
-      expiresAt: null,
+      expiresAt: grant.expiresAt,
+      scopes: grant.scopes,
+      restrictions: grant.restrictions,
     },
   };
 }
@@ -76,8 +81,16 @@ export function revokeKey(keys: ApiKeyStore, partnerId: string, id: string): Pro
   return keys.revokeKeyById(partnerId, id);
 }
 
-export async function createKey(keys: ApiKeyStore, partner: Partner, environment: Environment, name: string, now: Date): Promise<NewKey> {
-  const made = newStoredKey(partner, environment, name.trim(), now);
+/** Stores a new key; without a grant, a full key that never expires. */
+export async function createKey(
+  keys: ApiKeyStore,
+  partner: Partner,
+  environment: Environment,
+  name: string,
+  now: Date,
+  grant: KeyGrant = FULL_GRANT,
+): Promise<NewKey> {
+  const made = newStoredKey(partner, environment, name.trim(), now, undefined, grant);
   await keys.addKey(made.stored);
   return made;
 }
@@ -96,9 +109,15 @@ export async function rollKey(
 ): Promise<{ made: NewKey; oldExpiresAt: Date } | null> {
   const old = await keyOfPartner(keys, partner.id, environment, id, now);
   if (!old) return null;
-  const made = newStoredKey(partner, environment, old.name, now);
+  // The new key does the same job: same scopes and restrictions, and no longer than the old one was to live.
+  const made = newStoredKey(partner, environment, old.name, now, undefined, {
+    scopes: old.scopes,
+    restrictions: old.restrictions,
+    expiresAt: old.expiresAt,
+  });
   await keys.addKey(made.stored);
-  const oldExpiresAt = new Date(now.getTime() + Math.min(Math.max(graceSeconds, 0), MAX_ROLL_GRACE_SECONDS) * 1000);
+  const graceEnd = new Date(now.getTime() + Math.min(Math.max(graceSeconds, 0), MAX_ROLL_GRACE_SECONDS) * 1000);
+  const oldExpiresAt = old.expiresAt && old.expiresAt < graceEnd ? old.expiresAt : graceEnd;
   await keys.expireKey(partner.id, id, oldExpiresAt);
   return { made, oldExpiresAt };
 }

@@ -21,6 +21,12 @@ export interface RequestRecord {
   durationMs: number;
   /** The descriptive name of the key the request was made with. */
   keyName: string;
+  /** The stored key's id; null (or absent) for a key of the configuration or the partners file, which `keyName` names. */
+  keyId?: string | null;
+  /** Whether the key's scopes and restrictions let the request through; absent: `allowed` (records before issue 36). */
+  scopeDecision?: "allowed" | "insufficient_scope" | "key_restricted";
+  /** The scope missing (`dns:write`, `unrestricted`) or the restriction that refused (`record_names`); null when allowed. */
+  scopeDetail?: string | null;
   /** Refusals already counted into this record before it was written (the recorder's buffer); 1 when absent. */
   count?: number;
 }

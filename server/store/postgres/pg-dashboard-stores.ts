@@ -293,8 +293,12 @@ const LOG_COLUMN_NAMES = [
   "duration_ms",
   "key_name",
   "count",
+  "key_id",
+  "scope_decision",
+  "scope_detail",
 ] as const;
 const LOG_COLUMNS = LOG_COLUMN_NAMES.join(", ");
+const SCOPE_DECISIONS = { allowed: true, insufficient_scope: true, key_restricted: true } as const;
 
 const logged = (row: DbRow): LoggedRequest => {
   const r = decodeColumns(row, "request_log", LOG_COLUMN_NAMES);
@@ -309,6 +313,9 @@ const logged = (row: DbRow): LoggedRequest => {
     durationMs: r.duration_ms,
     keyName: r.key_name,
     count: r.count,
+    keyId: r.key_id,
+    scopeDecision: oneOf(r.scope_decision, SCOPE_DECISIONS, "request_log.scope_decision"),
+    scopeDetail: r.scope_detail,
   };
 };
 
@@ -327,7 +334,8 @@ export class PgRequestHistoryStore implements RequestHistoryStore {
     await this.sql.query(
       `INSERT INTO request_log (${LOG_COLUMNS}, refused_minute)
        SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::smallint[], $7::text[],
-                            $8::double precision[], $9::text[], $10::integer[], $11::timestamptz[])
+                            $8::double precision[], $9::text[], $10::integer[], $11::text[], $12::text[], $13::text[],
+                            $14::timestamptz[])
        ON CONFLICT (partner_id, environment, key_name, method, (coalesce(route, '')), refused_minute) WHERE refused_minute IS NOT NULL
        DO UPDATE SET count = request_log.count + excluded.count`,
       [
@@ -341,6 +349,9 @@ export class PgRequestHistoryStore implements RequestHistoryStore {
         column((r) => r.durationMs),
         column((r) => r.keyName),
         column((r) => r.count),
+        column((r) => r.keyId ?? null),
+        column((r) => r.scopeDecision ?? "allowed"),
+        column((r) => r.scopeDetail ?? null),
         column((r) => (refusalKey(r) === null ? null : refusalMinute(r.at))),
       ],
     );

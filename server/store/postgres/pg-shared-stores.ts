@@ -2,6 +2,8 @@
 import type { Environment } from "../../../generated/deployment.js";
 import type { ConsumeResult, WindowCounter, WindowStore } from "../../platform/rate-limits/window-store.js";
 import type { ApiKeyStore, StoredApiKey } from "../../partners/keys/api-key-store.js";
+import type { Scope } from "../../partners/keys/key-grant.js";
+import type { KeyRestrictions } from "../../domain/access/key-restrictions.js";
 import type { ClockOffsetStore } from "../../domain/sandbox/clock-offset-store.js";
 import { type DbRow, decodeApiKeysRow, decodeColumns, decodeComputed } from "../../../generated/db-rows.js";
 import { deleteInBatches } from "./batched-deletes.js";
@@ -81,8 +83,31 @@ const apiKey = (row: DbRow): StoredApiKey => {
     lastFour: r.last_four,
     lastUsedAt: r.last_used_at,
     expiresAt: r.expires_at,
+    scopes: r.scopes as Scope[] | null,
+    restrictions: restrictionsOf(r.restrictions),
   };
 };
+
+/** The jsonb of api_keys.restrictions (written from a checked grant) as the key's restrictions. */
+function restrictionsOf(value: unknown): KeyRestrictions | null {
+  if (value === null || value === undefined) return null;
+  const r = value as Record<string, string[] | null>;
+  return {
+    domains: r.domains ?? null,
+    recordNames: r.record_names ?? null,
+    recordTypes: r.record_types ?? null,
+    clientIps: r.client_ips ?? null,
+  };
+}
+
+const restrictionsColumn = (restrictions: KeyRestrictions | null) =>
+  restrictions &&
+  JSON.stringify({
+    domains: restrictions.domains,
+    record_names: restrictions.recordNames,
+    record_types: restrictions.recordTypes,
+    client_ips: restrictions.clientIps,
+  });
 
 const ACCEPTED = "(expires_at IS NULL OR expires_at > $2)";
 
@@ -96,8 +121,9 @@ export class PgApiKeyStore implements ApiKeyStore {
 
   async addKey(key: StoredApiKey): Promise<void> {
     await this.sql.query(
-      `INSERT INTO api_keys (hash, id, partner_id, partner_name, environment, name, hint, last_four, created_at, last_used_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      `INSERT INTO api_keys (hash, id, partner_id, partner_name, environment, name, hint, last_four, created_at, last_used_at, expires_at,
+                             scopes, restrictions)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb)`,
       [
         key.hash,
         key.id,
@@ -110,6 +136,8 @@ export class PgApiKeyStore implements ApiKeyStore {
         key.createdAt,
         key.lastUsedAt,
         key.expiresAt,
+        key.scopes,
+        restrictionsColumn(key.restrictions),
       ],
     );
   }

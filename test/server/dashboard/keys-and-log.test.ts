@@ -27,7 +27,7 @@ describe("API keys", () => {
     const list = await browser.get("/keys");
     expect(list.text).not.toContain(key);
     expect(visibleText(list.text)).toContain(`Checkout service ${key.slice(0, 15)}…${key.slice(-4)}`);
-    expect(visibleText(list.text)).toMatch(/Checkout service \S+ [\d-]+ [\d:]+ UTC Never Never/);
+    expect(visibleText(list.text)).toMatch(/Checkout service \S+ Full access None [\d-]+ [\d:]+ UTC Never Never/);
     expect((await callApi(key)).status).toBe(200);
     // Stored as a hash only.
     const stored = await server.api.services.persistence.apiKeys.keysOfPartner("partner_a", "sandbox", server.api.clock.now());

@@ -19,6 +19,8 @@ const EXAMPLES: Record<keyof typeof apiErrors, [ApiError, number]> = {
   ],
   unauthorized: [apiErrors.unauthorized(), 401],
   forbidden: [apiErrors.forbidden("domain"), 403],
+  insufficientScope: [apiErrors.insufficientScope("dns:write", ["dns:read"]), 403],
+  keyRestricted: [apiErrors.keyRestricted("record_names"), 403],
   notFound: [apiErrors.notFound("Domain", "dom_1"), 404],
   noSuchOperation: [apiErrors.noSuchOperation(), 404],
   methodNotAllowed: [apiErrors.methodNotAllowed("PATCH"), 405],

@@ -660,6 +660,8 @@ export function describeStoreContract(name: string, open: () => Promise<{ persis
           lastFour: "abcd",
           lastUsedAt: null,
           expiresAt: null,
+          scopes: null,
+          restrictions: null,
         };
         await keys.addKey(key);
         expect(await keys.findKey(key.hash, at("00:00:00"))).toEqual(key);
@@ -685,6 +687,8 @@ export function describeStoreContract(name: string, open: () => Promise<{ persis
           lastFour: "wxyz",
           lastUsedAt: null,
           expiresAt: null,
+          scopes: null,
+          restrictions: null,
         });
         const [first, second, live] = [key("first"), key("second", "sandbox", at("00:00:01")), key("live", "production")];
         for (const row of [first, second, live]) await keys.addKey(row);
@@ -704,6 +708,42 @@ export function describeStoreContract(name: string, open: () => Promise<{ persis
         expect(await keys.deleteExpiredKeys(at("01:00:00"))).toBeGreaterThanOrEqual(1);
         expect(await keys.keysOf("sandbox")).not.toContainEqual(expect.objectContaining({ id: first.id }));
         expect((await keys.keysOfPartner(partnerId, "production", at("01:00:00"))).map((row) => row.name)).toEqual(["live"]);
+      });
+    });
+
+    describe("restricted keys", () => {
+      it("keep a key's scopes, restrictions and expiry, and refuse it from its expiry on", async () => {
+        const keys = persistence.apiKeys;
+        const partnerId = uniqueId("ptn");
+        const key = {
+          id: uniqueId("key"),
+          hash: uniqueId("h"),
+          partnerId,
+          partnerName: "Acme",
+          environment: "sandbox" as const,
+          name: "certbot",
+          createdAt: at("00:00:00"),
+          hint: "sk_sandbox_abcd",
+          lastFour: "wxyz",
+          lastUsedAt: null,
+          expiresAt: at("02:00:00"),
+          scopes: ["dns:write" as const, "domains:read" as const],
+          restrictions: { domains: ["example.com"], recordNames: ["_acme-challenge", "@"], recordTypes: ["TXT"], clientIps: null },
+        };
+        await keys.addKey(key);
+        expect(await keys.findKey(key.hash, at("01:00:00"))).toEqual(key);
+        expect(await keys.keysOfPartner(partnerId, "sandbox", at("01:00:00"))).toEqual([key]);
+        expect(await keys.findKey(key.hash, at("02:00:00"))).toBeUndefined();
+        const partial = {
+          ...key,
+          id: uniqueId("key"),
+          hash: uniqueId("h"),
+          expiresAt: null,
+          scopes: ["events:read" as const],
+          restrictions: null,
+        };
+        await keys.addKey(partial);
+        expect(await keys.findKey(partial.hash, at("03:00:00"))).toEqual(partial);
       });
     });
 
@@ -867,6 +907,26 @@ export function describeStoreContract(name: string, open: () => Promise<{ persis
         expect(await page({ route: "/api/v1/domains/tlds" })).toEqual(["5", "3", "1"]);
         expect(await page({ requestId: `req_${partnerId}_2` })).toEqual(["2"]);
         expect(await page({ statusClass: 2, route: "/api/v1/users" })).toEqual(["4", "2"]);
+      });
+
+      it("keeps which key made each request and what its scopes decided", async () => {
+        const log = persistence.requestHistory;
+        const partnerId = uniqueId("ptn");
+        await log.append([
+          record(partnerId, 1, { keyId: "key_1", scopeDecision: "insufficient_scope", scopeDetail: "dns:write", status: 403 }),
+          record(partnerId, 2, { keyId: "key_1", scopeDecision: "key_restricted", scopeDetail: "record_names", status: 403 }),
+          record(partnerId, 3, { keyId: null, scopeDecision: "allowed", scopeDetail: null }),
+          record(partnerId, 4),
+        ]);
+        const rows = await log.page({ partnerId, environment: "sandbox", filter: {}, before: null, limit: 10 });
+        expect(
+          rows.map(({ keyId, scopeDecision, scopeDetail }) => [keyId ?? null, scopeDecision ?? "allowed", scopeDetail ?? null]),
+        ).toEqual([
+          [null, "allowed", null],
+          [null, "allowed", null],
+          ["key_1", "key_restricted", "record_names"],
+          ["key_1", "insufficient_scope", "dns:write"],
+        ]);
       });
 
       it("keeps each partner's newest entries up to the count kept, and none older than the age kept", async () => {

@@ -32,6 +32,8 @@ const stored = (key: string, environment: Environment, partnerId = "acme"): Stor
   lastFour: key.slice(-4),
   lastUsedAt: null,
   expiresAt: null,
+  scopes: null,
+  restrictions: null,
   hash: hashApiKey(key).toString("hex"),
   partnerId,
   partnerName: "Acme Hosting",
