@@ -7297,9 +7297,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The file applied (or, with `dry_run`, checked), and what each line does. */
+            /**
+             * @description The file applied (or, with `dry_run`, checked), and what each line does. The `ETag` is the
+             *     zone's after the import, as the export would answer it now: the `If-Match` of the next import.
+             */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];

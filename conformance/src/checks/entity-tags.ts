@@ -107,7 +107,29 @@ const KINDS: TaggedKind[] = [
     },
     stateOf: (body) => body.ttl,
   },
+  {
+    // The zone's tag is of its records: an import (replace) with a stale one must not apply.
+    name: "zone (import)",
+    update: "importDomainZone",
+    async make(context) {
+      const domainId = await sandboxDomain(context);
+      const read = await made(context, "exportDomainZone", { path: { domain_id: domainId } }, 200);
+      return { path: { domain_id: domainId }, tag: tagOf(read, "exporting the zone"), initial: null };
+    },
+    // Odd changes hold one TXT record at `etag`; even ones none: `replace` leaves the zone as the file says.
+    change: (i) => ({ mode: "replace", zone_file: i % 2 === 1 ? `etag 300 IN TXT "zone-state-${i}"\n` : "" }),
+    async state(context, path) {
+      const exported = await made(context, "exportDomainZone", { path }, 200);
+      return zoneTxtAtEtag(String(exported.body));
+    },
+    stateOf: (body) => zoneTxtAtEtag(String(body.zone_file)),
+  },
 ];
+
+/** The TXT strings a zone file holds at the owner `etag`, as the kind above writes and the export answers them. */
+function zoneTxtAtEtag(zoneFile: string): string[] {
+  return [...zoneFile.matchAll(/^etag(?:\.[^\s]*)?\s+(?:\d+\s+)?(?:IN\s+)?TXT\s+"([^"]*)"/gm)].map((match) => match[1]!);
+}
 
 /** Operations the kit knows how to guard: a new one in the document without a kind here fails the check. */
 const GUARDED = new Set(KINDS.flatMap((kind) => [kind.update, ...(kind.delete ? [kind.delete] : [])]));

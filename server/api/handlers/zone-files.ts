@@ -2,7 +2,7 @@
 import type { OperationHandlers } from "../../../generated/handlers.js";
 import { partnerOf, type RequestContext } from "../../application/context.js";
 import { domainOfPartner } from "../../domain/domains/domain-access.js";
-import { exportZone, importZone, zoneRecords } from "../../domain/zone-files/zone-transfer.js";
+import { exportZone, importZone, zoneRecords, zoneTag } from "../../domain/zone-files/zone-transfer.js";
 import { assertIfMatch } from "../../platform/entity-tags.js";
 import { apiErrors } from "../../platform/errors.js";
 
@@ -31,6 +31,10 @@ export const zoneFileHandlers: Pick<Handlers, "exportDomainZone" | "importDomain
         lines: outcome.lines,
       });
     }
-    return { status: 200, body: { dry_run: dryRun, applied: outcome.applied, mode, counts: outcome.counts, lines: outcome.lines } };
+    return {
+      status: 200,
+      body: { dry_run: dryRun, applied: outcome.applied, mode, counts: outcome.counts, lines: outcome.lines },
+      etag: zoneTag(await zoneRecords(services, domain)),
+    };
   },
 };
