@@ -2986,6 +2986,7 @@ export interface components {
          */
         ApiKeyRoll: {
             /**
+             * Format: int32
              * @description How long the old key is still accepted, at most seven days; 0 ends it at once. It never outlives its own expiry.
              * @default 0
              */
@@ -6773,6 +6774,7 @@ export interface operations {
                     "text/plain": components["schemas"]["ZoneFileText"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

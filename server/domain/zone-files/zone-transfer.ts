@@ -134,7 +134,7 @@ function planImport(text: string, domain: RecordZone, rows: readonly DnsRecordRo
     message: `The ${row.type} record ${row.name} is locked by the partner: it cannot be changed here`,
   });
 
-  for (const record of read.records) {
+  for (const record of read.records.map(withServiceTtl)) {
     const base = { line: record.line, name: record.name, type: record.type, content: record.content };
     if (!SUPPORTED_TYPES.has(record.type)) {
       line({ ...base, action: "skip", code: "unsupported_type", message: `The service does not manage ${record.type} records` });
@@ -185,6 +185,15 @@ function planImport(text: string, domain: RecordZone, rows: readonly DnsRecordRo
     }
   return plan;
 }
+
+/**
+ * Cloudflare's exports write TTL 1 for "automatic", which is 300 seconds there: read as Variant D's
+ * default (the same 300), so such a file imports as Cloudflare served it instead of being refused
+ * for a TTL below the minimum.
+ */
+const AUTOMATIC_TTL = 1;
+const withServiceTtl = (record: ZoneFileRecord): ZoneFileRecord =>
+  record.ttl === AUTOMATIC_TTL ? { ...record, ttl: DEFAULT_TTL.D } : record;
 
 function createOf(type: RecordType, record: ZoneFileRecord): NonNullable<ChangeSet["creates"]>[number] {
   return {

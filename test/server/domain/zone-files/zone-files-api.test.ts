@@ -165,6 +165,12 @@ describe("an import", () => {
     expect(await zone()).toEqual(["CNAME api api.example.net 300 null"]);
   });
 
+  it("reads TTL 1, Cloudflare's export of its automatic TTL, as the 300 seconds Cloudflare served", async () => {
+    const { data } = await importZone({ zone_file: "auto 1 IN A 192.0.2.7\nfixed 60 IN A 192.0.2.8" });
+    expect(data!.counts).toMatchObject({ create: 2, refuse: 0 });
+    expect(await zone()).toEqual(["A auto 192.0.2.7 300 null", "A fixed 192.0.2.8 60 null"]);
+  });
+
   it("refuses a file with a bad line: 422 naming each refused line and its code, nothing changed, no event", async () => {
     await seedD({ type: "A", name: "@", content: "192.0.2.1" });
     const before = await zone();
