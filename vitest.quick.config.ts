@@ -3,7 +3,7 @@ import { scaled } from "./scripts/lib/deadlines.js";
 
 /**
  * `npm run test:quick`, for a developer between edits: the table tests of the pure modules (DNS rules,
- * domain names, rate limiter, store, ids, clock, webhook address policy), the spec's own checks
+ * domain names, zone file reader and writer, key grants, rate limiter, store, ids, clock, webhook address policy), the spec's own checks
  * (constraints, examples, coverage of the service description), and API tests of the common paths:
  * authentication and HTTP, domains, Variant D's DNS records and templates, the embed host's CSRF
  * checks. Left to `npm test`: the type check, the spec lints, every other API and embed test, server
@@ -17,6 +17,8 @@ export default defineConfig({
       "test/server/domain/dns/record-*.test.ts",
       "test/server/domain/dns/mail-policy-records.test.ts",
       "test/server/domain/dns/template-variables.test.ts",
+      "test/server/domain/zone-files/zone-{reader,writer}.test.ts",
+      "test/server/partners/keys/key-grant.test.ts",
       "test/server/platform/rate-limits/rate-limiter.test.ts",
       // The memory store's contract and the store's pure pieces; the PGlite suites are npm test's.
       "test/server/store/{memory-store-contract,record-list,records-at-name,sorted-keys}.test.ts",

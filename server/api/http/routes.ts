@@ -55,9 +55,17 @@ export function answerUnaddressed(referenceUrl: string | null): (req: Request, r
  * a sandbox clock is one atomic step of the clock store (a transaction run again would advance it
  * twice), and the changes it makes due run in transactions of their own
  * (server/application/due-changes.ts); a reset deletes the data in a transaction, then sets the
- * clock back and forgets the rate-limit counters.
+ * clock back and forgets the rate-limit counters. The key operations write the key store every
+ * instance reads on every request, as the dashboard does, not the partner's data: inside a unit of
+ * work they would wait on a second connection while the first is held (PGlite has only one).
  */
-const OUTSIDE_TRANSACTIONS: ReadonlySet<string> = new Set<OperationId>(["advanceSandboxClock", "resetSandbox"]);
+const OUTSIDE_TRANSACTIONS: ReadonlySet<string> = new Set<OperationId>([
+  "advanceSandboxClock",
+  "resetSandbox",
+  "createApiKey",
+  "rollApiKey",
+  "revokeApiKey",
+]);
 
 /**
  * Writes of one domain's DNS records: every rule they check is about that domain, so they run
