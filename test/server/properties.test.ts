@@ -246,6 +246,12 @@ function responsePointer(op: Operation, status: number): { pointer: string; resp
 function bodyProblem(op: Operation | null, status: number, answer: Answer): string | null {
   const documented = op && responsePointer(op, status);
   const json = documented?.response.content?.["application/json"];
+  // A text answer (a zone file) is one of the documented text types; its schema is a string.
+  const textTypes = Object.keys(documented?.response.content ?? {}).filter((type) => type.startsWith("text/"));
+  if (documented && !json && textTypes.length > 0)
+    return textTypes.some((type) => (answer.contentType ?? "").toLowerCase().startsWith(type))
+      ? null
+      : `Content-Type ${answer.contentType}, not one of ${textTypes.join(", ")}`;
   if (documented && !json) return answer.text === "" ? null : `a ${status} of ${op!.id} has no body in the document, but one was sent`;
   if (!/^application\/json\b/i.test(answer.contentType ?? "")) return `Content-Type ${answer.contentType}, not application/json`;
   if (answer.json === undefined) return `a body that is not JSON: ${answer.text.slice(0, 200)}`;

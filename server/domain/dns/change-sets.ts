@@ -131,7 +131,7 @@ export async function applyChangeSet(services: DnsServices, domain: RecordZone, 
     const count = errors.length === 1 ? "1 operation fails" : `${errors.length} operations fail`;
     throw apiErrors.unprocessable(`The change set was not applied; ${count}`, { code: "change_set_rejected", errors });
   }
-  // The one record guard (server/partners/keys/key-access.ts), before a dry run answers too: it previews what would be refused.
+  // The one record guard (server/domain/access/key-access.ts), before a dry run answers too: it previews what would be refused.
   assertRecordsAllowed([...outcome.deleted, ...outcome.updated.flatMap(({ before, after }) => [before, after]), ...outcome.created]);
   if (set.dry_run) return outcome;
   for (const row of outcome.deleted) await services.store.deleteRecord(row.id);

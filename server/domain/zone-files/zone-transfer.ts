@@ -87,7 +87,7 @@ export const zoneTag = (rows: readonly DnsRecordRow[]): string => entityTag({ re
 
 /**
  * The records a zone file shows: all of them, or for an API key restricted to record names or
- * types only those it may touch, as the record list shows them (server/partners/keys/key-access.ts).
+ * types only those it may touch, as the record list shows them (server/domain/access/key-access.ts).
  */
 export const zoneRecords = async (services: DnsServices, domain: RecordZone): Promise<DnsRecordRow[]> =>
   (await services.store.recordsOfDomain(domain.id)).filter(recordVisible);
