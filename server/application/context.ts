@@ -1,6 +1,5 @@
 /** What every handler receives besides its input: the caller and the deployment's services. */
 import type { Partner } from "../partners/keys/api-keys.js";
-import type { KeyAccess } from "../domain/access/key-access.js";
 import type { Clock } from "../platform/clock.js";
 import type { EventStore } from "../domain/events/event-store.js";
 import type { EventOutbox, MemoryOutbox } from "../platform/events.js";
@@ -38,8 +37,6 @@ export interface Services {
 export interface RequestContext {
   /** Null only for operations without authentication (GET /health). */
   partner: Partner | null;
-  /** The key the request was made with (its scopes were checked before the handler); absent or null outside the API. */
-  key?: KeyAccess | null;
   services: Services;
 }
 

@@ -109,7 +109,7 @@ export function registerRoutes(app: Express, handlers: OperationHandlers<Request
     const access = keyAccessOf(res.locals);
     // The key's restrictions go with the handler's async context: the domain layer's guards read them there.
     const run = (context: Services) =>
-      withKeyAccess(access, () => handler(input, { partner, key: access, services: context }) as Promise<HandlerResult>);
+      withKeyAccess(access, () => handler(input, { partner, services: context }) as Promise<HandlerResult>);
     const inOneTransaction = req.method !== "GET" && !OUTSIDE_TRANSACTIONS.has(operation.id);
     const kind = DOMAIN_LOCKED.has(operation.id) ? "domain-locked" : "serializable";
     const key = req.method === "POST" && partner ? req.get("Idempotency-Key") : undefined;

@@ -130,6 +130,9 @@ const READERS: Record<RecordType, (content: string) => ContentReading> = {
   },
 };
 
+/** Whether a type named in text (a zone file's, a form's) is one the service manages: one its rules read. */
+export const isRecordType = (type: string): type is RecordType => Object.hasOwn(READERS, type);
+
 /** The content read into its parts with its canonical spelling, or the rule it breaks (a message naming the field `content`). */
 export const readContent = (type: RecordType, content: string): ContentReading => READERS[type](content);
 

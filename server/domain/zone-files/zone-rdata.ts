@@ -7,6 +7,7 @@
 import type { ZoneToken } from "./zone-tokens.js";
 import { absoluteName, characterString, unescapeBytes } from "./zone-names.js";
 import { writeTxt } from "../dns/record-content.js";
+import type { RecordType } from "../dns/record-rules.js";
 
 export type RdataReading = { content: string; priority: number | null } | { code: "invalid_rdata" | "invalid_name"; message: string };
 
@@ -14,7 +15,7 @@ export type RdataReading = { content: string; priority: number | null } | { code
 export const ALIAS_TYPE_NUMBER = 65401;
 
 /** The managed types' numbers (IANA "Resource Record (RR) TYPEs"), for RFC 3597 `TYPEnnn` spellings. */
-export const MANAGED_TYPE_NUMBERS: Readonly<Record<string, number>> = {
+export const MANAGED_TYPE_NUMBERS: Readonly<Record<RecordType, number>> = {
   A: 1,
   NS: 2,
   CNAME: 5,

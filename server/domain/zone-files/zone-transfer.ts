@@ -12,6 +12,7 @@ import { ApiError } from "../../platform/errors.js";
 import { entityTag } from "../../platform/entity-tags.js";
 import { applyChangeSet, type ChangeSet } from "../dns/change-sets.js";
 import { DEFAULT_TTL } from "../dns/default-ttl.js";
+import { isRecordType } from "../dns/record-content.js";
 import type { DnsServices } from "../dns/dns-services.js";
 import { keyOf, txtText } from "../dns/record-rules.js";
 import type { DnsRecordRow, RecordZone } from "../dns/record-store.js";
@@ -54,20 +55,6 @@ export interface ZoneImportOptions {
 /** The most characters an import reads: 1000 records of a few hundred characters, inside the 1 MiB JSON body. */
 export const ZONE_FILE_MAX_LENGTH = 524_288;
 
-const SUPPORTED_TYPES: ReadonlySet<string> = new Set<RecordType>([
-  "A",
-  "AAAA",
-  "CNAME",
-  "MX",
-  "TXT",
-  "SRV",
-  "NS",
-  "CAA",
-  "ALIAS",
-  "HTTPS",
-  "SVCB",
-  "TLSA",
-]);
 /** A name holds one of these at most, so a file's other target replaces the stored one. */
 const SINGLE_VALUED: ReadonlySet<string> = new Set<RecordType>(["CNAME", "ALIAS"]);
 
@@ -136,11 +123,11 @@ function planImport(text: string, domain: RecordZone, rows: readonly DnsRecordRo
 
   for (const record of read.records.map(withServiceTtl)) {
     const base = { line: record.line, name: record.name, type: record.type, content: record.content };
-    if (!SUPPORTED_TYPES.has(record.type)) {
-      line({ ...base, action: "skip", code: "unsupported_type", message: `The service does not manage ${record.type} records` });
+    const type = record.type;
+    if (!isRecordType(type)) {
+      line({ ...base, action: "skip", code: "unsupported_type", message: `The service does not manage ${type} records` });
       continue;
     }
-    const type = record.type as RecordType;
     const key = matchKey({ type, name: record.name, content: record.content });
     if (seen.has(key)) {
       line({ ...base, action: "skip", code: "duplicate_record", message: "The same record is on an earlier line" });

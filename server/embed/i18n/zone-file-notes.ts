@@ -12,6 +12,7 @@ import type { DomainRow } from "../../domain/domains/domain-store.js";
 import { conflictMessage, violationErrors } from "./form-errors.js";
 import type { Localizer } from "./localizer.js";
 import type { Messages } from "./messages-en.js";
+import { isRecordType } from "../../domain/dns/record-content.js";
 
 type ProblemCode = Exclude<keyof Messages["zoneFiles"]["problems"], "record_locked" | "unknown">;
 
@@ -28,24 +29,6 @@ const READER_CODES = new Set<string>([
 ] satisfies ProblemCode[]);
 
 const CONFLICT_CODES = new Set(["duplicate_record", "cname_conflict", "spf_conflict", "dmarc_conflict", "alias_conflict"]);
-
-/** The types the service manages: only their records are checked with the record rules. */
-const RECORD_TYPES: ReadonlySet<string> = new Set<RecordType>([
-  "A",
-  "AAAA",
-  "ALIAS",
-  "CAA",
-  "CNAME",
-  "HTTPS",
-  "MX",
-  "NS",
-  "SRV",
-  "SVCB",
-  "TLSA",
-  "TXT",
-]);
-
-const isRecordType = (type: string): type is RecordType => RECORD_TYPES.has(type);
 
 export interface NoteContext {
   l: Localizer;
