@@ -7,16 +7,15 @@
  * (default bench/results/<date>-postgres.md).
  */
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { parseArgs } from "node:util";
 import { freshDatabase } from "../scripts/lib/fresh-database.js";
 import { startCluster, stopCluster } from "../scripts/lib/postgres-cluster.js";
 import { openSql } from "../server/store/postgres/index.js";
-import { processStat, startReferenceServer, stop, type RunningTarget } from "./lib/processes.js";
+import { clusterCpuMicroseconds, startReferenceServer, stop, type RunningTarget } from "./lib/processes.js";
 import { LIST, type Measurement, measure, median, READ, type Workload, WORKLOADS, WRITE } from "./lib/workloads.js";
-import { BENCH_PARTNER } from "./targets/seed.js";
+import { BENCH_KEY, BENCH_PARTNER } from "./targets/seed.js";
 
 const { values } = parseArgs({
   options: { duration: { type: "string", default: "5" }, runs: { type: "string", default: "3" }, out: { type: "string" } },
@@ -34,22 +33,6 @@ const seededBy = (target: RunningTarget) => JSON.stringify({ domainId: target.do
 
 /** Something measured: one target, or several at once whose throughputs add up. */
 type Subject = (workload: Workload) => Promise<Measurement & { databaseCpuUsPerRequest?: number }>;
-
-/** CPU time of the whole cluster so far (the postmaster and every process it started), in µs. */
-function clusterCpuMicroseconds(directory: string): number {
-  const postmaster = Number(readFileSync(join(directory, "data", "postmaster.pid"), "utf8").split("\n")[0]);
-  let total = 0;
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const { parentPid, cpuMicroseconds } = processStat(Number(entry));
-      if (Number(entry) === postmaster || parentPid === postmaster) total += cpuMicroseconds;
-    } catch {
-      // A process that ended while the list was read.
-    }
-  }
-  return total;
-}
 
 /** The subject, with the CPU time the database spent per request answered. */
 const withDatabaseCpu =
@@ -161,6 +144,29 @@ const DEEP_LIST: Workload = {
   request: () => ({ method: "GET", path: "/api/v1/users?limit=100&offset=99000" }),
 };
 
+/** Each target's cursor of a deep page (keyset paging), by port: read once before the measurement. */
+const deepCursors = new Map<number, string>();
+const DEEP_CURSOR_LIST: Workload = {
+  name: "list, deep by cursor: GET users (limit 100, the cursor after 99,000)",
+  request: (target) => ({ method: "GET", path: `/api/v1/users?limit=100&cursor=${encodeURIComponent(deepCursors.get(target.port)!)}` }),
+};
+
+/**
+ * The `next_cursor` of the page that ends at `depth` users: at 99,000 on the big database; where
+ * the small one has fewer, the page after its first 100 (a cursor page is a cursor page however deep).
+ */
+async function readDeepCursor(target: RunningTarget, depth: number): Promise<void> {
+  const page = async (offset: number) => {
+    const response = await fetch(`http://127.0.0.1:${target.port}/api/v1/users?limit=100&offset=${offset}`, {
+      headers: { Authorization: `Bearer ${BENCH_KEY}` },
+    });
+    return ((await response.json()) as { next_cursor: string | null }).next_cursor;
+  };
+  const cursor = (await page(depth - 100)) ?? (await page(0));
+  if (!cursor) throw new Error(`the server on port ${target.port} gave no next_cursor`);
+  deepCursors.set(target.port, cursor);
+}
+
 const cluster = await startCluster();
 const lines: string[] = [];
 const fmt = (m: Measurement) => `${Math.round(m.rps)} | ${m.p50} | ${m.p99} | ${m.non2xx}`;
@@ -202,6 +208,7 @@ try {
   const targets = new Map([
     [READ.name, 0.5],
     [WRITE.name, 0.35],
+    [LIST.name, 0.5],
   ]);
   for (const w of WORKLOADS) {
     const m = backed.get("memory")!.get(w.name)!;
@@ -213,6 +220,14 @@ try {
     );
   }
   lines.push("");
+  const memoryRead = backed.get("memory")!.get(READ.name)!;
+  const postgresRead = backed.get("PostgreSQL")!.get(READ.name)!;
+  const serverCpuRatio = postgresRead.cpuUsPerRequest / memoryRead.cpuUsPerRequest;
+  const databaseCpu = postgresRead.databaseCpuUsPerRequest!;
+  lines.push(
+    `CPU per read: the server on PostgreSQL spends ${serverCpuRatio.toFixed(2)} times its CPU on memory (target ≤ 1.5: ${serverCpuRatio <= 1.5 ? "met" : "not met"}); PostgreSQL spends ${databaseCpu.toFixed(0)} µs per read (target ≤ 100: ${databaseCpu <= 100 ? "met" : "not met"}).`,
+    "",
+  );
 
   // 2. Two instances on one database against one.
   console.log("\n2. Two instances against one");
@@ -249,7 +264,9 @@ try {
   const seedStart = performance.now();
   await grow(bigUrl, 100_000, 1_000_000);
   const seedSeconds = ((performance.now() - seedStart) / 1000).toFixed(0);
-  const scaleWorkloads = [READ, WRITE, LIST, DEEP_LIST];
+  await readDeepCursor(small, 99_000);
+  await readDeepCursor(big, 99_000);
+  const scaleWorkloads = [READ, WRITE, LIST, DEEP_LIST, DEEP_CURSOR_LIST];
   const scale = await compare(
     { "1,000 records": alone(small, LATENCY_CONNECTIONS), "1,000,000 records": alone(big, LATENCY_CONNECTIONS) },
     scaleWorkloads,
@@ -258,7 +275,7 @@ try {
   lines.push(
     `## Latency at 1,000,000 records and 100,000 users against 1,000 records (${LATENCY_CONNECTIONS} connections)`,
     "",
-    `Small: 240 users, about 1,000 records. Big: 100,000 users of the listed partner, 100,000 domains, 1,000,000 records (seeded by SQL in ${seedSeconds} s, the trigger-kept counts checked). The read hits a domain of 5 records; the writes spread over the 1,000 write domains, adding their records to both databases as the run goes (so the small one ends with some thousands); the list is the first page of the partner with all the users, the deep list its page at offset 99,000 (past the end of the small database's users: an empty page).`,
+    `Small: 240 users, about 1,000 records. Big: 100,000 users of the listed partner, 100,000 domains, 1,000,000 records (seeded by SQL in ${seedSeconds} s, the trigger-kept counts checked). The read hits a domain of 5 records; the writes spread over the 1,000 write domains, adding their records to both databases as the run goes (so the small one ends with some thousands); the list is the first page of the partner with all the users, the deep list its page at offset 99,000 (past the end of the small database's users: an empty page), the deep list by cursor the same page reached by the \`next_cursor\` of the page before it (on the small database, the page after its first 100 users).`,
     "",
   );
   lines.push(

@@ -1,6 +1,7 @@
-/** Starting benchmark targets as separate processes, and reading their peak memory. */
+/** Starting benchmark targets as separate processes, and reading their peak memory and CPU time. */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { waitUntilServing } from "../../scripts/lib/local-ports.js";
 import { SERVER_NODE_OPTIONS } from "../../scripts/lib/server-node-options.js";
@@ -69,4 +70,20 @@ export function stop(target: RunningTarget): Promise<void> {
     target.child.once("exit", () => resolve());
     target.child.kill("SIGTERM");
   });
+}
+
+/** CPU time of the whole cluster so far (the postmaster and every process it started), in µs. */
+export function clusterCpuMicroseconds(directory: string): number {
+  const postmaster = Number(readFileSync(join(directory, "data", "postmaster.pid"), "utf8").split("\n")[0]);
+  let total = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const { parentPid, cpuMicroseconds } = processStat(Number(entry));
+      if (Number(entry) === postmaster || parentPid === postmaster) total += cpuMicroseconds;
+    } catch {
+      // A process that ended while the list was read.
+    }
+  }
+  return total;
 }

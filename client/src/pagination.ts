@@ -2,10 +2,12 @@
  * Walks of the API's paged lists: the partner's users and a domain's DNS records (Variant D), a user's domains and the
  * partner's events (both).
  *
- * Users, page after page of `GET /api/v1/users` (limit/offset). Defaults favour a complete walk: `created_at` ascending, so users created during the walk are
- * appended at the end instead of shifting the pages still to come (the API's own default order is
- * newest first). Offset pages are not a snapshot: a user deleted during the walk moves later users
- * one place back, and one of them may be skipped.
+ * Users, page after page of `GET /api/v1/users`, each after the one before by its `next_cursor`
+ * (by `offset` from a server that answers none). Defaults favour a complete walk: `created_at`
+ * ascending, so users created during the walk are appended at the end instead of shifting the pages
+ * still to come (the API's own default order is newest first). A cursor continues after the last
+ * user read, so a user deleted during the walk skips no other, and a deep page costs the server
+ * what the first does.
  */
 import type { Client } from "openapi-fetch";
 import type { components, paths } from "./api-types.js";
@@ -112,16 +114,25 @@ export interface UserPaginationOptions {
 /** Each page as the API answers it (with `total`). Throws PartnerApiError when a page fails. */
 export async function* userPages(client: Client<paths>, options: UserPaginationOptions = {}): AsyncGenerator<UserList, void, undefined> {
   const query = { limit: options.pageSize ?? 100, sort: options.sort ?? "created_at", order: options.order ?? "asc" } as const;
+  let cursor: string | null = null;
   for (let offset = 0; ; ) {
     const { data, error, response } = await client.GET("/api/v1/users", {
-      params: { query: { ...query, offset } },
+      params: { query: cursor === null ? { ...query, offset } : { ...query, cursor } },
       signal: options.signal,
     });
     if (!data) throw new PartnerApiError(response, error);
     yield data;
-    offset += data.users.length;
     // An empty page ends the walk even if `total` says more: users were deleted meanwhile.
-    if (data.users.length === 0 || offset >= data.total) return;
+    if (data.users.length === 0) return;
+    // A server before the cursor (an addition of 1.x) answers no next_cursor: the walk goes on by offset.
+    const next = data.next_cursor as string | null | undefined;
+    if (next !== undefined) {
+      if (next === null) return;
+      cursor = next;
+      continue;
+    }
+    offset += data.users.length;
+    if (offset >= data.total) return;
   }
 }
 

@@ -85,6 +85,19 @@ export interface paths {
          * @description The partner's users in this environment, one page at a time. Ties in the sort key are
          *     broken by `user_identifier` ascending, so pages are stable.
          *
+         *     *Addition, keyset pages:* every page answers `next_cursor`; sent back as `cursor` with the
+         *     same `sort` and `order`, it continues the list after that page's last user, and a page
+         *     deep in the list costs what the first costs, where a large `offset` costs more the deeper
+         *     it goes. Paged by cursor from the first page until `next_cursor` is null, the pages are
+         *     the list paged by `offset`, each user once. A user created, deleted or moved meanwhile (a
+         *     login moves its user in the `last_login` order) shifts no other user, as it shifts the
+         *     pages by `offset`: only that user may be missed, or seen twice.
+         *     A cursor sent with another `sort` or `order` than its list's, or one the list did not give
+         *     out, is 400 `validation_error` with `details.field` `cursor` and `details.code`
+         *     `invalid_cursor`; a cursor sent with an `offset` other than 0 is 400 `validation_error`
+         *     with `details.field` `offset` and `details.code` `invalid_value`: the cursor already says
+         *     where the page starts.
+         *
          *     **Required scope:** `users:read` (or `users:write`).
          */
         get: operations["listUsers"];
@@ -1772,10 +1785,12 @@ export interface components {
         };
         UserList: {
             users: components["schemas"]["UserListItem"][];
-            /** @description Number of users in all pages. */
+            /** @description Number of users in all pages: the partner's users, the same on every page, whether paged by `offset` or by `cursor`. */
             total: number;
             limit: number;
             offset: number;
+            /** @description *Addition.* Continues the list after this page (send it as `cursor`, with the same `sort` and `order`); null on the last page. */
+            next_cursor?: string | null;
         };
         UserUpdate: {
             /**
@@ -3616,6 +3631,8 @@ export interface operations {
                 limit?: number;
                 /** @description Number of users to skip. *Decision:* at most 2147483647 (the largest int32), which any list fits in: 1.1.0 restored offsets past 1000000, a bound an unreleased version had set, so a partner with more users can page to the end. */
                 offset?: number;
+                /** @description *Addition.* The `next_cursor` of the page before, sent with the same `sort` and `order`; the page starts after that page's last user. Opaque: do not build or change it. Not with an `offset` other than 0. */
+                cursor?: string;
                 /** @description Sort key. */
                 sort?: "created_at" | "last_login" | "domain_count";
                 /** @description Sort direction. */
@@ -3659,7 +3676,8 @@ export interface operations {
                      *       ],
                      *       "total": 2,
                      *       "limit": 50,
-                     *       "offset": 0
+                     *       "offset": 0,
+                     *       "next_cursor": null
                      *     }
                      */
                     "application/json": components["schemas"]["UserList"];

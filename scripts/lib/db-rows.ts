@@ -24,8 +24,8 @@ export interface SchemaColumn {
 }
 
 /**
- * The JavaScript value of each SQL type, the same from node-postgres and from PGlite
- * (server/store/postgres/sql-client.ts: int8 is parsed as a number there; PGlite does so itself).
+ * The JavaScript value of each SQL type, the same from postgres.js (as the store sets its types) and from PGlite
+ * (server/store/postgres/postgres-js-sql.ts: int8 is parsed as a number there; PGlite does so itself).
  * bytea is a Buffer from one and a Uint8Array from the other: both are Uint8Arrays.
  */
 const JS_TYPES: Record<string, string> = {
@@ -143,7 +143,7 @@ export function renderDbRows(columns: readonly SchemaColumn[], banner: string): 
 
 const PREAMBLE = `/**
  * Every table of the PostgreSQL store as its SQL client returns a row (server/store/postgres/sql-client.ts:
- * node-postgres and PGlite give the same JavaScript types), and decoders that check a row before the
+ * postgres.js and PGlite give the same JavaScript types), and decoders that check a row before the
  * store maps it: a column renamed, dropped or of another type fails at the first read, naming it,
  * and where the store reads it, at build. Values are never quoted in errors: some columns hold secrets.
  */
@@ -218,6 +218,25 @@ export const decodeColumns = <T extends keyof DbTables, C extends keyof DbTables
   table: T,
   columns: readonly C[],
 ): Pick<DbTables[T], C> => checked(row, table, TABLE_COLUMNS[table], columns);
+
+/**
+ * The \`columns\` of \`table\` in an object PostgreSQL made of a row (\`row_to_json\`, \`json_agg\`: a
+ * read that takes a row's dependents with it), where timestamps are ISO 8601 text: those become
+ * Dates, as the SQL client gives them, then each column is checked as decodeColumns checks it.
+ */
+export const decodeJsonColumns = <T extends keyof DbTables, C extends keyof DbTables[T] & string>(
+  object: DbRow,
+  table: T,
+  columns: readonly C[],
+): Pick<DbTables[T], C> => {
+  const types = TABLE_COLUMNS[table];
+  const row: DbRow = { ...object };
+  for (const name of columns) {
+    const value = row[name];
+    if (typeof value === "string" && (types[name] === "Date" || types[name] === "Date | null")) row[name] = new Date(value);
+  }
+  return checked(row, table, types, columns);
+};
 
 /**
  * Columns no table defines (a count, a flag, a function's result), each checked against the type

@@ -58,8 +58,8 @@ export async function inTransaction<T>(
     await reconsiderTouchedDomains(servicesOfUnit, events);
     // One outbox entry per event: the dispatcher writes the deliveries later, in short batches of
     // their own, so a change set's thousand events to sixteen endpoints do not hold this connection.
-    await webhooks.addToOutbox(events);
-    await stores.events.saveEvents(events);
+    // Sent together: on PostgreSQL both go down the unit's connection before either answer comes back.
+    await Promise.all([webhooks.addToOutbox(events), stores.events.saveEvents(events)]);
     return value;
   }, kind);
   for (const event of events) services.eventLog.record(event);

@@ -37,6 +37,8 @@ const itemReaders = {
   textOrNull: (item: unknown) => (item === null ? null : readText(item)),
   /** A time as its milliseconds since 1970, read back as a Date. */
   instant: readInstant,
+  /** A count (a number of things, such as a user's domains): an integer from 0 to the largest int32, as the stores keep it. */
+  count: (item: unknown) => (typeof item === "number" && Number.isInteger(item) && item >= 0 && item <= 2_147_483_647 ? item : NOT_OURS),
 } satisfies Record<string, (item: unknown) => unknown>;
 
 export type CursorItemKind = keyof typeof itemReaders;

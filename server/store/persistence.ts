@@ -30,8 +30,11 @@ export interface DataStores {
  * How a unit of work is kept apart from concurrent ones. `serializable`: as if units ran one after
  * another, whatever they read. `domain-locked`: every domain the work reads is locked until it
  * ends, and each read sees what was committed before it (READ COMMITTED): for work whose every rule
- * is about one domain (its DNS records: the record cap, a CNAME alone at its name, no record twice),
- * so writers of one zone take turns and writers of different zones never wait or conflict.
+ * is about one domain (its DNS records: the record cap, a CNAME alone at its name, no record twice;
+ * its delegation: one pending nameserver change, the DS records' cap, glue for its nameservers),
+ * so writers of one zone take turns and writers of different zones never wait or conflict. It holds
+ * while every writer of those rows locks the domain first; serializable work that writes them also
+ * writes the domain's row, so it waits for the lock or is run again.
  */
 export type UnitOfWork = "serializable" | "domain-locked";
 

@@ -29,8 +29,36 @@ beforeEach(async () => {
 });
 
 describe("paginateUsers", () => {
-  it("walks every page, oldest first, with limit/offset", async () => {
+  it("walks every page, oldest first, each after the one before by its next_cursor", async () => {
     const { api, queries } = recordingClient();
+    const seen: string[] = [];
+    for await (const user of api.paginateUsers({ pageSize: 3 })) seen.push(user.user_identifier);
+    expect(seen).toEqual(IDS);
+    expect(queries).toHaveLength(3);
+    expect(queries[0]).toBe("?limit=3&sort=created_at&order=asc&offset=0");
+    for (const query of queries.slice(1)) expect(query).toMatch(/^\?limit=3&sort=created_at&order=asc&cursor=[^&]+$/);
+  });
+
+  it("skips no user when one already read is deleted during the walk", async () => {
+    const { api } = recordingClient();
+    const seen: string[] = [];
+    for await (const user of api.paginateUsers({ pageSize: 3 })) {
+      seen.push(user.user_identifier);
+      if (user.user_identifier === "u03")
+        await api.DELETE("/api/v1/users/{user_identifier}", { params: { path: { user_identifier: "u01" } } });
+    }
+    expect(seen).toEqual(IDS);
+  });
+
+  it("walks by offset a server that answers no next_cursor (one before the addition)", async () => {
+    const queries: string[] = [];
+    const withoutCursors = async (request: Request) => {
+      queries.push(new URL(request.url).search);
+      const response = await globalThis.fetch(request);
+      const { next_cursor: _dropped, ...body } = (await response.json()) as Record<string, unknown>;
+      return new Response(JSON.stringify(body), { status: response.status, headers: response.headers });
+    };
+    const api = createPartnerClient({ apiKey: PARTNER_A_KEY, baseUrl: s.baseUrl, fetch: withoutCursors });
     const seen: string[] = [];
     for await (const user of api.paginateUsers({ pageSize: 3 })) seen.push(user.user_identifier);
     expect(seen).toEqual(IDS);
@@ -73,15 +101,15 @@ describe("paginateUsers", () => {
 });
 
 describe("userPages", () => {
-  it("yields each page with total, limit and offset", async () => {
+  it("yields each page with total, limit and next_cursor, null on the last", async () => {
     const { api } = recordingClient();
     const pages = [];
     for await (const page of api.userPages({ pageSize: 3 }))
-      pages.push({ total: page.total, limit: page.limit, offset: page.offset, count: page.users.length });
+      pages.push({ total: page.total, limit: page.limit, count: page.users.length, last: page.next_cursor === null });
     expect(pages).toEqual([
-      { total: 7, limit: 3, offset: 0, count: 3 },
-      { total: 7, limit: 3, offset: 3, count: 3 },
-      { total: 7, limit: 3, offset: 6, count: 1 },
+      { total: 7, limit: 3, count: 3, last: false },
+      { total: 7, limit: 3, count: 3, last: false },
+      { total: 7, limit: 3, count: 1, last: true },
     ]);
   });
 });

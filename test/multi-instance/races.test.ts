@@ -125,6 +125,31 @@ describe.skipIf(!databaseUrl)("two instances on one database, raced", () => {
     expect((await instances[0]!.call("GET", `/api/v1/domains/${domainId}`)).status).toBe(404);
   });
 
+  it("keeps a domain within its DS records, each once, with creations spread over both instances", async () => {
+    const { domainId } = await userWithDomain();
+    const ds = (keyTag: number) => ({ key_tag: keyTag, algorithm: 13, digest_type: 2, digest: "AB".repeat(32) });
+    // Twelve different records for eight places, each sent twice.
+    const answers = await race(24, (i) => ["POST", `/api/v1/domains/${domainId}/dnssec/ds_records`, ds(1 + (i % 12))]);
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(8);
+    expect(answers.filter((answer) => answer.status !== 201).map((answer) => answer.body?.details?.code ?? answer.status)).toSatisfy(
+      (codes: unknown[]) => codes.every((code) => code === "ds_limit_exceeded" || code === "duplicate_ds_record"),
+    );
+    const kept = (await instances[1]!.call("GET", `/api/v1/domains/${domainId}/dnssec/ds_records`)).body.ds_records as Array<{
+      key_tag: number;
+    }>;
+    expect(kept).toHaveLength(8);
+    expect(new Set(kept.map((record) => record.key_tag)).size).toBe(8);
+  });
+
+  it("keeps one pending nameserver change, one of those asked, when changes are asked on both instances at once", async () => {
+    const { domainId } = await userWithDomain();
+    const sets = Array.from({ length: 10 }, (_, i) => [`ns1.host${i}.example.net`, `ns2.host${i}.example.net`]);
+    const answers = await race(10, (i) => ["PUT", `/api/v1/domains/${domainId}/nameservers`, { nameservers: sets[i] }]);
+    expect(statuses(answers)).toEqual(Array(10).fill(200));
+    const pending = (await instances[0]!.call("GET", `/api/v1/domains/${domainId}`)).body.nameserver_change as { nameservers: string[] };
+    expect(sets.map((set) => set.join())).toContain(pending.nameservers.join());
+  });
+
   it("answered none of the races with a 500", () => {
     for (const instance of instances) expect(instance.process.output()).not.toMatch(/"level":50|Internal|unexpected error/);
   });

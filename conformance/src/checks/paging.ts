@@ -5,7 +5,7 @@
  */
 import { expect } from "expect";
 import { defineChecks, type CheckContext } from "../check.js";
-import { expectAnswer, expectStatus } from "./expectations.js";
+import { expectAnswer, expectCoded, expectStatus } from "./expectations.js";
 import { expectLimitBounds, expectNoDuplicates, expectSameList, walkByCursor, walkByOffset } from "./paging-support.js";
 
 const byId = (item: any) => item.id as string;
@@ -29,6 +29,32 @@ const compareNames = (a: string, b: string) => {
   const [x, y] = [a.toLowerCase(), b.toLowerCase()];
   return x < y ? -1 : x > y ? 1 : 0;
 };
+
+/**
+ * Follows the users list's `next_cursor` from its first page, for at most `maxItems` users: a partner may hold more than
+ * a check should read. `ended` says whether it reached the page whose `next_cursor` is null.
+ */
+async function walkUsersByCursor(context: CheckContext, query: Record<string, string>, limit: number, maxItems: number) {
+  const walk = { items: [] as any[], pages: [] as any[], ended: false };
+  let cursor: string | undefined;
+  while (walk.items.length < maxItems) {
+    const result = await context.api.call("listUsers", { query: { ...query, limit, ...(cursor === undefined ? {} : { cursor }) } });
+    expectAnswer(result, 200, undefined, `page ${walk.pages.length + 1} by cursor with limit ${limit}`);
+    walk.pages.push(result);
+    walk.items.push(...result.body.users);
+    if (result.body.next_cursor === null) {
+      walk.ended = true;
+      break;
+    }
+    if (typeof result.body.next_cursor !== "string")
+      throw new Error(`${result.label} answered no next_cursor: the users list answers one on every page (null on the last)`);
+    if (result.body.users.length < limit)
+      throw new Error(`${result.label} answered a page of ${result.body.users.length} (limit ${limit}) and yet a next_cursor`);
+    cursor = result.body.next_cursor;
+  }
+  walk.items = walk.items.slice(0, maxItems);
+  return walk;
+}
 
 export default defineChecks([
   {
@@ -293,6 +319,112 @@ export default defineChecks([
         400,
         { error: "validation_error" },
         "an offset past int32",
+      );
+    },
+  },
+  {
+    id: "paging.users-by-cursor",
+    title:
+      "the users list followed by next_cursor is the list paged by offset, in the same order, each user once, with next_cursor null on its last page",
+    needs: ["state"],
+    operations: ["listUsers"],
+    async run(context) {
+      // Users of the check's own, created at once: several pages however few users the partner has, and ties in every
+      // sort (their domain counts are all 0, and most of the partner's users share that count).
+      for (let i = 0; i < 5; i++)
+        expectStatus(
+          await context.api.call("createUserSession", { body: { user_identifier: context.unique("pages_cursor").replaceAll("-", "_") } }),
+          201,
+        );
+      const key = (user: any) => user.user_identifier as string;
+      // A partner may hold more users than a check should read: both walks stop at this many.
+      const maxItems = 150;
+      const pageSize = 4;
+      const sorts = [
+        ["created_at", "desc"],
+        ["created_at", "asc"],
+        ["last_login", "desc"],
+        ["domain_count", "asc"],
+        ["domain_count", "desc"],
+      ] as const;
+      for (const [sort, order] of sorts) {
+        const what = `sort ${sort}, order ${order}`;
+        const byOffset = await walkByOffset(context, "listUsers", { query: { sort, order } }, "users", 100, maxItems);
+        const total: number = byOffset.pages[0]!.body.total;
+        const byCursor = await walkUsersByCursor(context, { sort, order }, pageSize, byOffset.items.length);
+        expectSameList(byCursor.items, byOffset.items.slice(0, byCursor.items.length), key, `${what}, pages of ${pageSize} by cursor`);
+        expect({ [what]: byCursor.items.length }).toEqual({ [what]: byOffset.items.length });
+        for (const page of byCursor.pages) expect({ [what]: page.body.total }).toEqual({ [what]: total });
+        if (total <= maxItems) expect({ [what]: byCursor.ended }).toEqual({ [what]: true });
+
+        // The end of the list, however long: a page by offset near it gives a cursor, which leads to its last page.
+        if (total < 2) continue;
+        const nearEnd = await context.api.call("listUsers", { query: { sort, order, limit: 1, offset: total - 2 } });
+        expectAnswer(nearEnd, 200, undefined, `${what}, the user before the last`);
+        expect({ [what]: typeof nearEnd.body.next_cursor }).toEqual({ [what]: "string" });
+        const last = await context.api.call("listUsers", { query: { sort, order, limit: 1, offset: total - 1 } });
+        expectAnswer(last, 200, undefined, `${what}, the last user`);
+        expect(last.body.next_cursor ?? null).toBeNull();
+        const end = await context.api.call("listUsers", { query: { sort, order, limit: 3, cursor: nearEnd.body.next_cursor } });
+        expectAnswer(end, 200, { next_cursor: null, total }, `${what}, the page after the user before the last`);
+        expect(end.body.users.map(key)).toEqual(last.body.users.map(key));
+      }
+    },
+  },
+  {
+    id: "paging.users-cursor-refused",
+    title:
+      "a users-list cursor sent with another sort or order, or one the list did not give out, is 400 invalid_cursor; with an offset other than 0, 400 invalid_value",
+    needs: ["state"],
+    operations: ["listUsers"],
+    async run(context) {
+      for (let i = 0; i < 2; i++)
+        expectStatus(
+          await context.api.call("createUserSession", { body: { user_identifier: context.unique("pages_refused").replaceAll("-", "_") } }),
+          201,
+        );
+      const first = await context.api.call("listUsers", { query: { sort: "last_login", order: "asc", limit: 1 } });
+      expectAnswer(first, 200);
+      const cursor = first.body.next_cursor;
+      expect(typeof cursor).toBe("string");
+      const continued = await context.api.call("listUsers", { query: { sort: "last_login", order: "asc", limit: 1, cursor, offset: 0 } });
+      expectAnswer(continued, 200, undefined, "the cursor with its own sort and order (and offset 0)");
+      for (const [sort, order] of [
+        ["last_login", "desc"],
+        ["created_at", "asc"],
+        ["domain_count", "asc"],
+      ] as const)
+        expectCoded(
+          await context.api.call("listUsers", { query: { sort, order, limit: 1, cursor } }),
+          400,
+          "validation_error",
+          "cursor",
+          "invalid_cursor",
+          `a cursor of the list by last_login asc sent with sort ${sort}, order ${order}`,
+        );
+      expectCoded(
+        await context.api.call("listUsers", { query: { limit: 1, cursor } }),
+        400,
+        "validation_error",
+        "cursor",
+        "invalid_cursor",
+        "a cursor of the list by last_login asc sent without sort and order (created_at desc)",
+      );
+      expectCoded(
+        await context.api.call("listUsers", { query: { limit: 1, cursor: "not-a-cursor-of-this-list" } }),
+        400,
+        "validation_error",
+        "cursor",
+        "invalid_cursor",
+        "a cursor the list did not give out",
+      );
+      expectCoded(
+        await context.api.call("listUsers", { query: { sort: "last_login", order: "asc", limit: 1, cursor, offset: 1 } }),
+        400,
+        "validation_error",
+        "offset",
+        "invalid_value",
+        "a cursor with an offset",
       );
     },
   },

@@ -6,7 +6,7 @@ import { assertIfMatch, entityTag } from "../../platform/entity-tags.js";
 import { domainOfPartner } from "../../domain/domains/domain-access.js";
 import { domainPage } from "../../domain/domains/domain-pages.js";
 import { updateDomainSettings } from "../../domain/domains/domain-settings.js";
-import { domainDetail, domainSummary } from "../../domain/domains/domain-views.js";
+import { domainSummary, partnerDomainDetail } from "../../domain/domains/domain-views.js";
 import { renewDomain } from "../../domain/domains/renewal.js";
 import { controlsWithDefaults, transferControlsOf } from "../../domain/domains/transfer-controls.js";
 import { apiErrors } from "../../platform/errors.js";
@@ -33,8 +33,8 @@ export const domainHandlers: Pick<Handlers, "listUserDomains" | "getDomain" | "u
   },
 
   getDomain: async ({ path }, context) => {
-    const domain = await domainOfPartner(context.services.store, partnerOf(context).id, path.domain_id);
-    return { status: 200, body: await domainDetail(context.services, domain), etag: entityTag(domain) };
+    const { domain, detail } = await partnerDomainDetail(context.services.store, partnerOf(context).id, path.domain_id);
+    return { status: 200, body: detail, etag: entityTag(domain) };
   },
 
   updateDomain: async ({ path, header, body }, context) => {

@@ -8,6 +8,7 @@ import { openLoginSession } from "../../domain/sessions/user-sessions.js";
 import { apiErrors } from "../../platform/errors.js";
 import { canonicalLocaleTag } from "../../platform/locale.js";
 import { formatCents } from "../../platform/money.js";
+import { userPage } from "../../domain/users/user-pages.js";
 import type { UserPageEntry, UserRow } from "../../domain/users/user-store.js";
 
 type Handlers = OperationHandlers<RequestContext>;
@@ -62,9 +63,15 @@ export const userHandlers: Pick<Handlers, "createUserSession" | "listUsers" | "g
   },
 
   listUsers: async ({ query }, context) => {
-    const { limit = 50, offset = 0, sort = "created_at", order = "desc" } = query;
-    const { users, total } = await context.services.store.listUsers(partnerOf(context).id, { limit, offset, sort, order });
-    return { status: 200, body: { users: users.map(listItem), total, limit, offset } };
+    const { limit = 50, offset = 0, sort = "created_at", order = "desc", cursor } = query;
+    const { users, total, nextCursor } = await userPage(context.services.store, partnerOf(context).id, {
+      limit,
+      offset,
+      sort,
+      order,
+      cursor,
+    });
+    return { status: 200, body: { users: users.map(listItem), total, limit, offset, next_cursor: nextCursor } };
   },
 
   getUser: async ({ path }, context) => {

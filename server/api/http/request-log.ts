@@ -30,10 +30,11 @@ export function requestLog(logger: Logger): RequestHandler {
   // A silent logger (tests, benchmarks) should cost nothing per request.
   if (!logger.isLevelEnabled("info")) return (_req, _res, next) => next();
   return (req, res, next) => {
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     // Read now: the method a HEAD request was sent with, before it is handled as its GET.
     const { method } = req;
-    res.once("close", () => {
+    // `on`, not `once`: a response closes once, and `once` wraps each listener in another closure.
+    res.on("close", () => {
       const operation = operationOf(res.locals);
       const line: RequestLogLine = {
         requestId: res.locals.requestId as string,
@@ -41,7 +42,7 @@ export function requestLog(logger: Logger): RequestHandler {
         route: operation?.info.path ?? null,
         operationId: operation?.id ?? null,
         status: res.statusCode,
-        durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e3) / 1e3,
+        durationMs: Math.round((performance.now() - started) * 1e3) / 1e3,
         partner: (res.locals.partner as { id: string } | undefined)?.id ?? null,
       };
       if (!res.writableFinished) line.aborted = true;

@@ -68,10 +68,18 @@ const OUTSIDE_TRANSACTIONS: ReadonlySet<string> = new Set<OperationId>([
 ]);
 
 /**
- * Writes of one domain's DNS records: every rule they check is about that domain, so they run
+ * Writes of one domain's DNS records and delegation (nameservers, glue, DS records): every rule they
+ * check is about that domain, and every other writer of those rows locks the domain too, so they run
  * domain-locked (store/persistence.ts), not serializable: the domain they read is locked for them.
+ * Not the settings and registrar controls: the transfer code is written on a read that takes no lock.
  */
 const DOMAIN_LOCKED: ReadonlySet<string> = new Set<OperationId>([
+  "setDomainNameservers",
+  "resetDomainNameservers",
+  "setGlueRecord",
+  "deleteGlueRecord",
+  "createDsRecord",
+  "deleteDsRecord",
   "createDnsRecord",
   "updateDnsRecord",
   "deleteDnsRecord",

@@ -1,18 +1,17 @@
 /** The wire shapes of a domain's delegation: its fields in the domain's detail, glue and DS records. */
 import type { components } from "../../../generated/types/full.js";
 import { timestamp } from "../../platform/clock.js";
-import type { DsRecordRow, GlueRecordRow } from "./delegation-store.js";
-import { isServiceNameservers, type DelegationServices } from "./delegation.js";
+import type { DsRecordRow, GlueRecordRow, NameserverChangeRow } from "./delegation-store.js";
+import { isServiceNameservers } from "./delegation.js";
 import type { DomainRow } from "./domain-store.js";
 
 type Schemas = components["schemas"];
 
-/** What the domain's detail says of its delegation. */
-export async function delegationFields(
-  services: DelegationServices,
+/** What the domain's detail says of its delegation, from its pending change. */
+export function delegationFieldsOf(
   domain: DomainRow,
-): Promise<Pick<Schemas["DomainDetail"], "dns_active" | "nameserver_change">> {
-  const pending = await services.store.delegations.pendingNameserverChange(domain.id);
+  pending: NameserverChangeRow | undefined,
+): Pick<Schemas["DomainDetail"], "dns_active" | "nameserver_change"> {
   return {
     dns_active: isServiceNameservers(domain.nameservers),
     nameserver_change: pending

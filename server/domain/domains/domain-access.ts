@@ -7,7 +7,11 @@ import { apiErrors } from "../../platform/errors.js";
 import type { DomainRow, DomainStore } from "./domain-store.js";
 
 export async function domainOfPartner(store: DomainStore, partnerId: string, domainId: string): Promise<DomainRow> {
-  const domain = await store.findDomain(domainId);
+  return assertDomainOfPartner(await store.findDomain(domainId), partnerId, domainId);
+}
+
+/** The same checks of a domain already read (or not found): a read that took the domain with more. */
+export function assertDomainOfPartner(domain: DomainRow | undefined, partnerId: string, domainId: string): DomainRow {
   if (!domain) throw apiErrors.notFound("Domain", domainId);
   if (domain.partnerId !== partnerId) throw apiErrors.forbidden("domain");
   // A key restricted to other domains: after tenancy, so another partner's domain still reads as forbidden.

@@ -7,8 +7,11 @@ import { toRecordD } from "../dns/record-shapes.js";
 import { formatCents } from "../../platform/money.js";
 import type { DomainRow } from "./domain-store.js";
 import { REGISTRAR_NAME } from "./registration.js";
-import { delegationFields } from "./delegation-views.js";
-import { transferControlsOf } from "./transfer-controls.js";
+import { dnsLimits } from "../../../generated/operations.js";
+import type { DomainDetailParts, DomainDetailStore } from "./domain-detail-store.js";
+import { assertDomainOfPartner } from "./domain-access.js";
+import { delegationFieldsOf } from "./delegation-views.js";
+import { controlsWithDefaults } from "./transfer-controls.js";
 
 type Schemas = components["schemas"];
 
@@ -26,12 +29,32 @@ export function domainSummary(domain: DomainRow) {
 }
 
 export async function domainDetail(services: DomainServices, domain: DomainRow): Promise<Schemas["DomainDetail"]> {
+  const [records, pendingNameserverChange, transferControls] = await Promise.all([
+    embeddedRecords(services.store, domain),
+    services.store.delegations.pendingNameserverChange(domain.id),
+    services.store.transferOut.controlsOf(domain.id),
+  ]);
+  return domainDetailOf({ domain, records, pendingNameserverChange, transferControls });
+}
+
+/**
+ * The detail of a partner's domain from one read of the store (domain-detail-store.ts), checked as
+ * domainOfPartner checks, with the domain it shows (its entity tag's).
+ */
+export async function partnerDomainDetail(store: DomainDetailStore, partnerId: string, domainId: string) {
+  const parts = await store.domainDetailParts(domainId, dnsLimits.records_per_page);
+  const domain = assertDomainOfPartner(parts?.domain, partnerId, domainId);
+  return { domain, detail: domainDetailOf({ ...parts!, domain }) };
+}
+
+/** The detail from its parts read at once (domain-detail-store.ts). */
+export function domainDetailOf({ domain, records, pendingNameserverChange, transferControls }: DomainDetailParts): Schemas["DomainDetail"] {
   return {
     ...domainSummary(domain),
     user_identifier: domain.userIdentifier,
     nameservers: [...domain.nameservers],
     whois_privacy: domain.whoisPrivacy,
-    dns_records: (await embeddedRecords(services.store, domain)).map((record) => {
+    dns_records: records.map((record) => {
       const { updated_at: _updatedAt, ...summary } = toRecordD(record);
       return summary;
     }),
@@ -40,7 +63,7 @@ export async function domainDetail(services: DomainServices, domain: DomainRow):
       renewal_price: formatCents(domain.renewalPrice),
       currency: domain.currency,
     },
-    ...(await delegationFields(services, domain)),
-    transfer_lock: (await transferControlsOf(services.store, domain)).transferLock,
+    ...delegationFieldsOf(domain, pendingNameserverChange),
+    transfer_lock: controlsWithDefaults(domain, transferControls).transferLock,
   };
 }

@@ -24,11 +24,24 @@ export interface UserPageEntry {
   readonly domainCount: number;
 }
 
+/**
+ * A place in the users list of one sort and order: a user's sort value and identifier. The list
+ * continues with the users that sort after it, whether or not that user is still there.
+ */
+export interface UserListPosition {
+  /** The sort key's value: a time as its milliseconds since 1970, or the domain count. */
+  sortValue: number;
+  userIdentifier: string;
+}
+
 export interface UserPageQuery {
   limit: number;
+  /** Users skipped from the start, or from `after` when given. */
   offset: number;
   sort: UserSort;
   order: "asc" | "desc";
+  /** The page starts after this place (keyset paging): a deep page costs what the first costs. */
+  after?: UserListPosition | null;
 }
 
 /** The users of every partner; deleting one deletes all that belongs to it. */

@@ -130,6 +130,7 @@ export async function changeNameservers(req: Request, res: Response) {
           : nameserverErrors(context, domain, hosts, error);
       return { status: 422, html: await render(context, domain, { nameserverForm: { mode, nameservers: typed, errors } }) };
     },
+    "domain-locked",
   );
 }
 
@@ -158,6 +159,7 @@ export async function addDs(req: Request, res: Response) {
       const domain = await domainOfSessionUser(context, domainId);
       return { status: 422, html: await render(context, domain, { dsForm: { values, errors: dsErrors(context, body, error) } }) };
     },
+    "domain-locked",
   );
 }
 
@@ -175,6 +177,7 @@ export async function removeDs(req: Request, res: Response) {
       const domain = await domainOfSessionUser(context, domainId);
       return { html: await render(context, domain, { dsForm: { values: {}, errors: friendlyErrors(context.l, error) } }) };
     },
+    "domain-locked",
   );
 }
 

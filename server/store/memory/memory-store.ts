@@ -8,12 +8,13 @@ import { MemoryTransferOutStore } from "./memory-transfer-out-store.js";
 import { MemoryConnectionStore } from "./memory-connection-store.js";
 import { SortedKeys } from "./sorted-keys.js";
 import { JournaledMap, JournaledSet, journaling, recordUndo, UnorderedJournaledSet } from "./undo-journal.js";
+import type { DomainDetailParts } from "../../domain/domains/domain-detail-store.js";
 import type { DnsRecordRow, RecordFilter, RecordListPosition } from "../../domain/dns/record-store.js";
 import type { DomainListPosition, DomainPageQuery, DomainRow } from "../../domain/domains/domain-store.js";
 import type { EmbedSessionRow, EndedEmbedSessionRow, SessionRow } from "../../domain/sessions/session-store.js";
 import type { Store } from "../store.js";
 import type { TransferRow } from "../../domain/transfers/transfer-store.js";
-import type { UserPageQuery, UserRow, UserSort, UserPageEntry } from "../../domain/users/user-store.js";
+import type { UserListPosition, UserPageQuery, UserRow, UserSort, UserPageEntry } from "../../domain/users/user-store.js";
 
 const userKey = (partnerId: string, userIdentifier: string) => `${partnerId}\u0000${userIdentifier}`;
 /** DNS names compare without regard to case. */
@@ -160,14 +161,28 @@ export class MemoryStore implements Store {
     this.reorder(user.partnerId, key, changed, () => this.users.set(key, { ...user }));
   }
 
-  async listUsers(partnerId: string, { limit, offset, sort, order }: UserPageQuery): Promise<{ users: UserPageEntry[]; total: number }> {
+  async listUsers(
+    partnerId: string,
+    { limit, offset, sort, order, after = null }: UserPageQuery,
+  ): Promise<{ users: UserPageEntry[]; total: number }> {
     const keys = this.ordersOf(partnerId)[`${sort}:${order}`];
+    // After a cursor's place, a binary search finds the page: a deep page costs what the first does.
+    const pageKeys =
+      after === null ? keys.page(offset, limit) : keys.following(this.fromUserPlace(sort, order, after), offset + limit).slice(offset);
     // Counted by the index key the page holds: building the key again per user showed in profiles.
     // The rows are lent read-only (see UserPageEntry), not copied: a page is turned into its answer at once.
-    const users = keys
-      .page(offset, limit)
-      .map((key) => ({ user: this.users.get(key)!, domainCount: this.domainIdsByUser.get(key)?.size ?? 0 }));
+    const users = pageKeys.map((key) => ({ user: this.users.get(key)!, domainCount: this.domainIdsByUser.get(key)?.size ?? 0 }));
     return { users, total: keys.size };
+  }
+
+  /** Where a user key stands from a place in the order of `sort` and `order`: above 0 after it (SortedKeys.following). */
+  private fromUserPlace(sort: UserSort, order: "asc" | "desc", at: UserListPosition): (key: string) => number {
+    const direction = order === "asc" ? 1 : -1;
+    // The same order as ordersOf's comparators: the sort value, then the identifier ascending in both directions.
+    return (key) => {
+      const identifier = this.users.get(key)!.userIdentifier;
+      return direction * (this.sortValue(sort, key) - at.sortValue) || byCodeUnits(identifier, at.userIdentifier);
+    };
   }
 
   async deleteUser(partnerId: string, userIdentifier: string): Promise<void> {
@@ -231,6 +246,17 @@ export class MemoryStore implements Store {
 
   async findDomain(id: string): Promise<DomainRow | undefined> {
     return this.domainCopy(id);
+  }
+
+  async domainDetailParts(domainId: string, recordLimit: number): Promise<DomainDetailParts | undefined> {
+    const domain = this.domainCopy(domainId);
+    if (!domain) return undefined;
+    const [records, pendingNameserverChange, transferControls] = await Promise.all([
+      this.recordPage(domainId, null, recordLimit),
+      this.delegations.pendingNameserverChange(domainId),
+      this.transferOut.controlsOf(domainId),
+    ]);
+    return { domain, records, pendingNameserverChange, transferControls };
   }
 
   private domainCopy(id: string): DomainRow | undefined {

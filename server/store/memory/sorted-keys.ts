@@ -73,34 +73,43 @@ export class SortedKeys<K> {
 
   /** At most `limit` keys that sort after `key` (held or not), in order: a page that starts after a cursor. */
   after(key: K, limit: number): K[] {
+    return this.following((held) => this.compare(held, key), limit);
+  }
+
+  /**
+   * At most `limit` keys that sort after a place in the order, in order, found by binary search:
+   * `fromPlace(held)` is above 0 for a key after the place. For a place no key can stand for, such
+   * as a cursor's position whose user is gone (the comparator reads the rows of the keys it holds).
+   */
+  following(fromPlace: (held: K) => number, limit: number): K[] {
     const page: K[] = [];
-    let c = this.firstChunkAfter(key);
+    let c = this.firstChunkAfter(fromPlace);
     if (c === this.chunks.length) return page;
-    for (let i = this.upperBound(this.chunks[c]!, key); c < this.chunks.length && page.length < limit; c++, i = 0) {
+    for (let i = this.upperBound(this.chunks[c]!, fromPlace); c < this.chunks.length && page.length < limit; c++, i = 0) {
       page.push(...this.chunks[c]!.slice(i, i + limit - page.length));
     }
     return page;
   }
 
-  /** The first chunk whose last key sorts after `key`. */
-  private firstChunkAfter(key: K): number {
+  /** The first chunk whose last key sorts after the place. */
+  private firstChunkAfter(fromPlace: (held: K) => number): number {
     let low = 0;
     let high = this.chunks.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
       const chunk = this.chunks[middle]!;
-      if (this.compare(chunk[chunk.length - 1]!, key) <= 0) low = middle + 1;
+      if (fromPlace(chunk[chunk.length - 1]!) <= 0) low = middle + 1;
       else high = middle;
     }
     return low;
   }
 
-  private upperBound(chunk: K[], key: K): number {
+  private upperBound(chunk: K[], fromPlace: (held: K) => number): number {
     let low = 0;
     let high = chunk.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (this.compare(chunk[middle]!, key) <= 0) low = middle + 1;
+      if (fromPlace(chunk[middle]!) <= 0) low = middle + 1;
       else high = middle;
     }
     return low;

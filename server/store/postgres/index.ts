@@ -1,7 +1,9 @@
 /** The PostgreSQL store: what the start-up, `npm run db:migrate` and the tests use of it. */
 import type { Environment } from "../../../generated/deployment.js";
 import { EnvironmentMismatchError, environmentProblem, stampedEnvironment } from "./environment-stamp.js";
+import { CACHE_CHANNEL } from "./change-cache.js";
 import { migrate, schemaProblem, schemaState } from "./migrations.js";
+import { listenForChanges } from "./notification-listener.js";
 import { openSql, PostgresPersistence, type PostgresLocation } from "./postgres-persistence.js";
 
 export { EnvironmentMismatchError, stampedEnvironment } from "./environment-stamp.js";
@@ -32,5 +34,7 @@ export async function openPostgresPersistence(
     await sql.close();
     throw error;
   }
-  return new PostgresPersistence(sql);
+  // A server's instances each cache what changes rarely, told of every change by the database.
+  const listen = "databaseUrl" in location ? listenForChanges.bind(null, location.databaseUrl, CACHE_CHANNEL) : undefined;
+  return new PostgresPersistence(sql, undefined, listen);
 }

@@ -3,7 +3,8 @@ import type { DelegationStore, DsRecordRow, GlueRecordRow, NameserverChangeRow }
 import { type DbRow, decodeDsRecordsRow, decodeGlueRecordsRow, decodeNameserverChangesRow } from "../../../generated/db-rows.js";
 import type { Sql } from "./sql-client.js";
 
-const change = (row: DbRow): NameserverChangeRow => {
+/** A row of nameserver_changes as the delegation store's row. */
+export const nameserverChange = (row: DbRow): NameserverChangeRow => {
   const r = decodeNameserverChangesRow(row);
   return {
     domainId: r.domain_id,
@@ -38,7 +39,7 @@ export class PgDelegationStore implements DelegationStore {
 
   private async changeIn(state: "pending" | "applied", domainId: string) {
     const [row] = await this.sql.query("SELECT * FROM nameserver_changes WHERE domain_id = $1 AND state = $2", [domainId, state]);
-    return row && change(row);
+    return row && nameserverChange(row);
   }
 
   private async saveChange(state: "pending" | "applied", row: NameserverChangeRow) {
@@ -65,7 +66,7 @@ export class PgDelegationStore implements DelegationStore {
       `SELECT * FROM nameserver_changes WHERE partner_id = $1 AND state = 'pending' ORDER BY completes_at, domain_id COLLATE "C"`,
       [partnerId],
     );
-    return rows.map(change);
+    return rows.map(nameserverChange);
   }
 
   savePendingNameserverChange(row: NameserverChangeRow) {

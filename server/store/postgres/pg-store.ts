@@ -1,6 +1,7 @@
 /** The service's data in PostgreSQL: the Store contract over one connection or transaction. */
 import type { DnsRecordRow, RecordFilter, RecordListPosition } from "../../domain/dns/record-store.js";
 import type { DomainPageQuery, DomainRow } from "../../domain/domains/domain-store.js";
+import type { DomainDetailParts } from "../../domain/domains/domain-detail-store.js";
 import type { EmbedSessionRow, EndedEmbedSessionRow, SessionRow } from "../../domain/sessions/session-store.js";
 import type { Store } from "../store.js";
 import type { TransferRow } from "../../domain/transfers/transfer-store.js";
@@ -11,14 +12,15 @@ import {
   decodeComputed,
   decodeDomainsRow,
   decodeEmbedSessionsRow,
+  decodeJsonColumns,
   decodeEndedEmbedSessionsRow,
   decodeLoginSessionsRow,
   decodeTransfersRow,
   decodeUsersRow,
 } from "../../../generated/db-rows.js";
 import { DOMAIN_STATUSES, jsonArray, jsonObject, oneOf, RECORD_TYPES, TRANSFER_STATUSES } from "./column-values.js";
-import { PgDelegationStore } from "./pg-delegation-store.js";
-import { PgTransferOutStore } from "./pg-transfer-out-store.js";
+import { nameserverChange, PgDelegationStore } from "./pg-delegation-store.js";
+import { CONTROL_COLUMNS, PgTransferOutStore, transferControls } from "./pg-transfer-out-store.js";
 import { PgConnectionStore } from "./pg-connection-store.js";
 import type { Sql } from "./sql-client.js";
 
@@ -70,6 +72,7 @@ const RECORD_COLUMN_NAMES = [
   "updated_at",
 ] as const;
 const RECORD_COLUMNS = RECORD_COLUMN_NAMES.join(", ");
+const NAMESERVER_CHANGE_COLUMNS = ["domain_id", "state", "partner_id", "nameservers", "requested_at", "completes_at"] as const;
 const record = (row: DbRow): DnsRecordRow => {
   const r = decodeColumns(row, "dns_records", RECORD_COLUMN_NAMES);
   return {
@@ -135,6 +138,8 @@ const KEEP_ENDED_EMBED_SESSIONS = (where: string) => `
   ON CONFLICT (id_hash) DO NOTHING`;
 
 export class PgStore implements Store {
+  /** Domains this unit of work has locked (domain-locked units: findDomain took the row FOR UPDATE). */
+  private readonly lockedDomains = new Set<string>();
   readonly delegations: PgDelegationStore;
   readonly transferOut: PgTransferOutStore;
   readonly connections: PgConnectionStore;
@@ -165,19 +170,42 @@ export class PgStore implements Store {
     );
   }
 
-  async listUsers(partnerId: string, { limit, offset, sort, order }: UserPageQuery): Promise<{ users: UserPageEntry[]; total: number }> {
-    const [rows, [count]] = await Promise.all([
-      this.sql.query(`SELECT * FROM users WHERE partner_id = $1 ORDER BY ${USER_ORDER[`${sort}:${order}`]} LIMIT $2 OFFSET $3`, [
-        partnerId,
-        limit,
-        offset,
-      ]),
-      // The partner's kept count (partner_user_counts), not a count of its users.
-      this.sql.query("SELECT coalesce(sum(count), 0)::integer AS total FROM partner_user_counts WHERE partner_id = $1", [partnerId]),
-    ]);
+  async listUsers(
+    partnerId: string,
+    { limit, offset, sort, order, after = null }: UserPageQuery,
+  ): Promise<{ users: UserPageEntry[]; total: number }> {
+    const orderBy = USER_ORDER[`${sort}:${order}`];
+    // After a position, two index ranges merged in list order: the users of its sort value after its identifier, then
+    // those of the values beyond. As one predicate (beyond, or equal with a later identifier) the index range is only
+    // "from the value on", and the scan walked every tie of it: most users share a domain count. The equal value is a
+    // closed range, not `=`, which let the planner drop the column from the branch's order and sort the branch.
+    // (Plans: test/server/store/postgres-plans.test.ts.) `sort` is the name of its column.
+    const page =
+      after === null
+        ? { rows: `SELECT * FROM users WHERE partner_id = $1 ORDER BY ${orderBy} LIMIT $2 OFFSET $3`, params: [] }
+        : {
+            rows: `SELECT * FROM (
+                (SELECT * FROM users WHERE partner_id = $1 AND ${sort} >= $4 AND ${sort} <= $4 AND user_identifier > $5
+                 ORDER BY ${orderBy} LIMIT $6)
+                UNION ALL
+                (SELECT * FROM users WHERE partner_id = $1 AND ${sort} ${order === "asc" ? ">" : "<"} $4 ORDER BY ${orderBy} LIMIT $6)
+              ) AS after_position ORDER BY ${orderBy} LIMIT $2 OFFSET $3`,
+            params: [sort === "domain_count" ? after.sortValue : new Date(after.sortValue), after.userIdentifier, offset + limit],
+          };
+    // The page and the partner's kept count (partner_user_counts, not a count of its users) in one statement: the
+    // count joined to the page, so an empty page still answers it (one row of nulls), and the page's rows come in the
+    // page's order (a nested loop over the one row of the count).
+    const rows = await this.sql.query(
+      `SELECT kept.total, page.*
+       FROM (SELECT coalesce(sum(count), 0)::integer AS total FROM partner_user_counts WHERE partner_id = $1) AS kept
+       LEFT JOIN LATERAL (${page.rows}) AS page ON true`,
+      [partnerId, limit, offset, ...page.params],
+    );
     return {
-      users: rows.map((row) => ({ user: user(row), domainCount: decodeColumns(row, "users", ["domain_count"]).domain_count })),
-      total: decodeComputed(count!, { total: "number" }).total,
+      users: rows
+        .filter((row) => row.user_identifier !== null)
+        .map((row) => ({ user: user(row), domainCount: decodeColumns(row, "users", ["domain_count"]).domain_count })),
+      total: decodeComputed(rows[0]!, { total: "number" }).total,
     };
   }
 
@@ -207,7 +235,47 @@ export class PgStore implements Store {
 
   async findDomain(id: string): Promise<DomainRow | undefined> {
     const [row] = await this.sql.query(`SELECT * FROM domains WHERE id = $1${this.options.lockDomainsRead ? " FOR UPDATE" : ""}`, [id]);
+    if (row && this.options.lockDomainsRead) this.lockedDomains.add(id);
     return row && domain(row);
+  }
+
+  async domainDetailParts(domainId: string, recordLimit: number): Promise<DomainDetailParts | undefined> {
+    // One statement: the domain's dependents as JSON beside its columns (one row, however many records).
+    const [row] = await this.sql.query(
+      `SELECT d.*,
+         (SELECT coalesce(json_agg(r ORDER BY r.name_key, r.type, r.created_at, r.id), '[]')
+          FROM (SELECT ${RECORD_COLUMNS}, name_key FROM dns_records WHERE domain_id = d.id
+                ORDER BY name_key, type, created_at, id LIMIT $2) r) AS detail_records,
+         (SELECT row_to_json(n) FROM nameserver_changes n WHERE n.domain_id = d.id AND n.state = 'pending') AS detail_nameserver_change,
+         (SELECT row_to_json(t) FROM (SELECT ${CONTROL_COLUMNS.join(", ")} FROM transfer_controls WHERE domain_id = d.id) t)
+           AS detail_transfer_controls
+       FROM domains d WHERE d.id = $1`,
+      [domainId, recordLimit],
+    );
+    if (!row) return undefined;
+    const parts = decodeComputed(row, {
+      detail_records: "unknown",
+      detail_nameserver_change: "unknown",
+      detail_transfer_controls: "unknown",
+    });
+    const change = parts.detail_nameserver_change;
+    const controls = parts.detail_transfer_controls;
+    return {
+      domain: domain(row),
+      records: jsonArray(parts.detail_records, "detail_records").map((item) =>
+        record(decodeJsonColumns(jsonObject(item, "detail_records[]"), "dns_records", RECORD_COLUMN_NAMES)),
+      ),
+      pendingNameserverChange:
+        change === null
+          ? undefined
+          : nameserverChange(
+              decodeJsonColumns(jsonObject(change, "detail_nameserver_change"), "nameserver_changes", NAMESERVER_CHANGE_COLUMNS),
+            ),
+      transferControls:
+        controls === null
+          ? undefined
+          : transferControls(decodeJsonColumns(jsonObject(controls, "detail_transfer_controls"), "transfer_controls", CONTROL_COLUMNS)),
+    };
   }
 
   async findDomainByName(name: string): Promise<DomainRow | undefined> {
@@ -225,16 +293,22 @@ export class PgStore implements Store {
 
   async domainPage(partnerId: string, userIdentifier: string, { status, after, limit }: DomainPageQuery) {
     const selected = `partner_id = $1 AND user_identifier = $2 AND ($3::text IS NULL OR status = $3)`;
-    const [rows, [count]] = await Promise.all([
-      this.sql.query(
-        `SELECT * FROM domains WHERE ${selected}
+    // The page and the count in one statement: the count joined to the page, so an empty page still answers it
+    // (one row of nulls), and the page's rows come in the page's order (a nested loop over the one row of the count).
+    const rows = await this.sql.query(
+      `SELECT counted.total, page.*
+       FROM (SELECT count(*)::int AS total FROM domains WHERE ${selected}) AS counted
+       LEFT JOIN LATERAL (
+         SELECT * FROM domains WHERE ${selected}
            AND ($4::timestamptz IS NULL OR purchased_at < $4 OR (purchased_at = $4 AND name COLLATE "C" > $5))
-         ORDER BY purchased_at DESC, name COLLATE "C" LIMIT $6`,
-        [partnerId, userIdentifier, status, after?.purchasedAt ?? null, after?.name ?? null, limit],
-      ),
-      this.sql.query(`SELECT count(*)::int AS total FROM domains WHERE ${selected}`, [partnerId, userIdentifier, status]),
-    ]);
-    return { domains: rows.map(domain), total: decodeComputed(count!, { total: "number" }).total };
+         ORDER BY purchased_at DESC, name COLLATE "C" LIMIT $6
+       ) AS page ON true`,
+      [partnerId, userIdentifier, status, after?.purchasedAt ?? null, after?.name ?? null, limit],
+    );
+    return {
+      domains: rows.filter((row) => row.id !== null).map(domain),
+      total: decodeComputed(rows[0]!, { total: "number" }).total,
+    };
   }
 
   async countDomains(partnerId: string, userIdentifier: string): Promise<number> {
@@ -337,6 +411,10 @@ export class PgStore implements Store {
   }
 
   async addRecords(domainId: string, records: readonly DnsRecordRow[], maxRecords: number): Promise<boolean> {
+    // The unit of work holds the domain's lock already: each statement's snapshot is taken after
+    // it, so one statement counts what every writer before committed and inserts within the cap.
+    if (this.lockedDomains.has(domainId) && records.length > 0)
+      return (await insertRecords(this.sql, records, { domainId, maxRecords })) > 0;
     return this.sql.transaction(async (sql) => {
       // The domain's row is the lock: writers of one zone count and insert one after another.
       await sql.query("SELECT 1 FROM domains WHERE id = $1 FOR UPDATE", [domainId]);
@@ -484,29 +562,33 @@ export class PgStore implements Store {
   }
 }
 
-/** Inserts records, or replaces them whole (a record keeps its id, domain and creation time). */
-async function insertRecords(sql: Sql, records: readonly DnsRecordRow[]): Promise<void> {
-  if (records.length === 0) return;
+/**
+ * Inserts records, or replaces them whole (a record keeps its id, domain and creation time); with a
+ * `cap`, only if the domain's records stay within it, all or none. How many rows it wrote.
+ */
+async function insertRecords(sql: Sql, records: readonly DnsRecordRow[], cap?: { domainId: string; maxRecords: number }): Promise<number> {
+  if (records.length === 0) return 0;
+  const within = cap ? "WHERE (SELECT count(*) FROM dns_records WHERE domain_id = $12) + cardinality($1::text[]) <= $13" : "";
   // One statement for a bulk request or a template: arrays unnested into rows.
-  await sql.query(
-    `INSERT INTO dns_records (id, domain_id, type, name, content, ttl, priority, created_at, updated_at, comment, locked)
+  const insert = `INSERT INTO dns_records (id, domain_id, type, name, content, ttl, priority, created_at, updated_at, comment, locked)
      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::integer[], $7::integer[], $8::timestamptz[], $9::timestamptz[],
-       $10::text[], $11::boolean[])
+       $10::text[], $11::boolean[]) ${within}
      ON CONFLICT (id) DO UPDATE SET
        type = EXCLUDED.type, name = EXCLUDED.name, content = EXCLUDED.content, ttl = EXCLUDED.ttl,
-       priority = EXCLUDED.priority, updated_at = EXCLUDED.updated_at, comment = EXCLUDED.comment, locked = EXCLUDED.locked`,
-    [
-      records.map((r) => r.id),
-      records.map((r) => r.domainId),
-      records.map((r) => r.type),
-      records.map((r) => r.name),
-      records.map((r) => r.content),
-      records.map((r) => r.ttl),
-      records.map((r) => r.priority),
-      records.map((r) => r.createdAt),
-      records.map((r) => r.updatedAt),
-      records.map((r) => r.comment),
-      records.map((r) => r.locked),
-    ],
-  );
+       priority = EXCLUDED.priority, updated_at = EXCLUDED.updated_at, comment = EXCLUDED.comment, locked = EXCLUDED.locked`;
+  const [row] = await sql.query(cap ? `WITH written AS (${insert} RETURNING 1) SELECT count(*)::integer AS count FROM written` : insert, [
+    records.map((r) => r.id),
+    records.map((r) => r.domainId),
+    records.map((r) => r.type),
+    records.map((r) => r.name),
+    records.map((r) => r.content),
+    records.map((r) => r.ttl),
+    records.map((r) => r.priority),
+    records.map((r) => r.createdAt),
+    records.map((r) => r.updatedAt),
+    records.map((r) => r.comment),
+    records.map((r) => r.locked),
+    ...(cap ? [cap.domainId, cap.maxRecords] : []),
+  ]);
+  return cap ? decodeComputed(row!, { count: "number" }).count : records.length;
 }

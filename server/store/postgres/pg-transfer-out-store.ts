@@ -16,8 +16,9 @@ const OUTBOUND_STATUSES: Readonly<Record<OutboundTransferStatus, true>> = {
   cancelled: true,
 };
 
-const CONTROL_COLUMNS = ["domain_id", "partner_id", "transfer_lock", "auth_code", "auth_code_created_at", "updated_at"] as const;
-const controls = (row: DbRow): TransferControlsRow => {
+export const CONTROL_COLUMNS = ["domain_id", "partner_id", "transfer_lock", "auth_code", "auth_code_created_at", "updated_at"] as const;
+/** A row of transfer_controls (its CONTROL_COLUMNS) as the store's row. */
+export const transferControls = (row: DbRow): TransferControlsRow => {
   const r = decodeColumns(row, "transfer_controls", CONTROL_COLUMNS);
   return {
     domainId: r.domain_id,
@@ -60,13 +61,13 @@ export class PgTransferOutStore implements TransferOutStore {
 
   async controlsOf(domainId: string) {
     const [row] = await this.sql.query("SELECT * FROM transfer_controls WHERE domain_id = $1", [domainId]);
-    return row && controls(row);
+    return row && transferControls(row);
   }
 
   async controlsOfDomains(domainIds: readonly string[]) {
     if (domainIds.length === 0) return new Map<string, TransferControlsRow>();
     const rows = await this.sql.query("SELECT * FROM transfer_controls WHERE domain_id = ANY($1::text[])", [[...domainIds]]);
-    return new Map(rows.map((row) => controls(row)).map((row) => [row.domainId, row]));
+    return new Map(rows.map((row) => transferControls(row)).map((row) => [row.domainId, row]));
   }
 
   async saveControls(row: TransferControlsRow) {

@@ -15,9 +15,17 @@ import type { DataStores, Persistence, UnitOfWork } from "../persistence.js";
 import { PgEventStore } from "./pg-event-store.js";
 import { PgIdempotencyStore } from "./pg-idempotency-store.js";
 import { PgApiKeyStore, PgClockOffsetStore, PgWindowStore } from "./pg-shared-stores.js";
+import type { ApiKeyStore } from "../../partners/keys/api-key-store.js";
+import type { BrandingStore } from "../../partners/branding/branding-store.js";
+import type { ClockOffsetStore } from "../../domain/sandbox/clock-offset-store.js";
+import type { FramingOriginStore } from "../../partners/framing/framing-origin-store.js";
+import { CachedApiKeyStore, CachedBrandingStore, CachedClockOffsetStore, CachedFramingOriginStore } from "./cached-stores.js";
+import { ChangeCaches } from "./change-cache.js";
+import type { ChangeSubscription, ListenForChanges } from "./notification-listener.js";
 import { PgStore } from "./pg-store.js";
 import { PgWebhookStore } from "./pg-webhook-store.js";
-import { pgliteSql, poolSql, type Sql } from "./sql-client.js";
+import { postgresJsSql } from "./postgres-js-sql.js";
+import { pgliteSql, type Sql } from "./sql-client.js";
 
 /** serialization_failure and deadlock_detected: the database's word that a run again may succeed. */
 const CONFLICTS = new Set(["40001", "40P01"]);
@@ -45,34 +53,60 @@ export class PostgresPersistence implements Persistence {
   readonly store: PgStore;
   readonly webhooks: PgWebhookStore;
   readonly rateLimits: PgWindowStore;
-  readonly clockOffsets: PgClockOffsetStore;
-  readonly apiKeys: PgApiKeyStore;
+  readonly clockOffsets: ClockOffsetStore;
+  readonly apiKeys: ApiKeyStore;
   readonly idempotency: PgIdempotencyStore;
   readonly events: PgEventStore;
   readonly accounts: PgAccountStore;
   readonly requestHistory: PgRequestHistoryStore;
-  readonly framingOrigins: PgFramingOriginStore;
-  readonly branding: PgBrandingStore;
+  readonly framingOrigins: FramingOriginStore;
+  readonly branding: BrandingStore;
+  /**
+   * This instance's caches of keys, clock offsets, framing origins and branding, when it was given
+   * a way to hear the database's changes: on a server, which other instances and `npm run keys`
+   * write too, each read saved is a round trip. Null without one: PGlite runs in this process, so a
+   * read crosses no network, and the rows it would save are not worth a second copy kept right.
+   */
+  readonly caches: ChangeCaches | null;
+  private readonly changes: ChangeSubscription | null;
 
   get connections(): number {
     return this.sql.connections;
   }
 
+  /** `listen`: how this instance hears the database's changes (notification-listener.ts); given, it caches what changes rarely. */
   constructor(
     readonly sql: Sql,
     private readonly conflictRetryBudgetMs = CONFLICT_RETRY_BUDGET_MS,
+    listen?: ListenForChanges,
   ) {
     this.store = new PgStore(sql);
     this.webhooks = new PgWebhookStore(sql);
     this.rateLimits = new PgWindowStore(sql);
-    this.clockOffsets = new PgClockOffsetStore(sql);
-    this.apiKeys = new PgApiKeyStore(sql);
     this.idempotency = new PgIdempotencyStore(sql);
     this.events = new PgEventStore(sql);
     this.accounts = new PgAccountStore(sql);
     this.requestHistory = new PgRequestHistoryStore(sql);
-    this.framingOrigins = new PgFramingOriginStore(sql);
-    this.branding = new PgBrandingStore(sql);
+    const clockOffsets = new PgClockOffsetStore(sql);
+    const apiKeys = new PgApiKeyStore(sql);
+    const framingOrigins = new PgFramingOriginStore(sql);
+    const branding = new PgBrandingStore(sql);
+    if (listen) {
+      const caches = new ChangeCaches();
+      this.caches = caches;
+      this.clockOffsets = new CachedClockOffsetStore(clockOffsets, caches);
+      this.apiKeys = new CachedApiKeyStore(apiKeys, caches);
+      this.framingOrigins = new CachedFramingOriginStore(framingOrigins, caches);
+      this.branding = new CachedBrandingStore(branding, caches);
+      this.changes = listen(caches);
+    } else {
+      this.caches = null;
+      this.changes = null;
+      this.clockOffsets = clockOffsets;
+      this.apiKeys = apiKeys;
+      this.framingOrigins = framingOrigins;
+      this.branding = branding;
+    }
   }
 
   async transaction<T>(work: (stores: DataStores) => Promise<T>, kind: UnitOfWork = "serializable"): Promise<T> {
@@ -107,8 +141,9 @@ export class PostgresPersistence implements Persistence {
     await this.sql.query("SELECT 1");
   }
 
-  close(): Promise<void> {
-    return this.sql.close();
+  async close(): Promise<void> {
+    await this.changes?.close();
+    await this.sql.close();
   }
 }
 
@@ -123,7 +158,8 @@ export type PostgresLocation = { databaseUrl: string; poolSize?: number } | { da
 
 /** The SQL client of a location, without checking its schema. */
 export async function openSql(location: PostgresLocation): Promise<Sql> {
-  if ("databaseUrl" in location) return poolSql({ connectionString: location.databaseUrl, max: location.poolSize ?? DEFAULT_POOL_SIZE });
+  if ("databaseUrl" in location)
+    return postgresJsSql({ connectionString: location.databaseUrl, max: location.poolSize ?? DEFAULT_POOL_SIZE });
   const { PGlite } = loadPglite();
   if (!("dataDir" in location)) return pgliteSql(await PGlite.create());
   const lock = lockDataDirectory(location.dataDir);

@@ -8,7 +8,8 @@ import { describe, expect, it, vi } from "vitest";
 import { pause } from "../../../scripts/lib/deadlines.js";
 import { PartnerShares, partnerShareOf } from "../../../server/platform/partner-shares.js";
 import { StoreUnavailableError } from "../../../server/platform/store-unavailable.js";
-import { pgliteSql, poolSql, type Sql } from "../../../server/store/postgres/sql-client.js";
+import { postgresJsSql } from "../../../server/store/postgres/postgres-js-sql.js";
+import { pgliteSql, type Sql } from "../../../server/store/postgres/sql-client.js";
 import { inTransaction, partnerSharesOf } from "../../../server/application/transactions.js";
 import { useTestServer } from "../../support/test-server.js";
 
@@ -120,7 +121,7 @@ describe("a unit of work's time limit", () => {
   it.skipIf(!process.env.PARTNER_API_TEST_DATABASE_URL)(
     "cancels a statement running past the limit on a PostgreSQL server, and refuses one started after it",
     async () => {
-      const sql = poolSql({ connectionString: process.env.PARTNER_API_TEST_DATABASE_URL!, max: 1, unitOfWorkLimitMs: 200 });
+      const sql = postgresJsSql({ connectionString: process.env.PARTNER_API_TEST_DATABASE_URL!, max: 1, unitOfWorkLimitMs: 200 });
       try {
         await expect(sql.transaction((tx) => tx.query("SELECT pg_sleep(5)"))).rejects.toMatchObject({
           name: "StoreUnavailableError",

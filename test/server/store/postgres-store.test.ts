@@ -5,7 +5,7 @@ import { scaled } from "../../../scripts/lib/deadlines.js";
 import { StoreUnavailableError } from "../../../server/platform/store-unavailable.js";
 import { knownMigrations } from "../../../server/store/postgres/migrations.js";
 import { migrate, openPostgresPersistence, openSql, PostgresPersistence, schemaState } from "../../../server/store/postgres/index.js";
-import { poolSql } from "../../../server/store/postgres/sql-client.js";
+import { postgresJsSql } from "../../../server/store/postgres/postgres-js-sql.js";
 import { domainRow, describeStoreContract, transferRow, uniqueId, userRow } from "./store-contract.js";
 import { TEST_DATABASES } from "./test-databases.js";
 
@@ -149,7 +149,7 @@ describe("the schema", () => {
   });
 
   it.runIf(process.env.PARTNER_API_TEST_DATABASE_URL)("is refused by a server when behind or ahead, with the command to run", async () => {
-    const admin = poolSql({ connectionString: process.env.PARTNER_API_TEST_DATABASE_URL!, max: 1 });
+    const admin = postgresJsSql({ connectionString: process.env.PARTNER_API_TEST_DATABASE_URL!, max: 1 });
     const name = `partner_api_schema_${uniqueId("x").replace(/\W/g, "")}`.toLowerCase();
     await admin.query(`CREATE DATABASE ${name}`);
     const url = new URL(process.env.PARTNER_API_TEST_DATABASE_URL!);
@@ -158,7 +158,7 @@ describe("the schema", () => {
       await expect(openPostgresPersistence({ databaseUrl: url.toString() }, { environment: "sandbox" })).rejects.toThrow(
         /behind.*npm run db:migrate/,
       );
-      const sql = poolSql({ connectionString: url.toString(), max: 2 });
+      const sql = postgresJsSql({ connectionString: url.toString(), max: 2 });
       // Two instances migrating at once: the advisory lock lets one apply, the other finds nothing to do.
       const applied = await Promise.all([migrate(sql, "sandbox"), migrate(sql, "sandbox")]);
       expect(applied.flat()).toEqual(knownMigrations());
@@ -182,7 +182,7 @@ describe("a database out of reach", () => {
         server.close(() => resolve(port));
       });
     });
-    const sql = poolSql({ connectionString: `postgres://postgres@127.0.0.1:${port}/postgres`, max: 1, connectionTimeoutMillis: 500 });
+    const sql = postgresJsSql({ connectionString: `postgres://postgres@127.0.0.1:${port}/postgres`, max: 1, connectionTimeoutMillis: 500 });
     try {
       const failure = await sql.query("SELECT 1").catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(StoreUnavailableError);
@@ -195,7 +195,7 @@ describe("a database out of reach", () => {
   it.runIf(process.env.PARTNER_API_TEST_DATABASE_URL)(
     "is reported as unavailable within the wait for a connection when the pool is exhausted",
     async () => {
-      const sql = poolSql({ connectionString: process.env.PARTNER_API_TEST_DATABASE_URL!, max: 1, connectionTimeoutMillis: 200 });
+      const sql = postgresJsSql({ connectionString: process.env.PARTNER_API_TEST_DATABASE_URL!, max: 1, connectionTimeoutMillis: 200 });
       try {
         let release: () => void;
         const held = sql.transaction(() => new Promise<void>((resolve) => (release = resolve)), "read committed");

@@ -51,6 +51,27 @@ describe("SortedKeys", () => {
     );
   });
 
+  it("pages after any place in the order, among keys of equal values across chunks, as filtering the sorted keys would", () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 0, max: 5000 }), { maxLength: 3000 }),
+        fc.integer({ min: -1, max: 6 }),
+        fc.integer({ min: -1, max: 5001 }),
+        fc.integer({ min: 1, max: 1200 }),
+        (keys, placeValue, placeKey, limit) => {
+          // Few values, so each is shared by keys in several chunks: the place falls among them.
+          const value = (key: number) => key % 5;
+          const index = new SortedKeys<number>((a, b) => value(b) - value(a) || a - b);
+          for (const key of keys) index.insert(key);
+          const fromPlace = (key: number) => placeValue - value(key) || key - placeKey;
+          const expected = [...keys].sort((a, b) => value(b) - value(a) || a - b).filter((key) => fromPlace(key) > 0);
+          expect(index.following(fromPlace, limit)).toEqual(expected.slice(0, limit));
+        },
+      ),
+      { seed: 37, numRuns: 100 },
+    );
+  });
+
   it("holds 20,000 keys across many chunks, through updates that move keys between them", () => {
     const values = new Map<number, number>();
     const compare = (a: number, b: number) => values.get(a)! - values.get(b)! || a - b;

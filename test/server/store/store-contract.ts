@@ -17,7 +17,10 @@ import type { UserRow } from "../../../server/domain/users/user-store.js";
 import type { WebhookDeliveryRow, WebhookEndpointRow } from "../../../server/domain/webhooks/webhook-store.js";
 import { describeDelegationStore } from "./delegation-store-contract.js";
 import { describeConnectionStore } from "./connection-store-contract.js";
+import { describeDomainDetailStore } from "./domain-detail-store-contract.js";
+import { describeWindowStore } from "./window-store-contract.js";
 import { describeTransferOutStore } from "./transfer-out-store-contract.js";
+import { describeUserPages } from "./user-pages-contract.js";
 
 export const at = (iso: string) => new Date(`2026-01-01T${iso}Z`);
 export const uniqueId = (prefix: string) => `${prefix}_${randomUUID().slice(0, 12)}`;
@@ -154,6 +157,9 @@ export function describeStoreContract(name: string, open: () => Promise<{ persis
     describeDelegationStore(() => persistence);
     describeConnectionStore(() => persistence);
     describeTransferOutStore(() => persistence);
+    describeUserPages(() => persistence);
+    describeDomainDetailStore(() => persistence);
+    describeWindowStore(() => persistence);
 
     describe("users", () => {
       it("finds a saved user as saved, and a changed one as changed", async () => {

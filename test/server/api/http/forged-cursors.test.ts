@@ -1,5 +1,5 @@
 /**
- * Forged cursors on every paged list (users' domains, a domain's records, events), on each store:
+ * Forged cursors on every paged list (users' domains, a domain's records, events, users), on each store:
  * whatever a cursor holds, a list either continues from it or refuses it with 400 invalid_cursor,
  * never a 500 (PostgreSQL refused a time outside its range, or an invalid date, as an error).
  */
@@ -37,12 +37,15 @@ const lists: PagedList[] = [
     page: (query, key) => get(`/api/v1/domains/${key === PARTNER_B_KEY ? otherPartnerDomainId : domainId}/dns`, query, key),
   },
   { name: "events", timeAt: 1, page: (query, key) => get("/api/v1/events", query, key) },
+  { name: "users", timeAt: 3, page: (query, key) => get("/api/v1/users", query, key) },
 ];
 
 beforeEach(async () => {
   for (const apiKey of [undefined, PARTNER_B_KEY]) {
     const client = apiKey ? s.otherPartner : s.api;
     await client.POST("/api/v1/users", { body: { user_identifier: "u1" } });
+    // A second user, so the users list has a page after the first.
+    await client.POST("/api/v1/users", { body: { user_identifier: "u2" } });
     // Deleting users emits events for the event list.
     for (const gone of ["gone-1", "gone-2"]) {
       await client.POST("/api/v1/users", { body: { user_identifier: gone } });

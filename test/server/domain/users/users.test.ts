@@ -145,6 +145,57 @@ describe("GET /api/v1/users", () => {
     expect(byLogin.data!.users.map((u) => u.user_identifier)).toEqual(["a", "c", "b"]);
   });
 
+  it("answers next_cursor null on a page that ends the list, and a cursor on one that does not", async () => {
+    await seedUsers(3);
+    const whole = await s.api.GET("/api/v1/users");
+    expect(whole.data!.next_cursor).toBeNull();
+    const first = await s.api.GET("/api/v1/users", { params: { query: { limit: 2 } } });
+    expect(first.data!.next_cursor).toEqual(expect.any(String));
+    const last = await s.api.GET("/api/v1/users", { params: { query: { limit: 2, cursor: first.data!.next_cursor! } } });
+    expect(last.data).toMatchObject({ users: [{ user_identifier: "user_000" }], total: 3, limit: 2, offset: 0, next_cursor: null });
+    const past = await s.api.GET("/api/v1/users", { params: { query: { offset: 3 } } });
+    expect(past.data).toMatchObject({ users: [], total: 3, next_cursor: null });
+  });
+
+  it("pages by cursor through the list paged by offset, each user once, in every sort and order", async () => {
+    for (const name of ["d", "b", "e", "a", "c"]) await createUser(name);
+    // Ties in every sort: two users bought domains, the others share their creation and login times.
+    await s.registerDomainFor("b", "bee.com");
+    await s.registerDomainFor("e", "eee.com");
+    s.clock.advance(1000);
+    await createUser("c");
+    for (const sort of ["created_at", "last_login", "domain_count"] as const)
+      for (const order of ["asc", "desc"] as const) {
+        const whole = await s.api.GET("/api/v1/users", { params: { query: { sort, order } } });
+        const walked: string[] = [];
+        let cursor: string | undefined;
+        do {
+          const { data, response } = await s.api.GET("/api/v1/users", { params: { query: { sort, order, limit: 2, cursor } } });
+          expect(response.status).toBe(200);
+          expect(data!.total).toBe(5);
+          walked.push(...data!.users.map((u) => u.user_identifier));
+          cursor = data!.next_cursor ?? undefined;
+        } while (cursor !== undefined && walked.length < 10);
+        expect(walked, `${sort} ${order}`).toEqual(whole.data!.users.map((u) => u.user_identifier));
+      }
+  });
+
+  it("refuses a cursor sent with another sort or order (invalid_cursor) or with an offset other than 0 (invalid_value)", async () => {
+    await seedUsers(3);
+    const first = await s.api.GET("/api/v1/users", { params: { query: { sort: "last_login", order: "asc", limit: 1 } } });
+    const cursor = first.data!.next_cursor!;
+    for (const query of [{ sort: "created_at", order: "asc" }, { sort: "last_login" }, { order: "asc" }] as const) {
+      const { error, response } = await s.api.GET("/api/v1/users", { params: { query: { ...query, cursor } } });
+      expect(response.status).toBe(400);
+      expect(error).toMatchObject({ error: "validation_error", details: { field: "cursor", code: "invalid_cursor" } });
+    }
+    const withOffset = await s.api.GET("/api/v1/users", { params: { query: { sort: "last_login", order: "asc", cursor, offset: 1 } } });
+    expect(withOffset.response.status).toBe(400);
+    expect(withOffset.error).toMatchObject({ error: "validation_error", details: { field: "offset", code: "invalid_value" } });
+    const withOffsetZero = await s.api.GET("/api/v1/users", { params: { query: { sort: "last_login", order: "asc", cursor, offset: 0 } } });
+    expect(withOffsetZero.data!.users.map((u) => u.user_identifier)).toEqual(["user_001", "user_002"]);
+  });
+
   it("lists only the calling partner's users", async () => {
     await createUser("mine");
     await s.otherPartner.POST("/api/v1/users", { body: { user_identifier: "theirs" } });

@@ -1,0 +1,22 @@
+/**
+ * What a domain's detail shows, read at once: the domain, the first page of its records, its
+ * pending nameserver change and its registrar controls. The detail is the most read answer of the
+ * service; a store that keeps them in one database reads them in one round trip.
+ */
+import type { DnsRecordRow } from "../dns/record-store.js";
+import type { NameserverChangeRow } from "./delegation-store.js";
+import type { DomainRow } from "./domain-store.js";
+import type { TransferControlsRow } from "./transfer-out-store.js";
+
+export interface DomainDetailParts {
+  domain: DomainRow;
+  /** The first `recordLimit` records in list order. */
+  records: DnsRecordRow[];
+  pendingNameserverChange: NameserverChangeRow | undefined;
+  /** Undefined while the domain has the defaults (transfer-controls.ts). */
+  transferControls: TransferControlsRow | undefined;
+}
+
+export interface DomainDetailStore {
+  domainDetailParts(domainId: string, recordLimit: number): Promise<DomainDetailParts | undefined>;
+}
