@@ -13,6 +13,7 @@ import type { RequestHistoryStore } from "../partners/request-history/request-hi
 import type { WindowStore } from "../platform/rate-limits/window-store.js";
 import type { WebhookStore } from "../domain/webhooks/webhook-store.js";
 import type { ApiKeyStore } from "../partners/keys/api-key-store.js";
+import type { RequestAdmission } from "../partners/keys/request-admission.js";
 import type { ClockOffsetStore } from "../domain/sandbox/clock-offset-store.js";
 import type { Store } from "./store.js";
 
@@ -61,6 +62,12 @@ export interface Persistence {
   readonly framingOrigins: FramingOriginStore;
   /** The partners' look in the embedded interface: accent colour and logo. */
   readonly branding: BrandingStore;
+  /**
+   * Present where keys and clocks are kept in memory beside the database (a PostgreSQL server): the
+   * request's admission, which checks them as the database stands while it counts the request.
+   * Absent, every key and clock is read from where it is kept on each request.
+   */
+  readonly admission?: RequestAdmission;
   /**
    * Runs `work` as one transaction: all its writes or none, and the rules it checks hold against
    * every concurrent writer. PostgreSQL runs it SERIALIZABLE and runs it again from the start when

@@ -40,6 +40,11 @@ export class PartnerClocks {
     this.remember(partnerId, await this.store().offsetOf(partnerId));
   }
 
+  /** Takes the partner's offset as read elsewhere with the database's answer (a request's admission). */
+  observe(partnerId: string, offset: number): void {
+    if (this.environment === "sandbox") this.remember(partnerId, offset);
+  }
+
   async advance(partnerId: string, milliseconds: number): Promise<void> {
     if (this.environment !== "sandbox") throw new Error("only sandbox clocks can be advanced");
     this.remember(partnerId, await this.store().advance(partnerId, milliseconds));

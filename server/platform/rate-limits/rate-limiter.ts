@@ -6,7 +6,7 @@
  */
 import type { OperationId } from "../../../generated/operations.js";
 import { bucketsByOperation, isCounted, type Bucket, type RateLimitTable } from "./policy.js";
-import { type WindowStore, windowStartAt } from "./window-store.js";
+import { type ConsumeResult, type WindowCounter, type WindowStore, windowStartAt } from "./window-store.js";
 
 export interface BucketState {
   readonly bucket: Bucket;
@@ -41,16 +41,27 @@ export class RateLimiter {
     this.bucketsOf = bucketsByOperation(table);
   }
 
-  /** `scope` names whose limits these are: the partner and environment of the key. */
-  async consume(scope: string, operationId: OperationId | undefined, nowMs: number): Promise<RateLimitDecision> {
+  /**
+   * `scope` names whose limits these are: the partner and environment of the key. `count`, when
+   * given, counts in the store's stead (with more in the same call: a request's admission); it is
+   * called for every request, with no counter for one exempt from the limits.
+   */
+  async consume(
+    scope: string,
+    operationId: OperationId | undefined,
+    nowMs: number,
+    count?: (counters: readonly WindowCounter[]) => Promise<ConsumeResult>,
+  ): Promise<RateLimitDecision> {
     const buckets = this.bucketsOf(operationId);
     const windows = buckets.map((bucket) => {
       const length = bucket.window * 1000;
       return { bucket, windowStart: windowStartAt(nowMs, length), length };
     });
     const counters = windows.map(({ bucket, windowStart }) => ({ key: `${scope}:${bucket.name}`, windowStart, limit: bucket.limit }));
-    const { counts, refused } = isCounted(operationId)
-      ? await this.store().consume(counters)
+    const counted = isCounted(operationId);
+    if (count && !counted) await count([]);
+    const { counts, refused } = counted
+      ? await (count ?? ((c) => this.store().consume(c)))(counters)
       : { counts: await this.store().peek(counters), refused: [] };
     const states = windows.map(({ bucket, windowStart, length }, i) => ({
       bucket,

@@ -1,6 +1,7 @@
 /** What every instance on the database shares besides the data: rate-limit counters, sandbox clocks, API keys. */
 import type { Environment } from "../../../generated/deployment.js";
 import type { ConsumeResult, WindowCounter, WindowStore } from "../../platform/rate-limits/window-store.js";
+import type { Admission, AdmittedRequest, RequestAdmission } from "../../partners/keys/request-admission.js";
 import type { ApiKeyStore, StoredApiKey } from "../../partners/keys/api-key-store.js";
 import type { Scope } from "../../partners/keys/key-grant.js";
 import type { KeyRestrictions } from "../../domain/access/key-restrictions.js";
@@ -10,7 +11,7 @@ import { deleteInBatches } from "./batched-deletes.js";
 import { ENVIRONMENT_NAMES, oneOf } from "./column-values.js";
 import type { Sql } from "./sql-client.js";
 
-/** Fixed-window counters; `consume` is one call of the function the schema defines (migrations/0001_initial.sql). */
+/** Fixed-window counters; `consume` is one call of the function the schema defines (migrations/0018_rate_limits_in_one_pass.sql). */
 export class PgWindowStore implements WindowStore {
   constructor(private readonly sql: Sql) {}
 
@@ -43,6 +44,25 @@ export class PgWindowStore implements WindowStore {
 
   async forgetWindowsBefore(windowStart: number): Promise<void> {
     await deleteInBatches(this.sql, "rate_limit_counters", "window_start < $1", [windowStart]);
+  }
+}
+
+/** The rate limits' count, the stored key's check and the clock's read in one call (migrations/0019_request_admission.sql). */
+export class PgRequestAdmission implements RequestAdmission {
+  constructor(private readonly sql: Sql) {}
+
+  async admit(counters: readonly WindowCounter[], { keyId, clockOf, now }: AdmittedRequest): Promise<Admission> {
+    const [row] = await this.sql.query(
+      "SELECT key_accepted, counts, refused, clock_offset_ms FROM admit_request($1::text[], $2::bigint[], $3::integer[], $4, $5, $6)",
+      [counters.map((c) => c.key), counters.map((c) => c.windowStart), counters.map((c) => c.limit), keyId, now, clockOf],
+    );
+    const admitted = decodeComputed(row!, { key_accepted: "boolean", counts: "number[]", refused: "number[]", clock_offset_ms: "number" });
+    return {
+      keyAccepted: admitted.key_accepted,
+      counts: admitted.counts,
+      refused: admitted.refused,
+      clockOffsetMs: admitted.clock_offset_ms,
+    };
   }
 }
 

@@ -14,7 +14,7 @@ import { StoreUnavailableError } from "../../platform/store-unavailable.js";
 import type { DataStores, Persistence, UnitOfWork } from "../persistence.js";
 import { PgEventStore } from "./pg-event-store.js";
 import { PgIdempotencyStore } from "./pg-idempotency-store.js";
-import { PgApiKeyStore, PgClockOffsetStore, PgWindowStore } from "./pg-shared-stores.js";
+import { PgApiKeyStore, PgClockOffsetStore, PgRequestAdmission, PgWindowStore } from "./pg-shared-stores.js";
 import type { ApiKeyStore } from "../../partners/keys/api-key-store.js";
 import type { BrandingStore } from "../../partners/branding/branding-store.js";
 import type { ClockOffsetStore } from "../../domain/sandbox/clock-offset-store.js";
@@ -68,6 +68,8 @@ export class PostgresPersistence implements Persistence {
    * read crosses no network, and the rows it would save are not worth a second copy kept right.
    */
   readonly caches: ChangeCaches | null;
+  /** With the caches: a request's key and clock checked as the database stands while it is counted. */
+  readonly admission?: PgRequestAdmission;
   private readonly changes: ChangeSubscription | null;
 
   get connections(): number {
@@ -98,6 +100,7 @@ export class PostgresPersistence implements Persistence {
       this.apiKeys = new CachedApiKeyStore(apiKeys, caches);
       this.framingOrigins = new CachedFramingOriginStore(framingOrigins, caches);
       this.branding = new CachedBrandingStore(branding, caches);
+      this.admission = new PgRequestAdmission(sql);
       this.changes = listen(caches);
     } else {
       this.caches = null;
