@@ -10,8 +10,8 @@ import { apiErrors } from "../../platform/errors.js";
 import { rateLimitScope } from "../../platform/rate-limits/policy.js";
 import type { RateLimiter } from "../../platform/rate-limits/rate-limiter.js";
 import type { WindowCounter } from "../../platform/rate-limits/window-store.js";
-import type { KeyAccess } from "../../domain/access/key-access.js";
 import type { Admission } from "../../partners/keys/request-admission.js";
+import { keyAccessOf } from "./authorize-scope.js";
 import { operationOf } from "./operation-match.js";
 
 /** The policy of a set of buckets, built once per set: the sets are the operations' and few. */
@@ -41,7 +41,7 @@ export function rateLimit(limiter: RateLimiter, services: Services): RequestHand
     const admit =
       admission &&
       (async (counters: readonly WindowCounter[]) => {
-        const keyId = (res.locals.keyAccess as KeyAccess | undefined)?.keyId ?? null;
+        const keyId = keyAccessOf(res.locals)?.keyId ?? null;
         const clockOf = services.deployment.environment === "sandbox" ? partner.id : null;
         admitted = await admission.admit(counters, { keyId, clockOf, now: new Date(now) });
         return admitted;

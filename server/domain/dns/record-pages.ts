@@ -48,12 +48,10 @@ function positionOf(domain: RecordZone, cursor: string, filter: RecordFilter): R
 }
 
 /**
- * The records a domain's detail (and each domain event) embeds: the record list's first page, which
- * holds the whole zone. Read without the count a page answers, which the detail does not show.
+ * How many records a domain's detail (and each domain event) embeds: the record list's first page,
+ * which holds the whole zone. Read without the count a page answers, which the detail does not show.
  */
-export function embeddedRecords(store: RecordStore, domain: RecordZone): Promise<DnsRecordRow[]> {
-  return store.recordPage(domain.id, null, dnsLimits.records_per_page);
-}
+export const EMBEDDED_RECORDS = dnsLimits.records_per_page;
 
 /** At most `limit` of the domain's records the filter selects, in list order: from the start, or after `cursor`. */
 export async function recordPage(

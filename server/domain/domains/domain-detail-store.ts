@@ -3,10 +3,10 @@
  * pending nameserver change and its registrar controls. The detail is the most read answer of the
  * service; a store that keeps them in one database reads them in one round trip.
  */
-import type { DnsRecordRow } from "../dns/record-store.js";
-import type { NameserverChangeRow } from "./delegation-store.js";
+import type { DnsRecordRow, RecordStore } from "../dns/record-store.js";
+import type { DelegationStore, NameserverChangeRow } from "./delegation-store.js";
 import type { DomainRow } from "./domain-store.js";
-import type { TransferControlsRow } from "./transfer-out-store.js";
+import type { TransferControlsRow, WithTransferOut } from "./transfer-out-store.js";
 
 export interface DomainDetailParts {
   domain: DomainRow;
@@ -19,4 +19,18 @@ export interface DomainDetailParts {
 
 export interface DomainDetailStore {
   domainDetailParts(domainId: string, recordLimit: number): Promise<DomainDetailParts | undefined>;
+}
+
+/** The parts of a domain already read, each from its own store: for a store with no single read of them. */
+export async function readDetailParts(
+  store: Pick<RecordStore, "recordPage"> & { readonly delegations: DelegationStore } & WithTransferOut,
+  domain: DomainRow,
+  recordLimit: number,
+): Promise<DomainDetailParts> {
+  const [records, pendingNameserverChange, transferControls] = await Promise.all([
+    store.recordPage(domain.id, null, recordLimit),
+    store.delegations.pendingNameserverChange(domain.id),
+    store.transferOut.controlsOf(domain.id),
+  ]);
+  return { domain, records, pendingNameserverChange, transferControls };
 }

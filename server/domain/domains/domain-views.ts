@@ -2,13 +2,12 @@
 import type { components } from "../../../generated/types/full.js";
 import { timestamp } from "../../platform/clock.js";
 import type { DomainServices } from "./domain-services.js";
-import { embeddedRecords } from "../dns/record-pages.js";
 import { toRecordD } from "../dns/record-shapes.js";
 import { formatCents } from "../../platform/money.js";
 import type { DomainRow } from "./domain-store.js";
 import { REGISTRAR_NAME } from "./registration.js";
-import { dnsLimits } from "../../../generated/operations.js";
-import type { DomainDetailParts, DomainDetailStore } from "./domain-detail-store.js";
+import { EMBEDDED_RECORDS } from "../dns/record-pages.js";
+import { type DomainDetailParts, type DomainDetailStore, readDetailParts } from "./domain-detail-store.js";
 import { assertDomainOfPartner } from "./domain-access.js";
 import { delegationFieldsOf } from "./delegation-views.js";
 import { controlsWithDefaults } from "./transfer-controls.js";
@@ -29,12 +28,7 @@ export function domainSummary(domain: DomainRow) {
 }
 
 export async function domainDetail(services: DomainServices, domain: DomainRow): Promise<Schemas["DomainDetail"]> {
-  const [records, pendingNameserverChange, transferControls] = await Promise.all([
-    embeddedRecords(services.store, domain),
-    services.store.delegations.pendingNameserverChange(domain.id),
-    services.store.transferOut.controlsOf(domain.id),
-  ]);
-  return domainDetailOf({ domain, records, pendingNameserverChange, transferControls });
+  return domainDetailOf(await readDetailParts(services.store, domain, EMBEDDED_RECORDS));
 }
 
 /**
@@ -42,9 +36,9 @@ export async function domainDetail(services: DomainServices, domain: DomainRow):
  * domainOfPartner checks, with the domain it shows (its entity tag's).
  */
 export async function partnerDomainDetail(store: DomainDetailStore, partnerId: string, domainId: string) {
-  const parts = await store.domainDetailParts(domainId, dnsLimits.records_per_page);
+  const parts = await store.domainDetailParts(domainId, EMBEDDED_RECORDS);
   const domain = assertDomainOfPartner(parts?.domain, partnerId, domainId);
-  return { domain, detail: domainDetailOf({ ...parts!, domain }) };
+  return { domain, detail: domainDetailOf(parts!) };
 }
 
 /** The detail from its parts read at once (domain-detail-store.ts). */

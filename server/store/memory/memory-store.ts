@@ -8,7 +8,7 @@ import { MemoryTransferOutStore } from "./memory-transfer-out-store.js";
 import { MemoryConnectionStore } from "./memory-connection-store.js";
 import { SortedKeys } from "./sorted-keys.js";
 import { JournaledMap, JournaledSet, journaling, recordUndo, UnorderedJournaledSet } from "./undo-journal.js";
-import type { DomainDetailParts } from "../../domain/domains/domain-detail-store.js";
+import { type DomainDetailParts, readDetailParts } from "../../domain/domains/domain-detail-store.js";
 import type { DnsRecordRow, RecordFilter, RecordListPosition } from "../../domain/dns/record-store.js";
 import type { DomainListPosition, DomainPageQuery, DomainRow } from "../../domain/domains/domain-store.js";
 import type { EmbedSessionRow, EndedEmbedSessionRow, SessionRow } from "../../domain/sessions/session-store.js";
@@ -250,13 +250,7 @@ export class MemoryStore implements Store {
 
   async domainDetailParts(domainId: string, recordLimit: number): Promise<DomainDetailParts | undefined> {
     const domain = this.domainCopy(domainId);
-    if (!domain) return undefined;
-    const [records, pendingNameserverChange, transferControls] = await Promise.all([
-      this.recordPage(domainId, null, recordLimit),
-      this.delegations.pendingNameserverChange(domainId),
-      this.transferOut.controlsOf(domainId),
-    ]);
-    return { domain, records, pendingNameserverChange, transferControls };
+    return domain && readDetailParts(this, domain, recordLimit);
   }
 
   private domainCopy(id: string): DomainRow | undefined {

@@ -43,12 +43,8 @@ export class CachedApiKeyStore implements ApiKeyStore {
     this.cache.invalidate(key.hash);
   }
 
-  async revokeKey(hash: string): Promise<boolean> {
-    try {
-      return await this.stored.revokeKey(hash);
-    } finally {
-      this.cache.invalidate(hash);
-    }
+  revokeKey(hash: string): Promise<boolean> {
+    return this.cache.afterWrite(hash, () => this.stored.revokeKey(hash));
   }
 
   keysOf(environment: Environment): Promise<StoredApiKey[]> {
@@ -59,20 +55,18 @@ export class CachedApiKeyStore implements ApiKeyStore {
     return this.stored.keysOfPartner(partnerId, environment, now);
   }
 
-  async revokeKeyById(partnerId: string, id: string): Promise<boolean> {
-    try {
-      return await this.stored.revokeKeyById(partnerId, id);
-    } finally {
-      this.cache.invalidateWhere((key) => key.id === id);
-    }
+  revokeKeyById(partnerId: string, id: string): Promise<boolean> {
+    return this.cache.afterWrite(
+      (key) => key.id === id,
+      () => this.stored.revokeKeyById(partnerId, id),
+    );
   }
 
-  async expireKey(partnerId: string, id: string, at: Date): Promise<boolean> {
-    try {
-      return await this.stored.expireKey(partnerId, id, at);
-    } finally {
-      this.cache.invalidateWhere((key) => key.id === id);
-    }
+  expireKey(partnerId: string, id: string, at: Date): Promise<boolean> {
+    return this.cache.afterWrite(
+      (key) => key.id === id,
+      () => this.stored.expireKey(partnerId, id, at),
+    );
   }
 
   /**
@@ -86,12 +80,11 @@ export class CachedApiKeyStore implements ApiKeyStore {
     await this.stored.touchKey(hash, at);
   }
 
-  async deleteExpiredKeys(now: Date): Promise<number> {
-    try {
-      return await this.stored.deleteExpiredKeys(now);
-    } finally {
-      this.cache.invalidateWhere((key) => !acceptedAt(key, now));
-    }
+  deleteExpiredKeys(now: Date): Promise<number> {
+    return this.cache.afterWrite(
+      (key) => !acceptedAt(key, now),
+      () => this.stored.deleteExpiredKeys(now),
+    );
   }
 }
 
@@ -111,20 +104,12 @@ export class CachedClockOffsetStore implements ClockOffsetStore {
   }
 
   /** Not the offset it answers: another instance's advance may have come after it, and its notification before this answer. */
-  async advance(partnerId: string, milliseconds: number): Promise<number> {
-    try {
-      return await this.stored.advance(partnerId, milliseconds);
-    } finally {
-      this.cache.invalidate(partnerId);
-    }
+  advance(partnerId: string, milliseconds: number): Promise<number> {
+    return this.cache.afterWrite(partnerId, () => this.stored.advance(partnerId, milliseconds));
   }
 
-  async reset(partnerId: string): Promise<void> {
-    try {
-      await this.stored.reset(partnerId);
-    } finally {
-      this.cache.invalidate(partnerId);
-    }
+  reset(partnerId: string): Promise<void> {
+    return this.cache.afterWrite(partnerId, () => this.stored.reset(partnerId));
   }
 }
 
@@ -143,12 +128,8 @@ export class CachedFramingOriginStore implements FramingOriginStore {
     return [...(await this.cache.read(partnerEnvironment(partnerId, environment), () => this.stored.originsOf(partnerId, environment)))];
   }
 
-  async setOrigins(partnerId: string, environment: Environment, origins: readonly string[]): Promise<void> {
-    try {
-      await this.stored.setOrigins(partnerId, environment, origins);
-    } finally {
-      this.cache.invalidate(partnerEnvironment(partnerId, environment));
-    }
+  setOrigins(partnerId: string, environment: Environment, origins: readonly string[]): Promise<void> {
+    return this.cache.afterWrite(partnerEnvironment(partnerId, environment), () => this.stored.setOrigins(partnerId, environment, origins));
   }
 }
 
@@ -171,19 +152,13 @@ export class CachedBrandingStore implements BrandingStore {
     return this.stored.logoOf(partnerId, environment);
   }
 
-  async setAccentColour(partnerId: string, environment: Environment, colour: string | null, now: Date): Promise<void> {
-    try {
-      await this.stored.setAccentColour(partnerId, environment, colour, now);
-    } finally {
-      this.cache.invalidate(partnerEnvironment(partnerId, environment));
-    }
+  setAccentColour(partnerId: string, environment: Environment, colour: string | null, now: Date): Promise<void> {
+    return this.cache.afterWrite(partnerEnvironment(partnerId, environment), () =>
+      this.stored.setAccentColour(partnerId, environment, colour, now),
+    );
   }
 
-  async setLogo(partnerId: string, environment: Environment, logo: Logo | null, now: Date): Promise<void> {
-    try {
-      await this.stored.setLogo(partnerId, environment, logo, now);
-    } finally {
-      this.cache.invalidate(partnerEnvironment(partnerId, environment));
-    }
+  setLogo(partnerId: string, environment: Environment, logo: Logo | null, now: Date): Promise<void> {
+    return this.cache.afterWrite(partnerEnvironment(partnerId, environment), () => this.stored.setLogo(partnerId, environment, logo, now));
   }
 }

@@ -15,7 +15,7 @@ import type { ChangeHandlers } from "./notification-listener.js";
 export const CACHE_CHANNEL = "partner_api_cache";
 
 /** Entries of one table an instance keeps at most: the least recently used give way. */
-export const DEFAULT_MAX_ENTRIES = 10_000;
+const DEFAULT_MAX_ENTRIES = 10_000;
 
 /** One table's cache: values by key, bounded, with the race of reads against invalidations guarded. */
 export class TableCache<V> {
@@ -76,6 +76,16 @@ export class TableCache<V> {
   update(key: string, change: (value: V) => V): void {
     const value = this.entries.get(key);
     if (value !== undefined) this.entries.set(key, change(value));
+  }
+
+  /** Runs a write of the rows `dropped` names, then drops them, whatever the write's outcome: a failed one may still have changed them. */
+  async afterWrite<T>(dropped: string | ((value: V) => boolean), write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } finally {
+      if (typeof dropped === "string") this.invalidate(dropped);
+      else this.invalidateWhere(dropped);
+    }
   }
 
   invalidate(key: string): void {

@@ -3,6 +3,9 @@ import type { DelegationStore, DsRecordRow, GlueRecordRow, NameserverChangeRow }
 import { type DbRow, decodeDsRecordsRow, decodeGlueRecordsRow, decodeNameserverChangesRow } from "../../../generated/db-rows.js";
 import type { Sql } from "./sql-client.js";
 
+/** Every column of nameserver_changes: what a read that takes the row as JSON (pg-store.ts) names. */
+export const NAMESERVER_CHANGE_COLUMNS = ["domain_id", "state", "partner_id", "nameservers", "requested_at", "completes_at"] as const;
+
 /** A row of nameserver_changes as the delegation store's row. */
 export const nameserverChange = (row: DbRow): NameserverChangeRow => {
   const r = decodeNameserverChangesRow(row);

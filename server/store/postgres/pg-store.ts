@@ -19,7 +19,7 @@ import {
   decodeUsersRow,
 } from "../../../generated/db-rows.js";
 import { DOMAIN_STATUSES, jsonArray, jsonObject, oneOf, RECORD_TYPES, TRANSFER_STATUSES } from "./column-values.js";
-import { nameserverChange, PgDelegationStore } from "./pg-delegation-store.js";
+import { NAMESERVER_CHANGE_COLUMNS, nameserverChange, PgDelegationStore } from "./pg-delegation-store.js";
 import { CONTROL_COLUMNS, PgTransferOutStore, transferControls } from "./pg-transfer-out-store.js";
 import { PgConnectionStore } from "./pg-connection-store.js";
 import type { Sql } from "./sql-client.js";
@@ -72,7 +72,6 @@ const RECORD_COLUMN_NAMES = [
   "updated_at",
 ] as const;
 const RECORD_COLUMNS = RECORD_COLUMN_NAMES.join(", ");
-const NAMESERVER_CHANGE_COLUMNS = ["domain_id", "state", "partner_id", "nameservers", "requested_at", "completes_at"] as const;
 const record = (row: DbRow): DnsRecordRow => {
   const r = decodeColumns(row, "dns_records", RECORD_COLUMN_NAMES);
   return {

@@ -62,7 +62,7 @@ const asText = (value: unknown): string => String(value);
  * An array as node-postgres read it: an unquoted NULL as null (postgres.js reads it as the text
  * "NULL"), each other element through `element`, nested arrays as nested arrays.
  */
-export function parseArray(text: string, element: (value: string) => unknown): unknown[] {
+function parseArray(text: string, element: (value: string) => unknown): unknown[] {
   // Lower bounds other than 1 come first ("[0:1]={...}"): the elements are what follows.
   let at = text.startsWith("[") ? text.indexOf("=") + 1 : 0;
   const level = (): unknown[] => {
